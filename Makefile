@@ -1,0 +1,41 @@
+# mcpx — see README.md. Every target installs what it needs from package.json first.
+BUN := node_modules/.bin/bun
+export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
+SOURCES := $(shell find cmd lib launcher -name '*.ts') package.json build.ts
+
+.PHONY: all install build demo test test-unit test-e2e bench typecheck clean
+
+all: build demo
+
+node_modules/.installed: package.json
+	npm install --no-audit --no-fund
+	@touch $@
+
+install: node_modules/.installed
+
+dist/mcpx: node_modules/.installed $(SOURCES)
+	$(BUN) run build.ts
+
+build: dist/mcpx
+
+# the main job on an embedded default: the bundled fixture server and sample script
+demo: dist/mcpx
+	cd fixtures/demo && ../../dist/mcpx run report.ts world --before 'console.error("[before] starting")' --suffix 'console.error("[suffix] done")'
+
+typecheck: node_modules/.installed
+	node_modules/.bin/tsc --noEmit -p .
+
+test: dist/mcpx
+	$(BUN) run test/run.ts
+
+test-unit: node_modules/.installed
+	$(BUN) run test/run.ts unit
+
+test-e2e: dist/mcpx
+	$(BUN) run test/run.ts e2e
+
+bench: dist/mcpx
+	$(BUN) run test/bench/bench.ts
+
+clean:
+	rm -rf dist

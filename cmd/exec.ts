@@ -1,0 +1,3 @@
+import { scriptCommand } from "./script-command.ts";
+
+export default scriptCommand("exec");

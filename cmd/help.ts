@@ -1,0 +1,28 @@
+// citty argument definitions derived from the settings registry, used for --help only; values are
+// parsed strictly by lib/settings/flags.ts.
+
+import type { ArgsDef } from "citty";
+import type { OwnFlag } from "../lib/settings/flags.ts";
+import { COMMON_FLAGS } from "../lib/settings/flags.ts";
+import { envName, flagName, settingsFor, type CommandName } from "../lib/settings/registry.ts";
+import { formatDuration } from "../lib/settings/duration.ts";
+
+export function cittyArgs(command: CommandName, own: Record<string, OwnFlag>, ...positionals: Array<{ name: string; description: string }>): ArgsDef {
+  const args: ArgsDef = {};
+  for (const p of positionals) args[p.name] = { type: "positional", description: p.description, required: false };
+  for (const [name, f] of Object.entries({ ...own, ...COMMON_FLAGS })) {
+    if (name === "help") continue;
+    args[name] = { type: f.type, description: f.description, valueHint: f.valueHint, alias: f.short ? [f.short] : undefined };
+  }
+  for (const s of settingsFor(command)) {
+    const def = s.kind === "duration" ? formatDuration(0) === s.default ? "" : ` (default ${s.default})` : Array.isArray(s.default) ? "" : ` (default ${s.default})`;
+    const values = s.values ? ` [${s.values.join("|")}]` : "";
+    args[flagName(s.path)] = {
+      type: "string",
+      description: `${s.description}${values}${def}; ${envName(s.path)}`,
+      alias: s.aliases ? [...s.aliases] : undefined,
+      valueHint: s.kind === "source" ? "TS" : s.kind === "json" ? "JSON" : s.kind === "duration" ? "DURATION" : "VALUE",
+    };
+  }
+  return args;
+}

@@ -1,0 +1,51 @@
+// mcpx ls [SERVER]: the configured servers and their tools, as scripts see them (hook tools hidden).
+
+import { defineCommand } from "citty";
+import { toIdentifier } from "../lib/codegen/identifiers.ts";
+import { out } from "../lib/render/write.ts";
+import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
+import { openSession } from "../lib/session/session.ts";
+import { cittyArgs } from "./help.ts";
+
+const OWN: Record<string, OwnFlag> = {
+  json: { type: "boolean", description: "Print JSON" },
+};
+
+export default defineCommand({
+  meta: { name: "ls", description: "List configured servers with their tool counts, or one server's tools" },
+  args: cittyArgs("ls", OWN, { name: "server", description: "a server name" }),
+  async run({ rawArgs }) {
+    const parsed = parseCommandArgs("ls", rawArgs, OWN);
+    const [only, ...extra] = parsed.positionals;
+    if (extra.length) throw new UsageError("usage: mcpx ls [SERVER]");
+    const session = openSession({ cwd: process.cwd(), env: process.env, configFlag: parsed.own.config as string | undefined, flags: parsed.settings });
+    const names = Object.keys(session.config.servers);
+    if (only !== undefined && !names.includes(only)) throw new UsageError(`unknown server "${only}": configured servers are ${names.join(", ") || "none"}`);
+    const pool = await session.pool();
+    try {
+      const targets = only === undefined ? names : [only];
+      // listed concurrently, reported in config order
+      const listed = await Promise.all(
+        targets.map(async (name) => {
+          try {
+            return { name, tools: await pool.visibleTools(name) };
+          } catch (e) {
+            return { name, error: (e as Error).message };
+          }
+        }),
+      );
+      if (parsed.own.json) {
+        out(JSON.stringify(listed.map((s) => ({ server: s.name, namespace: toIdentifier(s.name), origin: session.config.servers[s.name]!.origin, ...(s.error ? { error: s.error } : { count: s.tools!.length, tools: s.tools }) })), null, 2) + "\n");
+      } else if (only === undefined) {
+        for (const s of listed) out(`${s.name}\t${s.error ? `error: ${s.error}` : `${s.tools!.length} tools`}\n`);
+      } else {
+        const s = listed[0]!;
+        if (s.error) throw new Error(s.error);
+        for (const t of s.tools!) out(`${toIdentifier(s.name)}.${toIdentifier(t.name)}${t.description ? `\t${t.description.split("\n")[0]}` : ""}\n`);
+      }
+      if (listed.some((s) => s.error)) process.exitCode = 1;
+    } finally {
+      await pool.close();
+    }
+  },
+});

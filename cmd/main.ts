@@ -1,0 +1,60 @@
+// mcpx: the entry point. Commands load lazily so that `mcpx --help` never pays for the MCP SDK.
+// Usage and config errors exit 2 before anything runs; see docs/exit-codes.md.
+
+import { defineCommand, runCommand, showUsage, type CommandDef } from "citty";
+import { VERSION } from "../lib/version.ts";
+import { err } from "../lib/render/write.ts";
+
+const COMMANDS: Record<string, () => Promise<CommandDef>> = {
+  run: () => import("./run.ts").then((m) => m.default as CommandDef),
+  exec: () => import("./exec.ts").then((m) => m.default as CommandDef),
+  ls: () => import("./ls.ts").then((m) => m.default as CommandDef),
+  types: () => import("./types.ts").then((m) => m.default as CommandDef),
+  call: () => import("./call.ts").then((m) => m.default as CommandDef),
+  settings: () => import("./settings.ts").then((m) => m.default as CommandDef),
+};
+
+const main = defineCommand({
+  meta: { name: "mcpx", version: VERSION, description: "Run TypeScript against MCP servers, through one hook gate." },
+  subCommands: COMMANDS,
+});
+
+/** errors that mean "the request was wrong", not "the run failed" */
+const USAGE_ERRORS = new Set(["UsageError", "ConfigError", "SettingsError", "RuntimeError"]);
+
+async function mainEntry(argv: string[]): Promise<number> {
+  const head = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
+  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
+    process.stdout.write(VERSION + "\n");
+    return 0;
+  }
+  const name = argv[0];
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    await showUsage(main);
+    return name === undefined ? 2 : 0;
+  }
+  const load = COMMANDS[name];
+  if (!load) {
+    err(`mcpx: unknown command "${name}": use one of ${Object.keys(COMMANDS).join(", ")} (mcpx --help)\n`);
+    return 2;
+  }
+  const cmd = await load();
+  if (head.includes("--help") || head.includes("-h")) {
+    await showUsage(cmd, main);
+    return 0;
+  }
+  try {
+    await runCommand(cmd, { rawArgs: argv.slice(1) });
+    return typeof process.exitCode === "number" ? process.exitCode : 0;
+  } catch (e) {
+    const error = e as Error;
+    if (USAGE_ERRORS.has(error.name) || (error as { code?: string }).code?.startsWith("E_")) {
+      err(`mcpx ${name}: ${error.message}\n`);
+      return 2;
+    }
+    err(`mcpx ${name}: ${error.stack ?? error.message}\n`);
+    return 1;
+  }
+}
+
+process.exit(await mainEntry(process.argv.slice(2)));

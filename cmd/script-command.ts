@@ -1,0 +1,92 @@
+// `run` and `exec` are one command with two ways to name the script: parse flags → ExecOptions →
+// the one exec path → render. Everything they accept is either a registry setting or listed here.
+
+import { defineCommand } from "citty";
+import { execute } from "../lib/exec/execute.ts";
+import type { ExecOptions } from "../lib/exec/options.ts";
+import { resolveScriptPath } from "../lib/exec/script-path.ts";
+import { renderFrames, type OutputMode } from "../lib/render/frames-to-cli.ts";
+import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
+import type { LogFormat } from "../lib/render/log-line.ts";
+import { openSession } from "../lib/session/session.ts";
+import { writeGlobalsBeside } from "../lib/codegen/globals-file.ts";
+import { cittyArgs } from "./help.ts";
+
+const OWN: Record<string, OwnFlag> = {
+  export: { type: "string", description: "Call this named export with the args spread, instead of the default export with the args array", valueHint: "NAME" },
+  json: { type: "boolean", description: "Print one JSON envelope (ok, exitCode, result, emits, logs, stdout, stderr, calls, durationMs, runId, error)" },
+  output: { type: "string", description: "text (default), json (same as --json) or stream (NDJSON frames on stdout)", valueHint: "MODE" },
+  env: { type: "string", multiple: true, description: "Set a variable for the script (repeatable)", valueHint: "KEY=VALUE" },
+};
+
+export function scriptCommand(kind: "run" | "exec") {
+  return defineCommand({
+    meta: {
+      name: kind,
+      description:
+        kind === "run"
+          ? "Run a TypeScript file (or a named script from .mcpx/scripts/) against your MCP servers. Arguments after the file (or after --) go to the script."
+          : "Run a TypeScript snippet against your MCP servers; it is written to a file and imported like a script, so every phase applies.",
+    },
+    args: cittyArgs(kind, OWN, kind === "run" ? { name: "script", description: "file or named script" } : { name: "snippet", description: "TypeScript source" }),
+    async run({ rawArgs }) {
+      process.exitCode = await runScriptCommand(kind, rawArgs);
+    },
+  });
+}
+
+async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<number> {
+  const parsed = parseCommandArgs(kind, argv, OWN);
+  const [target, ...more] = parsed.positionals;
+  if (target === undefined) throw new UsageError(kind === "run" ? "mcpx run needs a script: mcpx run FILE [ARGS…]" : "mcpx exec needs a snippet: mcpx exec 'console.log(1)'");
+  if (kind === "exec" && more.length > 0) throw new UsageError(`mcpx exec takes one snippet; got ${more.length + 1} arguments (quote the snippet, or pass script arguments after --)`);
+  const mode = outputMode(parsed.own.json === true, parsed.own.output as string | undefined);
+  const session = openSession({ cwd: process.cwd(), env: process.env, configFlag: parsed.own.config as string | undefined, flags: parsed.settings });
+
+  const opts: ExecOptions = {
+    args: [...more, ...parsed.rest],
+    export: parsed.own.export as string | undefined,
+    script: session.phases(),
+    hooks: session.get<Record<string, unknown>[]>("hooks"),
+    runtime: session.get<ExecOptions["runtime"]>("script.runtime"),
+    timeoutMs: session.get<number>("exec.timeout"),
+    env: parseEnvFlags((parsed.own.env as string[] | undefined) ?? []),
+  };
+  if (kind === "run") {
+    const file = resolveScriptPath(target, session.cwd);
+    if (!file) throw new UsageError(`script not found: ${target} (not a file, and no .mcpx/scripts/${target}.ts from ${session.cwd} up)`);
+    opts.file = file;
+  } else opts.source = target;
+
+  const abort = new AbortController();
+  const onSignal = () => abort.abort();
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  const pool = await session.pool();
+  try {
+    const frames = execute(opts, { pool, env: process.env, cacheDir: session.cacheDir, sockDir: session.sockDir, inheritStdin: true, cwd: session.cwd, signal: abort.signal });
+    const code = await renderFrames(frames, { mode, format: session.get<LogFormat>("logging.format"), level: session.get("logging.level") });
+    if (opts.file) await writeGlobalsBeside(opts.file, session, pool).catch((e) => session.log("debug", `mcpx-globals.d.ts not written: ${e?.message ?? e}`));
+    return code;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    await pool.close();
+  }
+}
+
+function outputMode(json: boolean, output: string | undefined): OutputMode {
+  if (output !== undefined && !["text", "json", "stream"].includes(output)) throw new UsageError(`--output ${output}: use one of text, json, stream`);
+  if (json && output !== undefined && output !== "json") throw new UsageError(`--json and --output ${output} disagree: use one of them`);
+  return json ? "json" : ((output as OutputMode | undefined) ?? "text");
+}
+
+function parseEnvFlags(list: string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const item of list) {
+    const eq = item.indexOf("=");
+    if (eq <= 0) throw new UsageError(`--env ${item}: use KEY=VALUE`);
+    env[item.slice(0, eq)] = item.slice(eq + 1);
+  }
+  return env;
+}

@@ -1,0 +1,39 @@
+// mcpx types SERVER[.TOOL]: the TypeScript declarations a script sees for a server or one tool.
+
+import { defineCommand } from "citty";
+import { renderToolTypes } from "../lib/codegen/declarations.ts";
+import { resolveName } from "../lib/codegen/identifiers.ts";
+import { findTool } from "../lib/mcp/tool-call.ts";
+import { out } from "../lib/render/write.ts";
+import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
+import { openSession } from "../lib/session/session.ts";
+import { cittyArgs } from "./help.ts";
+
+const OWN: Record<string, OwnFlag> = {};
+
+export default defineCommand({
+  meta: { name: "types", description: "Print the TypeScript declarations for a server (SERVER) or one tool (SERVER.TOOL)" },
+  args: cittyArgs("types", OWN, { name: "target", description: "SERVER or SERVER.TOOL" }),
+  async run({ rawArgs }) {
+    const parsed = parseCommandArgs("types", rawArgs, OWN);
+    const [target, ...extra] = parsed.positionals;
+    if (!target || extra.length) throw new UsageError("usage: mcpx types SERVER[.TOOL]");
+    const session = openSession({ cwd: process.cwd(), env: process.env, configFlag: parsed.own.config as string | undefined, flags: parsed.settings });
+    const names = Object.keys(session.config.servers);
+    // a server name may itself contain dots: the longest configured name that prefixes the target wins
+    const server = names.filter((n) => target === n || target.startsWith(n + ".")).sort((a, b) => b.length - a.length)[0] ?? resolveName(target.split(".")[0]!, names);
+    if (!server) throw new UsageError(`unknown server in "${target}": configured servers are ${names.join(", ") || "none"}`);
+    const toolName = target === server ? undefined : target.slice(target.startsWith(server + ".") ? server.length + 1 : target.indexOf(".") + 1) || undefined;
+    const pool = await session.pool();
+    try {
+      const tools = await pool.visibleTools(server);
+      const tool = toolName === undefined ? undefined : (await findTool(pool, server, toolName)).name;
+      out(renderToolTypes({ name: server, tools }, tool) + "\n");
+    } catch (e) {
+      session.log("error", (e as Error).message);
+      process.exitCode = 1;
+    } finally {
+      await pool.close();
+    }
+  },
+});

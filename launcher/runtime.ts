@@ -1,0 +1,251 @@
+// The in-script half of mcpx: imported first by every generated launcher, on Bun, Deno or Node.
+// Runtime-neutral on purpose: only node: builtins that all three implement, no npm:/remote imports.
+//
+// Wire (the host half is lib/exec/runner.ts):
+//   fd 1  the ordered stream. Plain text is the script's stdout; a line that starts with
+//         RS + nonce is a frame (JSON). Writes are synchronous so that process.exit() loses nothing
+//         and stdout, stderr, logs, emits and call requests keep the order they were written in.
+//   sock  a per-run unix socket, authenticated by a token, that carries call answers back.
+
+import fs from "node:fs";
+import net from "node:net";
+import { formatWithOptions } from "node:util";
+import { unwrap } from "./unwrap.ts";
+
+interface RunInfo {
+  sock: string;
+  token: string;
+  nonce: string;
+  runId: string;
+  /** [real server name, global identifier or null when it would shadow a global] */
+  servers: Array<[string, string | null]>;
+  script: { path: string; name: string; args: string[]; export?: string };
+}
+
+const RS = "\x1e";
+const info: RunInfo = JSON.parse(process.env.MCPX_RUN ?? "null");
+if (!info) throw new Error("mcpx runtime: MCPX_RUN is not set; this file is only run by mcpx");
+// The channel belongs to this process: children (and a nested mcpx) must not inherit it, nor BUN_BE_BUN.
+delete process.env.MCPX_RUN;
+delete process.env.BUN_BE_BUN;
+
+const encoder = new TextEncoder();
+
+/** synchronous, complete write to fd 1; pipes may be non-blocking, so EAGAIN is retried */
+function writeOut(text: string): void {
+  let buf = encoder.encode(text);
+  while (buf.length > 0) {
+    try {
+      const n = fs.writeSync(1, buf);
+      buf = buf.subarray(n);
+    } catch (err) {
+      if ((err as { code?: string }).code !== "EAGAIN") throw err;
+    }
+  }
+}
+
+function frame(body: Record<string, unknown>): void {
+  writeOut(RS + info.nonce + safeJson(body) + "\n");
+}
+
+/** JSON that never throws: bigint as string, cycles and functions described, undefined dropped */
+export function safeJson(value: unknown): string {
+  const seen = new WeakSet<object>();
+  return JSON.stringify(value, (_k, v) => {
+    if (typeof v === "bigint") return v.toString();
+    if (typeof v === "function") return `[Function ${v.name || "anonymous"}]`;
+    if (v instanceof Error) return serializeError(v);
+    if (v && typeof v === "object") {
+      if (seen.has(v)) return "[Circular]";
+      seen.add(v);
+    }
+    return v;
+  });
+}
+
+// ── output capture: installed at import, before the `before` phase, so even it keeps its order ──
+
+const fmt = (args: unknown[]) => formatWithOptions({ colors: false }, ...args) + "\n";
+const toStdout = (...args: unknown[]) => writeOut(fmt(args));
+const toStderr = (...args: unknown[]) => frame({ t: "stderr", d: fmt(args) });
+const c = console as unknown as Record<string, (...a: unknown[]) => void>;
+c.log = c.info = c.debug = c.dir = toStdout;
+c.error = c.warn = toStderr;
+c.trace = (...args: unknown[]) => toStderr("Trace:", ...args, "\n" + (new Error().stack ?? "").split("\n").slice(2).join("\n"));
+
+function patchWrite(stream: { write: unknown }, send: (s: string) => void): void {
+  stream.write = (chunk: unknown, encodingOrCb?: unknown, cb?: unknown) => {
+    const text = typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk as Uint8Array);
+    send(text);
+    const done = typeof encodingOrCb === "function" ? encodingOrCb : cb;
+    if (typeof done === "function") queueMicrotask(() => (done as () => void)());
+    return true;
+  };
+}
+patchWrite(process.stdout, writeOut);
+patchWrite(process.stderr, (d) => frame({ t: "stderr", d }));
+
+// ── the call channel ─────────────────────────────────────────────────────────
+
+type Answer = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: SerializedError };
+interface SerializedError { name: string; message: string; stack?: string; code?: string; data?: Record<string, unknown> }
+
+let socket: net.Socket | undefined;
+let nextId = 1;
+const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void; server: string; tool: string }>();
+
+function connect(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const s = net.connect({ path: info.sock }, () => {
+      s.write(info.token + "\n");
+      socket = s;
+      s.unref(); // an idle channel must not keep a finished script alive
+      resolve();
+    });
+    let buffered = "";
+    s.setEncoding("utf8");
+    s.on("data", (chunk: string) => {
+      buffered += chunk;
+      let nl: number;
+      while ((nl = buffered.indexOf("\n")) >= 0) {
+        const line = buffered.slice(0, nl);
+        buffered = buffered.slice(nl + 1);
+        settle(JSON.parse(line) as Answer);
+      }
+    });
+    s.on("error", (err) => (socket ? failAll(err) : reject(err)));
+  });
+}
+
+function settle(answer: Answer): void {
+  const p = pending.get(answer.id);
+  if (!p) return;
+  pending.delete(answer.id);
+  if (pending.size === 0) socket?.unref();
+  if (answer.ok) p.resolve(answer.value);
+  else p.reject(reviveError(answer.error));
+}
+
+function failAll(err: unknown): void {
+  for (const [id, p] of pending) {
+    pending.delete(id);
+    p.reject(new Error(`mcpx channel closed during ${p.server}.${p.tool}: ${String(err)}`));
+  }
+}
+
+/** a failed tool call: isError results carry the server, the tool and the raw MCP result */
+export class ToolError extends Error {
+  override name = "ToolError";
+  server: string;
+  tool: string;
+  raw: unknown;
+  code?: string;
+  constructor(message: string, server: string, tool: string, raw: unknown, code?: string) {
+    super(message);
+    this.server = server;
+    this.tool = tool;
+    this.raw = raw;
+    this.code = code;
+  }
+}
+
+function reviveError(e: SerializedError): Error {
+  const d = e.data ?? {};
+  if (e.name === "ToolError") return new ToolError(e.message, String(d.server ?? ""), String(d.tool ?? ""), d.raw, e.code);
+  const err = new Error(e.message);
+  err.name = e.name;
+  (err as { code?: string }).code = e.code;
+  return err;
+}
+
+/** send one tools/call to the host, which gates it and forwards it upstream; resolves to the raw result */
+function rawCall(server: string, tool: string, args: unknown): Promise<unknown> {
+  if (!socket) return Promise.reject(new Error("mcpx: tool calls are not available before the globals are installed (in the before phase)"));
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject, server, tool });
+    socket!.ref();
+    frame({ t: "call", id, server, tool, args: args ?? {} });
+  });
+}
+
+async function callTool(server: string, tool: string, args?: unknown, opts?: { raw?: boolean }): Promise<unknown> {
+  const raw = await rawCall(server, tool, args);
+  return opts?.raw ? raw : unwrap(raw);
+}
+
+function namespace(server: string): Record<string, unknown> {
+  return new Proxy({} as Record<string, unknown>, {
+    get(_t, prop) {
+      // not a tool: keeps `await ns`, template literals and inspection from calling the server
+      if (typeof prop !== "string" || prop === "then" || prop === "toJSON" || prop === "constructor") return undefined;
+      const fn = (args?: unknown) => callTool(server, prop, args);
+      fn.raw = (args?: unknown) => callTool(server, prop, args, { raw: true });
+      return fn;
+    },
+  });
+}
+
+// ── globals ──────────────────────────────────────────────────────────────────
+
+export const result: { value?: unknown; error?: unknown } = {};
+
+type Level = "debug" | "info" | "warn" | "error";
+const logAt = (level: Level) => (...args: unknown[]) => frame({ t: "log", level, msg: formatWithOptions({ colors: false }, ...args) });
+
+/** installs log, emit, the namespaces, tools, call, script, result and ToolError, and opens the channel */
+export async function installGlobals(): Promise<void> {
+  const g = globalThis as Record<string, unknown>;
+  const log = Object.assign(logAt("info"), { debug: logAt("debug"), info: logAt("info"), warn: logAt("warn"), error: logAt("error") });
+  const tools: Record<string, unknown> = {};
+  for (const [name, ident] of info.servers) {
+    tools[name] = namespace(name);
+    if (ident) g[ident] = tools[name];
+  }
+  Object.assign(g, {
+    log,
+    emit: (value: unknown) => frame({ t: "emit", v: value }),
+    tools,
+    call: callTool,
+    script: Object.freeze({ ...info.script, runId: info.runId }),
+    result,
+    ToolError,
+  });
+  await connect();
+}
+
+/** the default export gets the args array; a named export gets them spread */
+export async function callEntry(mod: Record<string, unknown>): Promise<unknown> {
+  const name = info.script.export;
+  if (name) {
+    const fn = mod[name];
+    if (typeof fn !== "function") {
+      const names = Object.keys(mod).filter((k) => typeof mod[k] === "function");
+      throw new Error(`--export ${name}: ${info.script.path} has no exported function "${name}"; its exported functions: ${names.join(", ") || "none"}`);
+    }
+    return await fn(...info.script.args);
+  }
+  if (typeof mod.default === "function") return await mod.default(info.script.args);
+  return mod.default;
+}
+
+export function serializeError(err: unknown): SerializedError {
+  if (err instanceof Error) {
+    const e = err as Error & { code?: unknown; server?: string; tool?: string; raw?: unknown };
+    const out: SerializedError = { name: e.name, message: e.message, stack: e.stack };
+    if (typeof e.code === "string") out.code = e.code;
+    if (err instanceof ToolError) out.data = { server: e.server, tool: e.tool, raw: e.raw };
+    return out;
+  }
+  return { name: "Error", message: typeof err === "string" ? err : safeJson(err) };
+}
+
+/** the launcher's last word: one result or error marker, then a natural exit */
+export function finish(ok: boolean): void {
+  if (ok) frame({ t: "result", v: result.value === undefined ? null : result.value, u: result.value === undefined });
+  else {
+    frame({ t: "error", e: serializeError(result.error) });
+    process.exitCode = 1;
+  }
+  socket?.end();
+}

@@ -1,0 +1,199 @@
+// The mcpServers object, in the shape Claude Desktop and Cursor use, so their configs can be
+// dropped in: an entry is a stdio server (command) or a Streamable HTTP server (url).
+// Strict: an unknown key, a wrong type or an ambiguous entry is an error naming the key and what is
+// accepted; nothing is silently ignored.
+
+import { dirname, isAbsolute, resolve } from "node:path";
+import type { JSONPath } from "jsonc-parser";
+import * as v from "valibot";
+import { ConfigError } from "./errors.ts";
+import { expandServer } from "./expand.ts";
+import type { Env } from "./find.ts";
+import { formatKeyPath, type Position } from "./jsonc.ts";
+
+export type ServerConfig =
+  | {
+      name: string;
+      kind: "stdio";
+      command: string;
+      args: string[];
+      env: Record<string, string>;
+      /** absolute: a relative cwd in the file is resolved against the file's directory */
+      cwd?: string;
+      /** the config file the entry came from */
+      origin: string;
+    }
+  | { name: string; kind: "http"; url: string; headers: Record<string, string>; origin: string };
+
+export const STDIO_KEYS = ["type", "command", "args", "env", "cwd"] as const;
+export const HTTP_KEYS = ["type", "url", "headers"] as const;
+const TYPES = ["stdio", "http", "streamable-http"] as const;
+
+const str = (what: string) => v.pipe(v.string(`must be a string: ${what}`), v.nonEmpty(`must not be empty: ${what}`));
+const strMap = (what: string) =>
+  v.optional(
+    v.record(v.string(), v.string('must be a string (quote numbers and booleans, e.g. "8080")'), `must be an object of ${what}`),
+    () => ({}),
+  );
+
+const StdioEntry = v.strictObject({
+  type: v.optional(v.literal("stdio")),
+  command: str('the program to start, e.g. "npx"'),
+  args: v.optional(
+    v.array(v.string("must be a string (quote numbers)"), 'must be an array of strings, e.g. ["-y", "some-server"]'),
+    () => [],
+  ),
+  env: strMap("variable names to string values"),
+  cwd: v.optional(str("the directory to start the server in")),
+});
+
+const HttpEntry = v.strictObject({
+  type: v.optional(v.picklist(["http", "streamable-http"])),
+  url: str('the Streamable HTTP endpoint, e.g. "https://example.com/mcp"'),
+  headers: strMap("header names to string values"),
+});
+
+export interface ServerContext {
+  /** the config file, recorded as each server's origin */
+  file: string;
+  /** for ${VAR} expansion */
+  env: Env;
+  /** where a key path is written in the file, for error positions */
+  locate: (path: JSONPath) => Position | undefined;
+}
+
+/** Validates a file's mcpServers value, expands variables and resolves cwd; throws ConfigError. */
+export function parseServers(value: unknown, ctx: ServerContext): Record<string, ServerConfig> {
+  const fail = (path: JSONPath, detail: string): never => {
+    throw new ConfigError({ file: ctx.file, ...ctx.locate(path), key: formatKeyPath(path), detail });
+  };
+  if (!isPlainObject(value)) {
+    return fail(["mcpServers"], 'must be an object of server entries, e.g. {"everything": {"command": "npx", "args": [...]}}');
+  }
+  const out: Record<string, ServerConfig> = {};
+  for (const [name, entry] of Object.entries(value)) {
+    const at = (...rest: JSONPath): JSONPath => ["mcpServers", name, ...rest];
+    if (name === "") fail(at(), "a server needs a non-empty name");
+    const raw = validateEntry(name, entry, ctx.file, at, fail);
+    const expanded = expandServer(raw, ctx.env, (key, detail) => fail(at(...key), detail));
+    out[name] = finish(expanded, ctx.file, at, fail);
+  }
+  return out;
+}
+
+/** Nearer files (later in the list) replace a farther file's server of the same name entirely. */
+export function mergeServers(perFile: ReadonlyArray<Record<string, ServerConfig>>): Record<string, ServerConfig> {
+  // Object.assign keeps the first-declared position of a replaced name, so the order is
+  // deterministic: first appearance, farthest file first.
+  return Object.assign({}, ...perFile) as Record<string, ServerConfig>;
+}
+
+type Fail = (path: JSONPath, detail: string) => never;
+
+function validateEntry(
+  name: string,
+  entry: unknown,
+  file: string,
+  at: (...rest: JSONPath) => JSONPath,
+  fail: Fail,
+): ServerConfig {
+  if (!isPlainObject(entry)) {
+    return fail(at(), "must be an object with command (a stdio server) or url (a Streamable HTTP server)");
+  }
+  const kind = decideKind(entry, at, fail);
+  const accepted: readonly string[] = kind === "stdio" ? STDIO_KEYS : HTTP_KEYS;
+  const label = kind === "stdio" ? "a stdio server (command)" : "an http server (url)";
+  for (const key of Object.keys(entry)) {
+    if (accepted.includes(key)) continue;
+    const other: readonly string[] = kind === "stdio" ? HTTP_KEYS : STDIO_KEYS;
+    const hint = other.includes(key)
+      ? `"${key}" belongs to ${kind === "stdio" ? "http servers (url)" : "stdio servers (command)"}`
+      : `unknown key${suggest(key, accepted)}`;
+    fail(at(key), `${hint}; ${label} accepts ${accepted.join(", ")}`);
+  }
+  const result = v.safeParse(kind === "stdio" ? StdioEntry : HttpEntry, entry);
+  if (!result.success) {
+    const issue = result.issues[0];
+    const path = (issue.path ?? []).map((item) => item.key as string | number);
+    return fail(at(...path), issue.message);
+  }
+  const o = result.output;
+  if ("command" in o) {
+    const base = { name, kind: "stdio" as const, command: o.command, args: o.args, env: o.env, origin: file };
+    return o.cwd === undefined ? base : { ...base, cwd: o.cwd };
+  }
+  return { name, kind: "http", url: o.url, headers: o.headers, origin: file };
+}
+
+// Decides stdio vs http from command/url, checking "type" agrees; the failure cases are the
+// configs copied from other tools (SSE servers, both keys) that would otherwise half-work.
+function decideKind(entry: Record<string, unknown>, at: (...rest: JSONPath) => JSONPath, fail: Fail): "stdio" | "http" {
+  const type = entry.type;
+  if (type === "sse") {
+    fail(
+      at("type"),
+      'type "sse" is not supported: mcpx speaks Streamable HTTP only (SSE was deprecated in MCP 2025-03-26); point url at the server\'s Streamable HTTP endpoint (often /mcp) and set "type": "http" or drop "type"',
+    );
+  }
+  if (type !== undefined && !(TYPES as readonly unknown[]).includes(type)) {
+    fail(at("type"), `must be one of ${TYPES.join(", ")}, got ${JSON.stringify(type)}`);
+  }
+  const hasCommand = "command" in entry;
+  const hasUrl = "url" in entry;
+  if (hasCommand && hasUrl) {
+    fail(at(), "has both command and url: keep command for a server mcpx starts (stdio), or url for one it connects to (http)");
+  }
+  const wantsStdio = type === "stdio";
+  const wantsHttp = type === "http" || type === "streamable-http";
+  if (wantsStdio && hasUrl) fail(at("type"), 'is "stdio" but the entry has url: use "type": "http", or replace url with command');
+  if (wantsHttp && hasCommand) fail(at("type"), `is ${JSON.stringify(type)} but the entry has command: use "type": "stdio", or replace command with url`);
+  if (wantsStdio && !hasCommand) fail(at("command"), 'is missing: a stdio server needs command, the program to start, e.g. "npx"');
+  if (wantsHttp && !hasUrl) fail(at("url"), 'is missing: an http server needs url, its Streamable HTTP endpoint, e.g. "https://example.com/mcp"');
+  if (hasCommand) return "stdio";
+  if (hasUrl) return "http";
+  return fail(at(), "needs command (a program mcpx starts, stdio) or url (a Streamable HTTP endpoint)");
+}
+
+// After expansion, because a url or cwd is often built from variables ("${BASE}/mcp").
+function finish(server: ServerConfig, file: string, at: (...rest: JSONPath) => JSONPath, fail: Fail): ServerConfig {
+  if (server.kind === "http") {
+    let url: URL | undefined;
+    try {
+      url = new URL(server.url);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+      fail(at("url"), `${JSON.stringify(server.url)} is not an http:// or https:// URL`);
+    }
+    return server;
+  }
+  if (server.command === "") fail(at("command"), "is empty after expanding variables: set the variable or give a default");
+  if (server.cwd === undefined) return server;
+  // "~" is a shell feature; resolving it against the file's directory would silently pick ./~
+  if (server.cwd.startsWith("~")) fail(at("cwd"), 'a leading "~" is not expanded: write "${HOME}/…" instead');
+  return { ...server, cwd: isAbsolute(server.cwd) ? server.cwd : resolve(dirname(file), server.cwd) };
+}
+
+function isPlainObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+// A did-you-mean for typos like "agrs" or "hedaers": the accepted key within two edits, if any.
+function suggest(key: string, accepted: readonly string[]): string {
+  const near = accepted.find((a) => editDistance(key.toLowerCase(), a.toLowerCase()) <= 2);
+  return near === undefined ? "" : ` (did you mean "${near}"?)`;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row.push(Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost));
+    }
+    prev = row;
+  }
+  return prev[b.length]!;
+}

@@ -1,0 +1,70 @@
+// The frame stream: the one thing every surface (CLI, /v1/exec, mcpx_exec) speaks.
+// One table of frame types; the order rules live in frame-order.ts.
+
+export type LogLevel = "debug" | "info" | "warn" | "error";
+
+export interface SerializedError {
+  name: string;
+  message: string;
+  stack?: string;
+  /** machine-readable reason: "TOOL_ERROR", "UNKNOWN_TOOL", "TIMEOUT", "EXIT", "REFUSED", … */
+  code?: string;
+  /** extra fields a ToolError carries (server, tool, raw result) */
+  data?: unknown;
+}
+
+export interface HookFrameBody {
+  on: string;
+  phase: string;
+  name?: string;
+  action: string;
+  effect: string;
+  durationMs: number;
+  changed: boolean;
+  original?: unknown;
+  advice?: string[];
+  dropped?: string[];
+  failed?: string;
+}
+
+export type Frame =
+  | { type: "start"; runId: string }
+  | ({ type: "hook" } & HookFrameBody)
+  | { type: "log"; level: LogLevel; message: string }
+  | { type: "emit"; value: unknown }
+  | { type: "stdout"; data: string }
+  | { type: "stderr"; data: string }
+  | {
+      type: "call";
+      server: string;
+      tool: string;
+      argsHash: string;
+      durationMs: number;
+      ok: boolean;
+      destructiveHint?: boolean;
+      error?: string;
+    }
+  | { type: "result"; value: unknown }
+  | { type: "error"; error: SerializedError }
+  | { type: "end"; exitCode: number; durationMs: number };
+
+export type FrameType = Frame["type"];
+export type FrameOf<T extends FrameType> = Extract<Frame, { type: T }>;
+
+/**
+ * Every frame type, with where it may stand. The guard test proves each is produced by a real run.
+ * `artifact` is in the design's order but nothing produces it yet, so it is not declared (a type
+ * nothing emits must not exist).
+ */
+export const FRAME_TYPES: Record<FrameType, { slot: "open" | "before" | "body" | "settle" | "final" | "after" | "close"; doc: string }> = {
+  start: { slot: "open", doc: "first frame; carries runId" },
+  hook: { slot: "body", doc: "a hook ran: {on, phase, action, effect, durationMs, changed, original?}; its slot follows its phase" },
+  log: { slot: "body", doc: "log(...) / log.warn(...) from the script" },
+  emit: { slot: "body", doc: "emit(value) from the script" },
+  stdout: { slot: "body", doc: "text the script wrote to stdout" },
+  stderr: { slot: "body", doc: "text the script wrote to stderr" },
+  call: { slot: "body", doc: "one upstream tools/call: server, tool, argsHash, durationMs, ok, destructiveHint" },
+  result: { slot: "final", doc: "the run's value; exactly one of result|error" },
+  error: { slot: "final", doc: "the run's error; exactly one of result|error" },
+  end: { slot: "close", doc: "last frame: exitCode, durationMs" },
+};

@@ -1,0 +1,252 @@
+// The host half of one script run: writes the launcher, opens the per-run call channel, starts the
+// runtime in its own process group, turns what it writes into frames, answers its tool calls, and
+// ends the whole group on exit, timeout or cancel. The in-script half is launcher/runtime.ts.
+
+import { randomBytes } from "node:crypto";
+import { chmodSync, mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Socket } from "bun";
+import { fillTemplate } from "../../launcher/template.ts";
+import { writeContentFile } from "../paths/content-file.ts";
+import { runtimeDir } from "./launcher-files.ts";
+import type { ScriptPhase } from "../settings/registry.ts";
+import type { Frame, LogLevel, SerializedError } from "./frames.ts";
+import { runtimeCommand, type RuntimeName } from "./runtimes.ts";
+import { StdoutSplitter } from "./stdout-splitter.ts";
+
+export interface RunSpec {
+  runId: string;
+  scriptPath: string;
+  scriptName: string;
+  args: string[];
+  export?: string;
+  phases: Record<ScriptPhase, string[]>;
+  runtime: RuntimeName;
+  /** 0 = no limit */
+  timeoutMs: number;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** "inherit" passes mcpx's own stdin; a string is written and closed */
+  stdin: "inherit" | string;
+  /** [real server name, global identifier or null] */
+  servers: Array<[string, string | null]>;
+  cacheDir: string;
+  sockDir: string;
+  signal?: AbortSignal;
+}
+
+export type CallAnswer = { ok: true; value: unknown } | { ok: false; error: SerializedError };
+
+export interface RunHandlers {
+  /** body frames, in the order the script produced them */
+  frame(f: Frame): void;
+  /** one tool call from the script; the host's gate and pool answer it */
+  call(server: string, tool: string, args: Record<string, unknown>): Promise<CallAnswer>;
+}
+
+export interface RunOutcome {
+  ok: boolean;
+  value?: unknown;
+  error?: SerializedError;
+  exitCode: number;
+}
+
+/** how long a process group gets between SIGTERM and SIGKILL */
+const KILL_GRACE_MS = 1500;
+
+export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutcome> {
+  const nonce = randomBytes(9).toString("base64url");
+  const token = randomBytes(24).toString("base64url");
+  const launcher = writeLauncher(spec);
+  const cmd = await runtimeCommand(spec.runtime, launcher, spec.cacheDir, spec.scriptPath);
+
+  mkdirSync(spec.sockDir, { recursive: true, mode: 0o700 });
+  chmodSync(spec.sockDir, 0o700);
+  const sockPath = join(spec.sockDir, `${spec.runId.slice(0, 12)}.sock`);
+  const channel = openChannel(sockPath, token, h);
+
+  const env: Record<string, string | undefined> = { ...spec.env, ...cmd.env };
+  env.MCPX_RUN = JSON.stringify({
+    sock: sockPath,
+    token,
+    nonce,
+    runId: spec.runId,
+    servers: spec.servers,
+    script: { path: spec.scriptPath, name: spec.scriptName, args: spec.args, export: spec.export },
+  });
+
+  let child: ReturnType<typeof Bun.spawn<"pipe" | "inherit", "pipe", "pipe">>;
+  try {
+    child = Bun.spawn({
+      cmd: cmd.argv,
+      cwd: spec.cwd,
+      env: env as Record<string, string>,
+      stdin: spec.stdin === "inherit" ? "inherit" : "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+      detached: true, // its own process group, so a timeout or cancel ends everything it started
+    });
+  } catch (err) {
+    channel.close();
+    throw err;
+  }
+  if (spec.stdin !== "inherit") {
+    const sink = child.stdin as import("bun").FileSink;
+    sink.write(spec.stdin);
+    sink.end();
+  }
+
+  let marker: { ok: true; value: unknown } | { ok: false; error: SerializedError } | undefined;
+  const splitter = new StdoutSplitter(nonce);
+  const onPiece = (p: ReturnType<StdoutSplitter["push"]>[number]) => {
+    if (p.kind === "text") return h.frame({ type: "stdout", data: p.data });
+    const b = p.body;
+    switch (b.t) {
+      case "stderr":
+        return h.frame({ type: "stderr", data: String(b.d) });
+      case "log":
+        return h.frame({ type: "log", level: b.level as LogLevel, message: String(b.msg) });
+      case "emit":
+        return h.frame({ type: "emit", value: b.v });
+      case "call":
+        return channel.call(b.id as number, String(b.server), String(b.tool), (b.args ?? {}) as Record<string, unknown>);
+      case "result":
+        marker = { ok: true, value: b.u ? undefined : b.v };
+        return;
+      case "error":
+        marker = { ok: false, error: b.e as SerializedError };
+        return;
+    }
+  };
+  const stdoutDone = pump(child.stdout, (s) => splitter.push(s).forEach(onPiece)).then(() => splitter.end().forEach(onPiece));
+  const stderrDone = pump(child.stderr, (s) => h.frame({ type: "stderr", data: s }));
+
+  let stopped: "timeout" | "interrupted" | undefined;
+  const stop = (why: "timeout" | "interrupted") => {
+    if (stopped) return;
+    stopped = why;
+    void endGroup(child.pid);
+  };
+  const timer = spec.timeoutMs > 0 ? setTimeout(() => stop("timeout"), spec.timeoutMs) : undefined;
+  const onAbort = () => stop("interrupted");
+  spec.signal?.addEventListener("abort", onAbort);
+  if (spec.signal?.aborted) onAbort();
+
+  const code = await child.exited;
+  clearTimeout(timer);
+  spec.signal?.removeEventListener("abort", onAbort);
+  // whatever the script left behind in its group goes with it: no orphans
+  await endGroup(child.pid);
+  await Promise.race([Promise.all([stdoutDone, stderrDone]), Bun.sleep(KILL_GRACE_MS + 500)]);
+  channel.close();
+
+  if (stopped === "timeout") {
+    return { ok: false, exitCode: 124, error: { name: "TimeoutError", code: "TIMEOUT", message: `the script ran past its timeout of ${spec.timeoutMs}ms (exec.timeout / --timeout) and its process group was ended` } };
+  }
+  if (stopped === "interrupted") {
+    return { ok: false, exitCode: 130, error: { name: "InterruptedError", code: "INTERRUPTED", message: "the run was interrupted and its process group was ended" } };
+  }
+  if (marker?.ok) return { ok: true, value: marker.value, exitCode: code === 0 ? 0 : code };
+  if (marker) return { ok: false, error: marker.error, exitCode: code === 0 ? 1 : code };
+  if (code === 0) return { ok: true, value: undefined, exitCode: 0 };
+  const signal = child.signalCode;
+  return {
+    ok: false,
+    exitCode: signal ? 128 + (signalNumber(String(signal)) ?? 0) : code,
+    error: { name: "ExitError", code: "EXIT", message: signal ? `the script was killed by ${signal}` : `the script exited with code ${code}` },
+  };
+}
+
+/** the generated launcher for this run's phases and script, content-addressed in the cache */
+function writeLauncher(spec: RunSpec): string {
+  const dir = join(spec.cacheDir, "launch");
+  const runtimeFile = join(runtimeDir(spec.cacheDir), "runtime.ts");
+  const text = fillTemplate({
+    runtime: JSON.stringify(pathToFileURL(runtimeFile).href),
+    import: JSON.stringify(pathToFileURL(spec.scriptPath).href),
+    before: spec.phases.before.join("\n"),
+    prefix: spec.phases.prefix.join("\n"),
+    onSuccess: spec.phases.onSuccess.join("\n"),
+    onError: spec.phases.onError.join("\n"),
+    suffix: spec.phases.suffix.join("\n"),
+  });
+  return writeContentFile(dir, "launcher-", ".ts", text);
+}
+
+interface Channel {
+  call(id: number, server: string, tool: string, args: Record<string, unknown>): void;
+  close(): void;
+}
+
+/** the per-run unix socket; only a client that first sends the run's token gets answers */
+function openChannel(path: string, token: string, h: RunHandlers): Channel {
+  rmSync(path, { force: true });
+  let authed: Socket<{ buf: string; ok: boolean }> | undefined;
+  const queued: string[] = [];
+  const send = (line: string) => (authed ? authed.write(line) : queued.push(line));
+  const server = Bun.listen<{ buf: string; ok: boolean }>({
+    unix: path,
+    socket: {
+      open(s) {
+        s.data = { buf: "", ok: false };
+      },
+      data(s, chunk) {
+        if (s.data.ok) return;
+        s.data.buf += chunk.toString();
+        const nl = s.data.buf.indexOf("\n");
+        if (nl < 0) return;
+        if (s.data.buf.slice(0, nl) !== token || authed) return void s.end();
+        s.data.ok = true;
+        authed = s;
+        for (const line of queued.splice(0)) s.write(line);
+      },
+    },
+  });
+  chmodSync(path, 0o600);
+  return {
+    call(id, srv, tool, args) {
+      h.call(srv, tool, args).then(
+        (answer) => send(JSON.stringify({ id, ...answer }) + "\n"),
+        (err) => send(JSON.stringify({ id, ok: false, error: { name: "Error", message: String(err?.message ?? err) } }) + "\n"),
+      );
+    },
+    close() {
+      server.stop(true);
+      rmSync(path, { force: true });
+    },
+  };
+}
+
+async function pump(stream: ReadableStream<Uint8Array>, onText: (s: string) => void): Promise<void> {
+  const decoder = new TextDecoder();
+  for await (const chunk of stream) {
+    const s = decoder.decode(chunk, { stream: true });
+    if (s) onText(s);
+  }
+  const rest = decoder.decode();
+  if (rest) onText(rest);
+}
+
+/** SIGTERM to the whole group, then SIGKILL once the grace period is over for anything that ignores it */
+export async function endGroup(pid: number): Promise<void> {
+  const signalGroup = (sig: NodeJS.Signals | 0) => {
+    try {
+      process.kill(-pid, sig);
+      return true;
+    } catch {
+      return false; // the group is already gone
+    }
+  };
+  if (!signalGroup("SIGTERM")) return;
+  for (let waited = 0; waited < KILL_GRACE_MS; waited += 25) {
+    await Bun.sleep(25);
+    if (!signalGroup(0)) return;
+  }
+  signalGroup("SIGKILL");
+}
+
+function signalNumber(name: string): number | undefined {
+  const { constants } = require("node:os") as typeof import("node:os");
+  return (constants.signals as Record<string, number>)[name];
+}

@@ -1,0 +1,62 @@
+// The script runtimes: the binary itself as Bun (the default, nothing else installed), Deno 2 and
+// Node from PATH. The launcher is the same text on all three; Node only gets it transpiled.
+
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeContentFile } from "../paths/content-file.ts";
+
+export type RuntimeName = "auto" | "bun" | "deno" | "node";
+
+export class RuntimeError extends Error {
+  override name = "RuntimeError";
+}
+
+export interface RuntimeCommand {
+  argv: string[];
+  env: Record<string, string>;
+}
+
+export async function runtimeCommand(name: RuntimeName, launcher: string, cacheDir: string, scriptPath: string): Promise<RuntimeCommand> {
+  switch (name) {
+    case "auto":
+    case "bun":
+      // BUN_BE_BUN makes the compiled mcpx behave as the plain bun CLI; the launcher removes it
+      // again so that a child the script starts, such as mcpx itself, is not bun.
+      return { argv: [process.execPath, "run", launcher], env: { BUN_BE_BUN: "1" } };
+    case "deno": {
+      const deno = findOnPath("deno");
+      if (!deno) throw new RuntimeError("script.runtime is deno, but deno is not on PATH: install Deno 2, or use --runtime bun (the embedded runtime)");
+      return { argv: [deno, "run", "--allow-all", "--no-prompt", "--quiet", launcher], env: { DENO_NO_UPDATE_CHECK: "1" } };
+    }
+    case "node": {
+      const node = findOnPath("node");
+      if (!node) throw new RuntimeError("script.runtime is node, but node is not on PATH: install Node.js, or use --runtime bun (the embedded runtime)");
+      return { argv: [node, nodeEntry(launcher, cacheDir, scriptPath)], env: {} };
+    }
+  }
+}
+
+/**
+ * Node 20 cannot run TypeScript, so the launcher, its runtime and a .ts entry script are transpiled
+ * (by the embedded Bun) into .mjs siblings in the cache. Only the entry file is transpiled: a .ts
+ * script that imports other .ts files needs Bun or Deno (docs/runtimes.md).
+ */
+function nodeEntry(launcher: string, cacheDir: string, scriptPath: string): string {
+  const transpiler = new Bun.Transpiler({ loader: "ts", target: "node" });
+  const dir = join(cacheDir, "launch-node");
+  const js = (path: string) => transpiler.transformSync(readFileSync(path, "utf8"));
+  const script = /\.(m|c)?tsx?$/.test(scriptPath) ? writeContentFile(dir, "script-", ".mjs", js(scriptPath)) : scriptPath;
+  const runtimePath = /import \* as __mcpx from "(file:[^"]+)"/.exec(readFileSync(launcher, "utf8"))![1]!;
+  const runtime = writeContentFile(dir, "runtime-", ".mjs", js(new URL(runtimePath).pathname));
+  const text = js(launcher)
+    .replace(JSON.stringify(runtimePath), JSON.stringify("file://" + runtime))
+    .replace(JSON.stringify("file://" + scriptPath), JSON.stringify("file://" + script));
+  return writeContentFile(dir, "launcher-", ".mjs", text);
+}
+
+export function findOnPath(cmd: string, path = process.env.PATH ?? ""): string | undefined {
+  for (const dir of path.split(":")) {
+    if (dir && existsSync(join(dir, cmd))) return join(dir, cmd);
+  }
+  return undefined;
+}

@@ -1,0 +1,177 @@
+// The upstream pool: one SDK client per configured server, started on first use (a script that never
+// touches a server never starts it), dropped when its transport closes or a call hangs, so the next
+// call reconnects. Server stderr goes to the log at debug level, never to the terminal.
+
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { ServerConfig } from "../config/servers.ts";
+import { isHookToolName } from "../codegen/identifiers.ts";
+
+export interface Tool {
+  name: string;
+  description?: string;
+  inputSchema?: unknown;
+  outputSchema?: unknown;
+  annotations?: Record<string, unknown>;
+}
+
+export type CallResult = { content?: unknown[]; structuredContent?: unknown; isError?: boolean; [k: string]: unknown };
+
+export interface PoolOptions {
+  /** where server stderr and lifecycle notes go */
+  log(level: "debug" | "info" | "warn" | "error", message: string): void;
+  callTimeoutMs: number;
+  /** the environment a stdio server inherits before its own `env` (see docs/decisions/0002) */
+  baseEnv: Record<string, string | undefined>;
+  /** told once per server start, for the bus and the server.start point */
+  onServerStart?(server: string): void;
+  /** told each time a server's tool list is read (the catalogue cache keeps it) */
+  onTools?(server: string, tools: Tool[]): void;
+}
+
+export class UpstreamError extends Error {
+  override name = "UpstreamError";
+  constructor(
+    message: string,
+    readonly server: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Connection {
+  client: Client;
+  transport: Transport;
+  tools?: Promise<Tool[]>;
+}
+
+export class Pool {
+  private readonly conns = new Map<string, Promise<Connection>>();
+
+  constructor(
+    readonly servers: Readonly<Record<string, ServerConfig>>,
+    private readonly opts: PoolOptions,
+  ) {}
+
+  names(): string[] {
+    return Object.keys(this.servers);
+  }
+
+  /** every tool the server lists, lifecycle hook tools included (callers partition them) */
+  async tools(server: string): Promise<Tool[]> {
+    const conn = await this.connect(server);
+    conn.tools ??= this.listAll(server, conn.client);
+    return conn.tools;
+  }
+
+  /** the tools a script or a user may see: lifecycle hook tools (`_` names) left out */
+  async visibleTools(server: string): Promise<Tool[]> {
+    return (await this.tools(server)).filter((t) => !isHookToolName(t.name));
+  }
+
+  async call(server: string, tool: string, args: Record<string, unknown>, timeoutMs = this.opts.callTimeoutMs): Promise<CallResult> {
+    const conn = await this.connect(server);
+    try {
+      return (await conn.client.callTool({ name: tool, arguments: args }, undefined, { timeout: timeoutMs })) as CallResult;
+    } catch (err) {
+      const msg = String((err as Error)?.message ?? err);
+      if (/timed? ?out/i.test(msg)) {
+        // a hung server would hang the next call too: drop it so the next call starts it afresh
+        void this.drop(server);
+        throw new UpstreamError(`server "${server}" did not answer tools/call "${tool}" within ${timeoutMs}ms (mcp.callTimeout); it was stopped and the next call restarts it`, server, "UPSTREAM_TIMEOUT");
+      }
+      if (/closed|ECONNRESET|EPIPE|not connected/i.test(msg)) {
+        void this.drop(server);
+        throw new UpstreamError(`server "${server}" closed the connection during tools/call "${tool}" (${msg}); the next call restarts it`, server, "UPSTREAM_CLOSED");
+      }
+      throw new UpstreamError(`server "${server}" failed tools/call "${tool}": ${msg}`, server, "UPSTREAM_ERROR");
+    }
+  }
+
+  /** true once a server has been started in this pool */
+  started(server: string): boolean {
+    return this.conns.has(server);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.conns.keys()].map((s) => this.drop(s)));
+  }
+
+  private async drop(server: string): Promise<void> {
+    const p = this.conns.get(server);
+    this.conns.delete(server);
+    if (!p) return;
+    try {
+      await (await p).client.close();
+    } catch {
+      // already gone
+    }
+  }
+
+  private connect(server: string): Promise<Connection> {
+    let p = this.conns.get(server);
+    if (!p) {
+      p = this.open(server);
+      this.conns.set(server, p);
+      p.catch(() => this.conns.get(server) === p && this.conns.delete(server));
+    }
+    return p;
+  }
+
+  private async open(server: string): Promise<Connection> {
+    const cfg = this.servers[server];
+    if (!cfg) throw new UpstreamError(`unknown server "${server}": configured servers are ${this.names().join(", ") || "none"} (mcpServers in your config; see mcpx ls)`, server, "UNKNOWN_SERVER");
+    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+    const client = new Client({ name: "mcpx", version: "0.1.0" }, { capabilities: {} });
+    const transport = await this.transport(cfg);
+    transport.onclose = () => {
+      // keep only a live connection in the pool
+      void this.conns.get(server)?.then((c) => c.client === client && this.conns.delete(server));
+    };
+    try {
+      await client.connect(transport, { timeout: this.opts.callTimeoutMs });
+    } catch (err) {
+      await client.close().catch(() => {});
+      const where = cfg.kind === "stdio" ? `${cfg.command} ${cfg.args.join(" ")}`.trim() : cfg.url;
+      throw new UpstreamError(`server "${server}" could not be started (${where}): ${(err as Error)?.message ?? err}. Its config is in ${cfg.origin}; run with --logging-level debug to see its stderr`, server, "UPSTREAM_START");
+    }
+    client.setNotificationHandler((await import("@modelcontextprotocol/sdk/types.js")).ToolListChangedNotificationSchema, async () => {
+      const c = await this.conns.get(server);
+      if (c) c.tools = undefined;
+    });
+    this.opts.onServerStart?.(server);
+    return { client, transport };
+  }
+
+  private async transport(cfg: ServerConfig): Promise<Transport> {
+    if (cfg.kind === "http") {
+      const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+      return new StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers: cfg.headers } });
+    }
+    const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(this.opts.baseEnv)) if (v !== undefined && !k.startsWith("MCPX_") && k !== "BUN_BE_BUN") env[k] = v;
+    Object.assign(env, cfg.env);
+    const t = new StdioClientTransport({ command: cfg.command, args: cfg.args, env, cwd: cfg.cwd, stderr: "pipe" });
+    let partial = "";
+    t.stderr?.on("data", (chunk: Buffer) => {
+      const lines = (partial + chunk.toString()).split("\n");
+      partial = lines.pop() ?? "";
+      for (const line of lines) if (line.trim()) this.opts.log("debug", `[${cfg.name}] ${line}`);
+    });
+    return t;
+  }
+
+  private async listAll(server: string, client: Client): Promise<Tool[]> {
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.opts.callTimeoutMs });
+      tools.push(...(page.tools as Tool[]));
+      cursor = page.nextCursor;
+    } while (cursor);
+    this.opts.onTools?.(server, tools);
+    return tools;
+  }
+}

@@ -1,0 +1,43 @@
+// One tools/call from a script or `mcpx call`, by the name the caller used: the real tool name or its
+// sanitised identifier. Lifecycle hook tools (`_` names) are refused before the server is contacted,
+// with exactly the error an unknown tool gets.
+
+import { isHookToolName, resolveToolName } from "../codegen/identifiers.ts";
+import type { CallResult, Pool, Tool } from "./pool.ts";
+
+export class UnknownToolError extends Error {
+  override name = "UnknownToolError";
+  readonly code = "UNKNOWN_TOOL";
+  constructor(
+    readonly server: string,
+    readonly tool: string,
+  ) {
+    super(`unknown tool "${tool}" on server "${server}": run \`mcpx ls ${server}\` to see its tools`);
+  }
+}
+
+export interface ResolvedCall {
+  tool: Tool;
+  result: CallResult;
+}
+
+/** the tool a name refers to; throws UnknownToolError without starting the server for hook names */
+export async function findTool(pool: Pool, server: string, requested: string): Promise<Tool> {
+  if (isHookToolName(requested)) throw new UnknownToolError(server, requested);
+  const tools = await pool.tools(server);
+  const real = resolveToolName(requested, tools.map((t) => t.name));
+  const tool = real === undefined ? undefined : tools.find((t) => t.name === real);
+  if (!tool) throw new UnknownToolError(server, requested);
+  return tool;
+}
+
+export async function callByName(pool: Pool, server: string, requested: string, args: Record<string, unknown>): Promise<ResolvedCall> {
+  const tool = await findTool(pool, server, requested);
+  return { tool, result: await pool.call(server, tool.name, args) };
+}
+
+/** the text of an isError result, for the ToolError message */
+export function errorText(result: CallResult): string {
+  const texts = (result.content ?? []).flatMap((c) => ((c as { type?: string }).type === "text" ? [String((c as { text?: unknown }).text ?? "")] : []));
+  return texts.join("\n") || "the tool reported an error";
+}

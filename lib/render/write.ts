@@ -1,0 +1,22 @@
+// Synchronous writes to the terminal's fds, so stdout and stderr keep the order frames arrived in
+// even when both are one pipe (2>&1), and nothing is lost when the process exits right after.
+
+import { writeSync } from "node:fs";
+
+const enc = new TextEncoder();
+
+export function writeFd(fd: 1 | 2, text: string): void {
+  let buf = enc.encode(text);
+  while (buf.length > 0) {
+    try {
+      buf = buf.subarray(writeSync(fd, buf));
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "EPIPE") return; // the reader went away (| head): nothing left to tell it
+      if (code !== "EAGAIN") throw err;
+    }
+  }
+}
+
+export const out = (text: string) => writeFd(1, text);
+export const err = (text: string) => writeFd(2, text);

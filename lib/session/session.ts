@@ -1,0 +1,77 @@
+// What every command starts from: the config chain, the resolved settings, and (when asked for) the
+// upstream pool. Errors here are usage or config errors: the command exits 2 before anything runs.
+
+import { loadConfig, type LoadedConfig } from "../config/load.ts";
+import type { Pool } from "../mcp/pool.ts";
+import { writeCatalog } from "../mcp/catalog-cache.ts";
+import { cacheDir, runtimeDir } from "../paths/dirs.ts";
+import type { LogFormat, Level } from "../render/log-line.ts";
+import { formatLogLine, LEVEL_ORDER } from "../render/log-line.ts";
+import { err } from "../render/write.ts";
+import { SCRIPT_PHASES, type ScriptPhase } from "../settings/registry.ts";
+import { resolveSettings, type FlagValue, type ResolvedSettings } from "../settings/resolve.ts";
+
+export interface SessionInput {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** --config FILE */
+  configFlag?: string;
+  flags: readonly FlagValue[];
+}
+
+export interface Session {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  config: LoadedConfig;
+  settings: ResolvedSettings;
+  get<T = unknown>(path: string): T;
+  phases(): Record<ScriptPhase, string[]>;
+  cacheDir: string;
+  sockDir: string;
+  /** a log line on stderr, in logging.format, if at or above logging.level */
+  log(level: Level, message: string, source?: string): void;
+  pool(): Promise<Pool>;
+}
+
+export function openSession(input: SessionInput): Session {
+  const config = loadConfig({ cwd: input.cwd, env: input.env, explicit: input.configFlag });
+  const settings = resolveSettings({ files: config.files, env: input.env, flags: input.flags, cwd: input.cwd });
+  const get = <T>(path: string): T => {
+    const s = settings.get(path);
+    if (!s) throw new Error(`internal: no setting ${path}`);
+    return s.value as T;
+  };
+  const log = (level: Level, message: string, source = "mcpx") => {
+    if (LEVEL_ORDER[level] >= LEVEL_ORDER[get<Level | "silent">("logging.level")]) {
+      err(formatLogLine({ level, message, source }, get<LogFormat>("logging.format")) + "\n");
+    }
+  };
+  let pool: Promise<Pool> | undefined;
+  return {
+    cwd: input.cwd,
+    env: input.env,
+    config,
+    settings,
+    get,
+    phases: () => Object.fromEntries(SCRIPT_PHASES.map((p) => [p, get<string[]>(`script.${p}`)])) as Record<ScriptPhase, string[]>,
+    cacheDir: cacheDir(input.env),
+    sockDir: runtimeDir(input.env),
+    log,
+    pool: () =>
+      (pool ??= import("../mcp/pool.ts").then(
+        ({ Pool }) =>
+          new Pool(config.servers, {
+            log: (level, message) => log(level, message, "upstream"),
+            callTimeoutMs: get<number>("mcp.callTimeout"),
+            baseEnv: input.env,
+            onTools: (server, tools) => {
+              try {
+                writeCatalog(cacheDir(input.env), config.servers[server]!, tools);
+              } catch (e) {
+                log("debug", `catalogue cache not written: ${(e as Error).message}`);
+              }
+            },
+          }),
+      )),
+  };
+}

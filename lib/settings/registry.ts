@@ -1,0 +1,134 @@
+// The settings registry: one declaration per setting. The config key, the MCPX_* variable, the
+// flags, --help text, docs/settings.md and the /v1/settings rows are all derived from this table,
+// and test/unit/settings-surfaces.test.ts fails when a setting is unreachable from any of them.
+
+export type SettingKind = "string" | "int" | "bool" | "duration" | "enum" | "list" | "source" | "json";
+
+export interface SettingDecl {
+  /** dotted path; also the config key (nested or literally dotted) */
+  path: string;
+  kind: SettingKind;
+  /** default as it would be written in a config file; lists default to [] */
+  default: unknown;
+  description: string;
+  /** accepted values, for kind "enum" */
+  values?: readonly string[];
+  /** extra flag spellings, without the leading dashes (e.g. "before" for script.before) */
+  aliases?: readonly string[];
+  /** commands whose flags include this setting; all run-shaped commands by default */
+  commands?: readonly CommandName[];
+}
+
+export type CommandName = "run" | "exec" | "call" | "ls" | "types" | "settings";
+
+const RUNS: readonly CommandName[] = ["run", "exec"];
+const EVERY: readonly CommandName[] = ["run", "exec", "call", "ls", "types", "settings"];
+
+export const SCRIPT_PHASES = ["before", "prefix", "onSuccess", "onError", "suffix"] as const;
+export type ScriptPhase = (typeof SCRIPT_PHASES)[number];
+
+const PHASE_DOC: Record<ScriptPhase, string> = {
+  before: "TypeScript run before mcpx's globals are installed",
+  prefix: "TypeScript run after the globals, before the script is imported",
+  onSuccess: "TypeScript run when the script succeeded; sees result.value",
+  onError: "TypeScript run when the script failed; sees result.error, which still propagates",
+  suffix: "TypeScript run last on both paths, like finally",
+};
+
+const PHASE_ALIAS: Record<ScriptPhase, string> = {
+  before: "before",
+  prefix: "prefix",
+  onSuccess: "on-success",
+  onError: "on-error",
+  suffix: "suffix",
+};
+
+export const SETTINGS: readonly SettingDecl[] = [
+  ...SCRIPT_PHASES.map(
+    (phase): SettingDecl => ({
+      path: `script.${phase}`,
+      kind: "source",
+      default: [],
+      description: `${PHASE_DOC[phase]}. Repeatable; "-" (null in JSON) splices inherited lines; "@FILE" uses the file's text.`,
+      aliases: [PHASE_ALIAS[phase]],
+      commands: RUNS,
+    }),
+  ),
+  {
+    path: "script.runtime",
+    kind: "enum",
+    default: "auto",
+    values: ["auto", "bun", "deno", "node"],
+    description: "Runtime for scripts: auto (the embedded Bun), bun (the embedded Bun), deno or node from PATH",
+    aliases: ["runtime"],
+    commands: RUNS,
+  },
+  {
+    path: "exec.timeout",
+    kind: "duration",
+    default: "0s",
+    description: "End the script's whole process group after this long (exit 124); 0s = no limit",
+    aliases: ["timeout"],
+    commands: RUNS,
+  },
+  {
+    path: "mcp.callTimeout",
+    kind: "duration",
+    default: "60s",
+    description: "How long one upstream tools/call may take before it fails naming the server",
+    commands: EVERY,
+  },
+  {
+    path: "logging.format",
+    kind: "enum",
+    default: "text",
+    values: ["text", "json", "logfmt", "compact", "bare"],
+    description: "How logs, emits and advice are written to stderr",
+    commands: EVERY,
+  },
+  {
+    path: "logging.level",
+    kind: "enum",
+    default: "info",
+    values: ["debug", "info", "warn", "error", "silent"],
+    description: "Lowest log level shown on stderr (debug also shows upstream servers' stderr)",
+    commands: EVERY,
+  },
+  {
+    path: "hooks",
+    kind: "json",
+    default: [],
+    description: "Hook objects (on, phase, one action, effect, …); a JSON list layered by the null-splice rule",
+    commands: RUNS,
+  },
+];
+
+const BY_PATH = new Map(SETTINGS.map((s) => [s.path, s]));
+
+export function findSetting(path: string): SettingDecl | undefined {
+  return BY_PATH.get(path);
+}
+
+/** list-shaped kinds layer by the null-splice rule; scalars by plain precedence */
+export function isListKind(kind: SettingKind): boolean {
+  return kind === "list" || kind === "source" || kind === "json";
+}
+
+/** script.onError → MCPX_SCRIPT_ON_ERROR */
+export function envName(path: string): string {
+  return "MCPX_" + path.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/\./g, "_").toUpperCase();
+}
+
+/** script.onError → script-on-error (the long flag, without dashes) */
+export function flagName(path: string): string {
+  return path.replace(/([a-z0-9])([A-Z])/g, "$1-$2").replace(/\./g, "-").toLowerCase();
+}
+
+/** every flag spelling of a setting, long form first */
+export function flagSpellings(decl: SettingDecl): string[] {
+  return [flagName(decl.path), ...(decl.aliases ?? [])];
+}
+
+export function settingsFor(command: CommandName): SettingDecl[] {
+  return SETTINGS.filter((s) => (s.commands ?? EVERY).includes(command));
+}

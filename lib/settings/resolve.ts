@@ -1,0 +1,284 @@
+// Resolving every setting from its layers: default < config files (farthest → nearest) < environment
+// < flags. Scalars take the highest layer present; list-shaped kinds layer by the null-splice rule.
+// Every value remembers where it came from and what it shadowed, for `mcpx settings` and /v1/settings.
+
+import { readFileSync } from "node:fs";
+import { dirname, resolve as resolvePath } from "node:path";
+import { spliceLayers } from "../config/null-splice.ts";
+import { parseDuration } from "./duration.ts";
+import { SETTINGS, envName, flagName, isListKind, type SettingDecl } from "./registry.ts";
+
+export class SettingsError extends Error {
+  override name = "SettingsError";
+}
+
+export interface Sourced<T = unknown> {
+  value: T;
+  origin: string;
+}
+
+export interface ResolvedSetting {
+  decl: SettingDecl;
+  /** the effective value: parsed scalar, or for list kinds the array of item values */
+  value: unknown;
+  /** the highest layer that contributed */
+  origin: string;
+  /** list kinds: each item with its own origin */
+  items?: Sourced[];
+  /** values from lower layers that this one replaced */
+  shadowed: Sourced[];
+}
+
+export interface FlagValue {
+  path: string;
+  /** the spelling used, with dashes: "--before" */
+  spelling: string;
+  value: string;
+}
+
+export interface SettingsInput {
+  /** config files, lowest precedence first, as loaded by lib/config */
+  files: ReadonlyArray<{ path: string; data: Record<string, unknown> }>;
+  env: Record<string, string | undefined>;
+  flags: readonly FlagValue[];
+  cwd: string;
+}
+
+export type ResolvedSettings = Map<string, ResolvedSetting>;
+
+/** the one splice marker on flags and in variables; JSON uses null */
+export const SPLICE_MARK = "-";
+
+export function resolveSettings(input: SettingsInput): ResolvedSettings {
+  for (const file of input.files) checkKnownKeys(file.path, file.data);
+  const out: ResolvedSettings = new Map();
+  for (const decl of SETTINGS) out.set(decl.path, resolveOne(decl, input));
+  return out;
+}
+
+type Layer = { origin: string; items: unknown[] } | undefined;
+
+function resolveOne(decl: SettingDecl, input: SettingsInput): ResolvedSetting {
+  // the default goes through the same parser as every other layer, so "60s" is 60000 everywhere
+  const layers: Layer[] = [{ origin: "default", items: isListKind(decl.kind) ? (decl.default as unknown[]) : [scalarFromJson(decl, decl.default, `default of ${decl.path}`)] }];
+  for (const file of input.files) layers.push(fileLayer(decl, file.path, file.data));
+  layers.push(envLayer(decl, input.env, input.cwd));
+  layers.push(flagLayer(decl, input.flags, input.cwd));
+
+  if (isListKind(decl.kind)) {
+    const spliced = spliceLayers(layers as Array<{ origin: string; items: Array<unknown | null> } | undefined>);
+    const present = layers.filter((l) => l !== undefined);
+    return {
+      decl,
+      value: spliced.items.map((i) => i.value),
+      items: spliced.items,
+      origin: present[present.length - 1]!.origin,
+      shadowed: spliced.shadowed,
+    };
+  }
+  const present = layers.filter((l): l is NonNullable<Layer> => l !== undefined);
+  const top = present[present.length - 1]!;
+  return {
+    decl,
+    value: top.items[0],
+    origin: top.origin,
+    shadowed: present.slice(0, -1).reverse().map((l) => ({ value: l.items[0], origin: l.origin })),
+  };
+}
+
+// ── config files ────────────────────────────────────────────────────────────
+
+function fileLayer(decl: SettingDecl, file: string, data: Record<string, unknown>): Layer {
+  const raw = readKey(decl.path, file, data);
+  if (raw === undefined) return undefined;
+  const where = `${file} key ${decl.path}`;
+  const origin = `file:${file}`;
+  if (!isListKind(decl.kind)) return { origin, items: [scalarFromJson(decl, raw, where)] };
+  if (!Array.isArray(raw)) {
+    if (decl.kind === "source" && typeof raw === "string") return { origin, items: [sourceItem(raw, dirname(file), where)] };
+    throw new SettingsError(`${where}: expected a list (JSON array)${decl.kind === "source" ? " or one string" : ""}, got ${typeName(raw)}`);
+  }
+  return {
+    origin,
+    items: raw.map((item, i) => {
+      if (item === null) return null;
+      if (decl.kind === "json") return jsonItem(item, `${where}[${i}]`);
+      if (typeof item !== "string") throw new SettingsError(`${where}[${i}]: expected a string or null, got ${typeName(item)}`);
+      return decl.kind === "source" ? sourceItem(item, dirname(file), `${where}[${i}]`) : item;
+    }),
+  };
+}
+
+/** a setting may be written nested ({"script":{"before":…}}) or as a literal dotted key; both at once must agree */
+function readKey(path: string, file: string, data: Record<string, unknown>): unknown {
+  const dotted = Object.hasOwn(data, path) ? data[path] : undefined;
+  let nested: unknown = data;
+  for (const part of path.split(".")) {
+    nested = nested && typeof nested === "object" && !Array.isArray(nested) ? (nested as Record<string, unknown>)[part] : undefined;
+  }
+  if (!path.includes(".")) return dotted;
+  if (dotted !== undefined && nested !== undefined && JSON.stringify(dotted) !== JSON.stringify(nested)) {
+    throw new SettingsError(`${file}: "${path}" is given twice, as a dotted key and nested, with different values: keep one`);
+  }
+  return dotted ?? nested;
+}
+
+const TOP_KEYS = new Set(["$schema", "mcpServers"]);
+
+/** unknown keys are errors, never ignored: a typo'd phase name must not silently do nothing */
+function checkKnownKeys(file: string, data: Record<string, unknown>): void {
+  const known = new Set(SETTINGS.map((s) => s.path));
+  const groups = new Set(SETTINGS.filter((s) => s.path.includes(".")).map((s) => s.path.split(".")[0]!));
+  for (const [key, value] of Object.entries(data)) {
+    if (TOP_KEYS.has(key) || known.has(key)) continue;
+    if (groups.has(key) && value && typeof value === "object" && !Array.isArray(value)) {
+      for (const sub of Object.keys(value)) {
+        if (!known.has(`${key}.${sub}`)) {
+          const choices = SETTINGS.filter((s) => s.path.startsWith(key + ".")).map((s) => s.path);
+          throw new SettingsError(`${file}: unknown setting "${key}.${sub}": use one of ${choices.join(", ")}${suggest(`${key}.${sub}`, choices)}`);
+        }
+      }
+      continue;
+    }
+    const choices = [...TOP_KEYS, ...groups, ...SETTINGS.filter((s) => !s.path.includes(".")).map((s) => s.path)];
+    throw new SettingsError(`${file}: unknown key "${key}": use one of ${choices.join(", ")} (or a dotted setting path)${suggest(key, [...known, ...choices])}`);
+  }
+}
+
+// ── environment and flags ───────────────────────────────────────────────────
+
+function envLayer(decl: SettingDecl, env: Record<string, string | undefined>, cwd: string): Layer {
+  const name = envName(decl.path);
+  const raw = env[name];
+  if (raw === undefined) return undefined;
+  const origin = `env:${name}`;
+  if (!isListKind(decl.kind)) return { origin, items: [scalarFromText(decl, raw, name)] };
+  if (decl.kind === "json") return { origin, items: jsonTextItems(raw, name) };
+  // one item per line, so a variable can carry several lines and a "-" splice mark
+  return { origin, items: raw.split("\n").map((line) => (line === SPLICE_MARK ? null : decl.kind === "source" ? sourceItem(line, cwd, name) : line)) };
+}
+
+function flagLayer(decl: SettingDecl, flags: readonly FlagValue[], cwd: string): Layer {
+  const mine = flags.filter((f) => f.path === decl.path);
+  if (mine.length === 0) return undefined;
+  const spellings = [...new Set(mine.map((f) => f.spelling))];
+  if (spellings.length > 1) {
+    throw new SettingsError(`${spellings.join(" and ")} are two spellings of ${decl.path}: use one of them (repeat it to give several lines)`);
+  }
+  const origin = `flag:${mine[0]!.spelling}`;
+  if (!isListKind(decl.kind)) {
+    if (mine.length > 1) throw new SettingsError(`${origin.slice(5)} was given ${mine.length} times; ${decl.path} takes one value`);
+    return { origin, items: [scalarFromText(decl, mine[0]!.value, mine[0]!.spelling)] };
+  }
+  const items: unknown[] = [];
+  for (const f of mine) {
+    if (f.value === SPLICE_MARK) items.push(null);
+    else if (decl.kind === "json") items.push(...jsonTextItems(f.value, f.spelling));
+    else items.push(decl.kind === "source" ? sourceItem(f.value, cwd, f.spelling) : f.value);
+  }
+  return { origin, items };
+}
+
+// ── values ──────────────────────────────────────────────────────────────────
+
+/** "@path" names a file whose text is the source line; relative to the config file or the cwd */
+function sourceItem(text: string, base: string, where: string): string {
+  if (!text.startsWith("@")) return text;
+  const file = resolvePath(base, text.slice(1));
+  try {
+    return readFileSync(file, "utf8");
+  } catch (err) {
+    throw new SettingsError(`${where}: ${text} names a file that cannot be read (${file}: ${(err as NodeJS.ErrnoException).code ?? err})`);
+  }
+}
+
+function jsonItem(item: unknown, where: string): unknown {
+  if (item === null || typeof item !== "object" || Array.isArray(item)) {
+    throw new SettingsError(`${where}: expected a JSON object or null, got ${typeName(item)}`);
+  }
+  return item;
+}
+
+function jsonTextItems(text: string, where: string): unknown[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new SettingsError(`${where}: not valid JSON (${(err as Error).message}): give an object, or an array of objects and nulls`);
+  }
+  const list = Array.isArray(parsed) ? parsed : [parsed];
+  return list.map((item, i) => (item === null ? null : jsonItem(item, `${where}[${i}]`)));
+}
+
+function scalarFromJson(decl: SettingDecl, raw: unknown, where: string): unknown {
+  if (decl.kind === "int" && typeof raw === "number") return scalarFromText(decl, String(raw), where);
+  if (decl.kind === "bool" && typeof raw === "boolean") return raw;
+  if (typeof raw !== "string") throw new SettingsError(`${where}: expected ${expected(decl)}, got ${typeName(raw)}`);
+  return scalarFromText(decl, raw, where);
+}
+
+/** the strict text parser shared by variables, flags and JSON strings */
+export function scalarFromText(decl: SettingDecl, raw: string, where: string): unknown {
+  switch (decl.kind) {
+    case "string":
+      return raw;
+    case "int":
+      if (!/^-?\d+$/.test(raw.trim())) throw new SettingsError(`${where}: "${raw}" is not a whole number (${decl.path})`);
+      return Number(raw.trim());
+    case "bool": {
+      const t = raw.trim().toLowerCase();
+      if (["true", "1", "yes"].includes(t)) return true;
+      if (["false", "0", "no"].includes(t)) return false;
+      throw new SettingsError(`${where}: "${raw}" is not a boolean (${decl.path}): use true or false`);
+    }
+    case "duration": {
+      const ms = parseDuration(raw);
+      if (typeof ms === "string") throw new SettingsError(`${where}: ${ms} (${decl.path})`);
+      return ms;
+    }
+    case "enum":
+      if (!decl.values!.includes(raw)) {
+        throw new SettingsError(`${where}: "${raw}" is not a valid ${decl.path}: use one of ${decl.values!.join(", ")}${suggest(raw, decl.values!)}`);
+      }
+      return raw;
+    default:
+      throw new SettingsError(`${where}: ${decl.path} is a list`);
+  }
+}
+
+function expected(decl: SettingDecl): string {
+  if (decl.kind === "enum") return `one of ${decl.values!.join(", ")}`;
+  if (decl.kind === "duration") return "a duration string like 30s";
+  return `a ${decl.kind}`;
+}
+
+function typeName(v: unknown): string {
+  return v === null ? "null" : Array.isArray(v) ? "an array" : typeof v;
+}
+
+/** " (did you mean X?)" for a near miss, so the error says the likely fix */
+export function suggest(word: string, choices: readonly string[]): string {
+  let best: string | undefined;
+  let bestScore = Infinity;
+  for (const c of choices) {
+    const d = distance(word.toLowerCase(), c.toLowerCase());
+    if (d < bestScore) [best, bestScore] = [c, d];
+  }
+  return best !== undefined && bestScore <= Math.max(2, Math.floor(word.length / 3)) ? ` (did you mean ${best}?)` : "";
+}
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return row[b.length]!;
+}
+
+export { flagName };
