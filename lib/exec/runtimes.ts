@@ -1,9 +1,10 @@
 // The script runtimes: the binary itself as Bun (the default, nothing else installed), Deno 2 and
 // Node from PATH. The launcher is the same text on all three; Node only gets it transpiled.
 
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { writeContentFile } from "../paths/content-file.ts";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { writeContentDir, writeContentFile } from "../paths/content-file.ts";
 
 export type RuntimeName = "auto" | "bun" | "deno" | "node";
 
@@ -44,13 +45,17 @@ export async function runtimeCommand(name: RuntimeName, launcher: string, cacheD
 function nodeEntry(launcher: string, cacheDir: string, scriptPath: string): string {
   const transpiler = new Bun.Transpiler({ loader: "ts", target: "node" });
   const dir = join(cacheDir, "launch-node");
-  const js = (path: string) => transpiler.transformSync(readFileSync(path, "utf8"));
-  const script = /\.(m|c)?tsx?$/.test(scriptPath) ? writeContentFile(dir, "script-", ".mjs", js(scriptPath)) : scriptPath;
-  const runtimePath = /import \* as __mcpx from "(file:[^"]+)"/.exec(readFileSync(launcher, "utf8"))![1]!;
-  const runtime = writeContentFile(dir, "runtime-", ".mjs", js(new URL(runtimePath).pathname));
-  const text = js(launcher)
-    .replace(JSON.stringify(runtimePath), JSON.stringify("file://" + runtime))
-    .replace(JSON.stringify("file://" + scriptPath), JSON.stringify("file://" + script));
+  // relative .ts imports among the runtime's own files become .mjs
+  const js = (text: string) => transpiler.transformSync(text).replace(/(from\s*["']\.\/[\w-]+)\.ts(["'])/g, "$1.mjs$2");
+  const script = /\.(m|c)?tsx?$/.test(scriptPath) ? writeContentFile(dir, "script-", ".mjs", js(readFileSync(scriptPath, "utf8"))) : scriptPath;
+  const runtimeUrl = /import \* as __mcpx from "(file:[^"]+)"/.exec(readFileSync(launcher, "utf8"))![1]!;
+  const runtimeSrc = dirname(fileURLToPath(runtimeUrl));
+  const files: Record<string, string> = {};
+  for (const name of readdirSync(runtimeSrc)) if (name.endsWith(".ts")) files[name.replace(/\.ts$/, ".mjs")] = js(readFileSync(join(runtimeSrc, name), "utf8"));
+  const runtime = join(writeContentDir(dir, "rt-", files), "runtime.mjs");
+  const text = js(readFileSync(launcher, "utf8"))
+    .replace(JSON.stringify(runtimeUrl), JSON.stringify(pathToFileURL(runtime).href))
+    .replace(JSON.stringify(pathToFileURL(scriptPath).href), JSON.stringify(pathToFileURL(script).href));
   return writeContentFile(dir, "launcher-", ".mjs", text);
 }
 

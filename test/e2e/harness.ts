@@ -1,0 +1,97 @@
+// What every end-to-end test uses: the compiled binary, run in an isolated HOME/XDG tree with a
+// config that points at the fixture servers, and a check that no process was left behind.
+
+import { afterAll } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const ROOT = resolve(import.meta.dir, "../..");
+export const MCPX = join(ROOT, "dist/mcpx");
+export const BUN = join(ROOT, "node_modules/.bin/bun");
+export const FAKE_SERVER = join(ROOT, "fixtures/servers/fake-server.ts");
+export const EVERYTHING = join(ROOT, "node_modules/.bin/mcp-server-everything");
+export const BIN_PATH = `${join(ROOT, "node_modules/.bin")}:${process.env.PATH}`;
+
+export interface Sandbox {
+  dir: string;
+  home: string;
+  env: Record<string, string>;
+  /** writes a file relative to the sandbox dir and returns its absolute path */
+  write(rel: string, text: string): string;
+}
+
+const made: string[] = [];
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+/** a fresh directory with its own HOME and XDG dirs, and nothing from the machine's config */
+export function sandbox(): Sandbox {
+  const dir = mkdtempSync(join(tmpdir(), "mcpx-e2e-"));
+  made.push(dir);
+  const home = join(dir, "home");
+  mkdirSync(home, { recursive: true });
+  const env: Record<string, string> = {
+    PATH: BIN_PATH,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_CACHE_HOME: join(home, ".cache"),
+    XDG_STATE_HOME: join(home, ".local/state"),
+    XDG_RUNTIME_DIR: join(dir, "run"),
+    NO_COLOR: "1",
+  };
+  return {
+    dir,
+    home,
+    env,
+    write(rel, text) {
+      const p = join(dir, rel);
+      mkdirSync(join(p, ".."), { recursive: true });
+      writeFileSync(p, text);
+      return p;
+    },
+  };
+}
+
+/** a stdio server entry for the fake fixture server, with knobs */
+export function fakeServer(knobs: Record<string, string> = {}) {
+  return { command: BUN, args: [FAKE_SERVER], env: knobs };
+}
+
+export function everythingServer() {
+  return { command: EVERYTHING, args: [] as string[] };
+}
+
+export interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** runs the binary to completion */
+export async function mcpx(sb: Sandbox, args: string[], opts: { cwd?: string; env?: Record<string, string>; stdin?: string } = {}): Promise<Result> {
+  const proc = Bun.spawn([MCPX, ...args], {
+    cwd: opts.cwd ?? sb.dir,
+    env: { ...sb.env, ...opts.env },
+    stdin: opts.stdin !== undefined ? new TextEncoder().encode(opts.stdin) : "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
+
+/** runs the binary with stdout and stderr on one pipe, to check their relative order */
+export async function mcpxMerged(sb: Sandbox, args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<{ code: number; output: string }> {
+  const quoted = [MCPX, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(" ");
+  const proc = Bun.spawn(["sh", "-c", `${quoted} 2>&1`], { cwd: opts.cwd ?? sb.dir, env: { ...sb.env, ...opts.env }, stdout: "pipe", stderr: "inherit", stdin: "ignore" });
+  const [output, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+  return { code, output };
+}
+
+/** pids of live processes whose command line or environment mentions the marker */
+export function processesWith(marker: string): number[] {
+  const out = Bun.spawnSync(["sh", "-c", `grep -l -a -- '${marker}' /proc/[0-9]*/cmdline /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3 | sort -u`]).stdout.toString();
+  return out.split("\n").filter(Boolean).map(Number).filter((p) => p !== process.pid);
+}
