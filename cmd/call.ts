@@ -2,7 +2,11 @@
 
 import { defineCommand } from "citty";
 import { loadUnwrap } from "../lib/exec/launcher-files.ts";
-import { callByName, errorText } from "../lib/mcp/tool-call.ts";
+import type { Frame } from "../lib/exec/frames.ts";
+import { gatedCall } from "../lib/exec/gated-call.ts";
+import { terminalAsker } from "../lib/session/ask.ts";
+import { openEngine } from "../lib/session/engine.ts";
+import type { Session } from "../lib/session/session.ts";
 import { out } from "../lib/render/write.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openSession } from "../lib/session/session.ts";
@@ -23,23 +27,21 @@ export default defineCommand({
     if (dot <= 0 || dot === target.length - 1) throw new UsageError(`"${target}" is not SERVER.TOOL (e.g. everything.echo)`);
     const args = parseArgsJson(json);
     const session = openSession({ cwd: process.cwd(), env: process.env, configFlag: parsed.own.config as string | undefined, flags: parsed.settings });
-    const pool = await session.pool();
+    const engine = openEngine(session, { ask: terminalAsker() });
     try {
-      const { result } = await callByName(pool, target.slice(0, dot), target.slice(dot + 1), args);
-      if (parsed.own.json) out(JSON.stringify(result, null, 2) + "\n");
-      else {
-        const value = result.isError ? undefined : (await loadUnwrap(session.cacheDir))(result);
-        if (value !== undefined) out(typeof value === "string" ? (value.endsWith("\n") ? value : value + "\n") : JSON.stringify(value, null, 2) + "\n");
-      }
-      if (result.isError) {
-        session.log("error", `${target} failed: ${errorText(result)}`);
+      // the same gate a script's call passes: call hooks fire for `mcpx call` too
+      const answer = await gatedCall(engine.gate, { server: target.slice(0, dot), tool: target.slice(dot + 1), args }, { push: (f) => showFrame(f, session) });
+      if (!answer.ok) {
+        if (parsed.own.json) out(JSON.stringify((answer.error.data as { raw?: unknown })?.raw ?? { error: answer.error }, null, 2) + "\n");
+        session.log("error", answer.error.message);
         process.exitCode = 1;
+      } else if (parsed.own.json) out(JSON.stringify(answer.value, null, 2) + "\n");
+      else {
+        const value = (await loadUnwrap(session.cacheDir))(answer.value);
+        if (value !== undefined && value !== null) out(typeof value === "string" ? (value.endsWith("\n") ? value : value + "\n") : JSON.stringify(value, null, 2) + "\n");
       }
-    } catch (e) {
-      session.log("error", (e as Error).message);
-      process.exitCode = 1;
     } finally {
-      await pool.close();
+      await engine.close();
     }
   },
 });
@@ -54,4 +56,12 @@ function parseArgsJson(text: string | undefined): Record<string, unknown> {
   }
   if (!v || typeof v !== "object" || Array.isArray(v)) throw new UsageError("the arguments must be a JSON object, like '{\"message\": \"hi\"}'");
   return v as Record<string, unknown>;
+}
+
+/** hook advice and failures on stderr, as a script run shows them */
+function showFrame(f: Frame, session: Session): void {
+  if (f.type !== "hook") return;
+  for (const a of f.advice ?? []) session.log("warn", a, `hook ${f.name}`);
+  if (f.failed) session.log("warn", `failed: ${f.failed}`, `hook ${f.name}`);
+  if (f.dropped?.length) session.log("info", `dropped: ${f.dropped.join("; ")}`, `hook ${f.name}`);
 }

@@ -4,6 +4,7 @@ import { defineCommand } from "citty";
 import { toIdentifier } from "../lib/codegen/identifiers.ts";
 import { out } from "../lib/render/write.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
+import { openEngine } from "../lib/session/engine.ts";
 import { openSession } from "../lib/session/session.ts";
 import { cittyArgs } from "./help.ts";
 
@@ -21,7 +22,8 @@ export default defineCommand({
     const session = openSession({ cwd: process.cwd(), env: process.env, configFlag: parsed.own.config as string | undefined, flags: parsed.settings });
     const names = Object.keys(session.config.servers);
     if (only !== undefined && !names.includes(only)) throw new UsageError(`unknown server "${only}": configured servers are ${names.join(", ") || "none"}`);
-    const pool = await session.pool();
+    const engine = openEngine(session);
+    const pool = engine.pool;
     try {
       const targets = only === undefined ? names : [only];
       // listed concurrently, reported in config order
@@ -45,7 +47,7 @@ export default defineCommand({
       }
       if (listed.some((s) => s.error)) process.exitCode = 1;
     } finally {
-      await pool.close();
+      await engine.close();
     }
   },
 });

@@ -12,6 +12,7 @@ const COMMANDS: Record<string, () => Promise<CommandDef>> = {
   types: () => import("./types.ts").then((m) => m.default as CommandDef),
   call: () => import("./call.ts").then((m) => m.default as CommandDef),
   settings: () => import("./settings.ts").then((m) => m.default as CommandDef),
+  hooks: () => import("./hooks.ts").then((m) => m.default as CommandDef),
 };
 
 const main = defineCommand({
@@ -20,7 +21,7 @@ const main = defineCommand({
 });
 
 /** errors that mean "the request was wrong", not "the run failed" */
-const USAGE_ERRORS = new Set(["UsageError", "ConfigError", "SettingsError", "RuntimeError"]);
+const USAGE_ERRORS = new Set(["UsageError", "ConfigError", "SettingsError", "RuntimeError", "HookConfigError"]);
 
 async function mainEntry(argv: string[]): Promise<number> {
   const head = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;

@@ -9,6 +9,8 @@ import { renderFrames, type OutputMode } from "../lib/render/frames-to-cli.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import type { LogFormat } from "../lib/render/log-line.ts";
 import { openSession } from "../lib/session/session.ts";
+import { openEngine } from "../lib/session/engine.ts";
+import { terminalAsker } from "../lib/session/ask.ts";
 import { writeGlobalsBeside } from "../lib/codegen/globals-file.ts";
 import { cittyArgs } from "./help.ts";
 
@@ -62,16 +64,16 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
   const onSignal = () => abort.abort();
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
-  const pool = await session.pool();
+  const engine = openEngine(session, { ask: terminalAsker() });
   try {
-    const frames = execute(opts, { pool, env: process.env, cacheDir: session.cacheDir, sockDir: session.sockDir, inheritStdin: true, cwd: session.cwd, signal: abort.signal });
+    const frames = execute(opts, { gate: engine.gate, env: process.env, cacheDir: session.cacheDir, sockDir: session.sockDir, inheritStdin: true, cwd: session.cwd, signal: abort.signal });
     const code = await renderFrames(frames, { mode, format: session.get<LogFormat>("logging.format"), level: session.get("logging.level") });
-    if (opts.file) await writeGlobalsBeside(opts.file, session, pool).catch((e) => session.log("debug", `mcpx-globals.d.ts not written: ${e?.message ?? e}`));
+    if (opts.file) await writeGlobalsBeside(opts.file, session, engine.pool).catch((e) => session.log("debug", `mcpx-globals.d.ts not written: ${e?.message ?? e}`));
     return code;
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
-    await pool.close();
+    await engine.close();
   }
 }
 

@@ -6,6 +6,7 @@ import { resolveName } from "../lib/codegen/identifiers.ts";
 import { findTool } from "../lib/mcp/tool-call.ts";
 import { out } from "../lib/render/write.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
+import { openEngine } from "../lib/session/engine.ts";
 import { openSession } from "../lib/session/session.ts";
 import { cittyArgs } from "./help.ts";
 
@@ -24,7 +25,8 @@ export default defineCommand({
     const server = names.filter((n) => target === n || target.startsWith(n + ".")).sort((a, b) => b.length - a.length)[0] ?? resolveName(target.split(".")[0]!, names);
     if (!server) throw new UsageError(`unknown server in "${target}": configured servers are ${names.join(", ") || "none"}`);
     const toolName = target === server ? undefined : target.slice(target.startsWith(server + ".") ? server.length + 1 : target.indexOf(".") + 1) || undefined;
-    const pool = await session.pool();
+    const engine = openEngine(session);
+    const pool = engine.pool;
     try {
       const tools = await pool.visibleTools(server);
       const tool = toolName === undefined ? undefined : (await findTool(pool, server, toolName)).name;
@@ -33,7 +35,7 @@ export default defineCommand({
       session.log("error", (e as Error).message);
       process.exitCode = 1;
     } finally {
-      await pool.close();
+      await engine.close();
     }
   },
 });

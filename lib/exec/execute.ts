@@ -1,22 +1,22 @@
 // The one exec path: ExecOptions in, an async stream of frames out, in the order of design §3.
-// The CLI, /v1/exec and mcpx_exec all render this stream; nothing else starts a script.
+// The CLI, /v1/exec and mcpx_exec all render this stream; nothing else starts a script. The script
+// point's out-of-script hooks run here; the call point's run in gated-call.ts.
 
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { namespaceBindings } from "../codegen/identifiers.ts";
-import type { Pool } from "../mcp/pool.ts";
-import { callByName, errorText } from "../mcp/tool-call.ts";
-import { sha256, writeContentFile } from "../paths/content-file.ts";
+import { runGate, type Gate, type Payload } from "../hooks/gate.ts";
+import { writeContentFile } from "../paths/content-file.ts";
 import { PushQueue } from "../util/frame-queue.ts";
-import { stableStringify } from "../util/stable-json.ts";
-import type { Frame, SerializedError } from "./frames.ts";
+import type { Frame, HookFrameBody, SerializedError } from "./frames.ts";
+import { gatedCall } from "./gated-call.ts";
 import type { ExecOptions } from "./options.ts";
 import { checkPhases } from "./phase-check.ts";
-import { runScript, type CallAnswer, type RunSpec } from "./runner.ts";
+import { runScript, type RunOutcome, type RunSpec } from "./runner.ts";
 
 export interface ExecContext {
-  pool: Pool;
+  gate: Gate;
   /** the environment the script starts from, before ExecOptions.env */
   env: Record<string, string | undefined>;
   cacheDir: string;
@@ -27,81 +27,121 @@ export interface ExecContext {
   signal?: AbortSignal;
 }
 
+/** exit code of a run that a script.before hook refused: the script never started (docs/exit-codes.md) */
+export const EXIT_REFUSED = 77;
+
 export function execute(opts: ExecOptions, ctx: ExecContext): AsyncIterable<Frame> {
   const q = new PushQueue<Frame>();
-  void run(opts, ctx, q).finally(() => q.close());
+  void run(opts, ctx, q)
+    .catch((err) => {
+      // a bug here must still end the stream with exactly one error and an end
+      q.push({ type: "error", error: { name: "InternalError", code: "INTERNAL", message: String((err as Error)?.stack ?? err) } });
+      q.push({ type: "end", exitCode: 1, durationMs: 0 });
+    })
+    .finally(() => q.close());
   return q;
 }
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: SerializedError };
 
 async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Promise<void> {
   const started = performance.now();
   const runId = randomUUID();
+  const gate = ctx.gate;
+  const hookFrame = (f: HookFrameBody) => q.push({ type: "hook", ...f });
   q.push({ type: "start", runId });
-  const finish = (outcome: { ok: true; value: unknown } | { ok: false; error: SerializedError }, exitCode: number) => {
-    q.push(outcome.ok ? { type: "result", value: outcome.value } : { type: "error", error: outcome.error });
-    q.push({ type: "end", exitCode, durationMs: Math.round(performance.now() - started) });
+  gate.startFrames = hookFrame;
+  const end = (exitCode: number) => q.push({ type: "end", exitCode, durationMs: Math.round(performance.now() - started) });
+  const usage = (message: string) => {
+    q.push({ type: "error", error: { name: "UsageError", code: "USAGE", message } });
+    end(2);
   };
 
   const cwd = opts.cwd ? resolve(ctx.cwd, opts.cwd) : ctx.cwd;
   const bad = checkPhases(opts.script);
-  if (bad) return finish({ ok: false, error: { name: "UsageError", code: "USAGE", message: bad } }, 2);
+  if (bad) return usage(bad);
   let scriptPath: string;
   if (opts.file !== undefined) {
     scriptPath = resolve(cwd, opts.file);
-    if (!existsSync(scriptPath)) return finish({ ok: false, error: { name: "UsageError", code: "USAGE", message: `script file not found: ${scriptPath}` } }, 2);
+    if (!existsSync(scriptPath)) return usage(`script file not found: ${scriptPath}`);
   } else {
     // exec snippets are files too, so every phase applies to them exactly as to a file script
     scriptPath = writeContentFile(join(ctx.cacheDir, "snippets"), "snippet-", ".ts", opts.source ?? "");
   }
+  const scriptName = opts.name ?? (opts.file !== undefined ? basename(scriptPath).replace(/\.[^.]+$/, "") : "exec");
+  const payload: Payload = { runId, script: { path: scriptPath, name: scriptName, args: [...opts.args], export: opts.export } };
 
-  const servers = namespaceBindings(ctx.pool.names()).map((b): [string, string | null] => [b.name, b.hiddenBecause ? null : b.identifier]);
-
-  try {
-    const outcome = await runScript(
-      {
-        runId,
-        scriptPath,
-        scriptName: opts.name ?? (opts.file !== undefined ? basename(scriptPath).replace(/\.[^.]+$/, "") : "exec"),
-        args: opts.args,
-        export: opts.export,
-        phases: opts.script as RunSpec["phases"],
-        runtime: opts.runtime,
-        timeoutMs: opts.timeoutMs,
-        env: { ...ctx.env, ...opts.env },
-        cwd,
-        stdin: opts.stdin ?? (ctx.inheritStdin ? "inherit" : ""),
-        servers,
-        cacheDir: ctx.cacheDir,
-        sockDir: ctx.sockDir,
-        signal: ctx.signal,
-      },
-      { frame: (f) => q.push(f), call: (server, tool, args) => gateCall(ctx.pool, server, tool, args, q) },
-    );
-    finish(outcome.ok ? { ok: true, value: outcome.value } : { ok: false, error: outcome.error! }, outcome.exitCode);
-  } catch (err) {
-    finish({ ok: false, error: { name: (err as Error).name ?? "Error", code: "RUNTIME", message: String((err as Error).message ?? err) } }, 2);
+  const before = await runGate(gate, "script", "before", payload, hookFrame);
+  if (before.refused) {
+    q.push({ type: "error", error: { name: "RefusedError", code: "REFUSED", message: `the script was refused by hook ${before.refused.hook}: ${before.refused.reason}`, data: before.refused } });
+    return end(EXIT_REFUSED);
   }
+  if (before.replaced && !isStringArray(payload.script!.args)) {
+    return usage(`hook replaced the script's args with ${JSON.stringify(payload.script!.args)}: apply at script.before takes an array of strings`);
+  }
+  gate.bus.publish("script.started", { runId, script: scriptPath });
+
+  const servers = namespaceBindings(gate.pool.names()).map((b): [string, string | null] => [b.name, b.hiddenBecause ? null : b.identifier]);
+  const spec: RunSpec = {
+    runId,
+    scriptPath,
+    scriptName,
+    args: payload.script!.args,
+    export: opts.export,
+    phases: opts.script as RunSpec["phases"],
+    runtime: opts.runtime,
+    timeoutMs: opts.timeoutMs,
+    env: { ...ctx.env, ...opts.env },
+    cwd,
+    stdin: opts.stdin ?? (ctx.inheritStdin ? "inherit" : ""),
+    servers,
+    cacheDir: ctx.cacheDir,
+    sockDir: ctx.sockDir,
+    signal: ctx.signal,
+  };
+  const handlers = { frame: (f: Frame) => q.push(f), call: (server: string, tool: string, args: Record<string, unknown>) => gatedCall(gate, { runId, server, tool, args }, q) };
+
+  let outcome: RunOutcome;
+  let result: Outcome;
+  let exitCode: number;
+  for (let retries = 0; ; retries++) {
+    try {
+      outcome = await runScript(spec, handlers);
+    } catch (err) {
+      return usage(String((err as Error).message ?? err));
+    }
+    exitCode = outcome.exitCode;
+    if (outcome.ok) {
+      payload.result = outcome.value;
+      const d = await runGate(gate, "script", "onSuccess", payload, hookFrame);
+      if (d.refused) {
+        result = { ok: false, error: { name: "RefusedError", code: "REFUSED", message: `the result was refused by hook ${d.refused.hook}: ${d.refused.reason}`, data: d.refused } };
+        exitCode = 1;
+      } else result = { ok: true, value: payload.result };
+      break;
+    }
+    payload.error = { name: outcome.error!.name, message: outcome.error!.message, code: outcome.error!.code };
+    const d = await runGate(gate, "script", "onError", payload, hookFrame);
+    if (d.replaced) {
+      result = { ok: true, value: d.value };
+      exitCode = 0;
+      break;
+    }
+    result = { ok: false, error: outcome.error! };
+    // interrupts are the user's word, not a failure a hook may retry past
+    if (!d.retry || retries >= gate.policy.retryBudget || outcome.error!.code === "INTERRUPTED") break;
+    delete payload.error;
+  }
+
+  q.push(result.ok ? { type: "result", value: result.value } : { type: "error", error: result.error });
+  if (result.ok) payload.result = result.value;
+  await runGate(gate, "script", "suffix", payload, hookFrame);
+  const durationMs = Math.round(performance.now() - started);
+  gate.bus.publish("script.finished", { runId, ok: result.ok, exitCode, durationMs });
+  gate.startFrames = undefined;
+  end(exitCode);
 }
 
-/** one call from the script: forwarded upstream, reported as a call frame, answered to the script */
-async function gateCall(pool: Pool, server: string, tool: string, args: Record<string, unknown>, q: PushQueue<Frame>): Promise<CallAnswer> {
-  const t0 = performance.now();
-  const argsHash = sha256(stableStringify(args)).slice(0, 16);
-  const frame = (ok: boolean, extra: { destructiveHint?: boolean; error?: string; tool?: string }) =>
-    q.push({ type: "call", server, tool: extra.tool ?? tool, argsHash, durationMs: Math.round((performance.now() - t0) * 100) / 100, ok, destructiveHint: extra.destructiveHint, error: extra.error });
-  try {
-    const { tool: t, result } = await callByName(pool, server, tool, args);
-    const destructiveHint = t.annotations?.destructiveHint === true ? true : t.annotations?.destructiveHint === false ? false : undefined;
-    if (result.isError) {
-      const message = `${server}.${t.name} failed: ${errorText(result)}`;
-      frame(false, { destructiveHint, error: message, tool: t.name });
-      return { ok: false, error: { name: "ToolError", code: "TOOL_ERROR", message, data: { server, tool: t.name, raw: result } } };
-    }
-    frame(true, { destructiveHint, tool: t.name });
-    return { ok: true, value: result };
-  } catch (err) {
-    const e = err as Error & { code?: string };
-    frame(false, { error: e.message });
-    return { ok: false, error: { name: e.name === "UnknownToolError" ? "ToolError" : e.name, code: e.code ?? "UPSTREAM_ERROR", message: e.message, data: { server, tool, raw: null } } };
-  }
+function isStringArray(v: unknown): v is string[] {
+  return Array.isArray(v) && v.every((x) => typeof x === "string");
 }

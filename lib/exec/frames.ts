@@ -25,6 +25,10 @@ export interface HookFrameBody {
   advice?: string[];
   dropped?: string[];
   failed?: string;
+  /** a propose key's value: reported, never used */
+  proposed?: unknown;
+  /** an onError hook asked to run the operation again; its frames follow (the order guard allows it) */
+  retry?: boolean;
 }
 
 export type Frame =

@@ -11,12 +11,13 @@ export function checkPhases(phases: Partial<Record<ScriptPhase, string[]>>): str
   for (const phase of SCRIPT_PHASES) {
     const lines = phases[phase] ?? [];
     if (lines.length === 0) continue;
-    // the same block the template puts it in, so top-level await is allowed and a stray brace is not
-    const code = `async function __phase() {\n{\n${lines.join("\n")}\n}\n}`;
+    // the same block, in a module, that the template puts it in: top-level await is allowed, and a
+    // stray brace or a `return` is refused here just as the launcher would refuse it
+    const code = `{\n${lines.join("\n")}\n}\nexport {};`;
     try {
       transpiler.transformSync(code);
     } catch (err) {
-      const hint = /\bimport\s+[\w{*]/.test(lines.join("\n")) ? " (a phase cannot hold a static import: use `await import(\"…\")`)" : "";
+      const hint = /\bimport\s+[\w{*]|\bimport\s*["']/.test(lines.join("\n")) ? " (a phase cannot hold a static import: use `await import(\"…\")`)" : "";
       return `script.${phase} does not parse as TypeScript: ${firstLine(err)}${hint}`;
     }
   }

@@ -28,11 +28,15 @@ export class StdoutSplitter {
       if (at > 0) out.push({ kind: "text", data: this.buf.slice(0, at) });
       const json = this.buf.slice(at + this.marker.length, nl);
       this.buf = this.buf.slice(nl + 1);
+      let body: unknown;
       try {
-        out.push({ kind: "frame", body: JSON.parse(json) });
+        body = JSON.parse(json);
       } catch {
-        out.push({ kind: "text", data: this.marker + json + "\n" });
+        body = undefined;
       }
+      // only an object is a frame; anything else that merely looks like one is the script's text
+      if (body && typeof body === "object" && !Array.isArray(body)) out.push({ kind: "frame", body: body as Record<string, unknown> });
+      else out.push({ kind: "text", data: this.marker + json + "\n" });
     }
     const keep = partialMarkerTail(this.buf, this.marker);
     if (this.buf.length > keep) out.push({ kind: "text", data: this.buf.slice(0, this.buf.length - keep) });

@@ -23,8 +23,13 @@ export interface PoolOptions {
   callTimeoutMs: number;
   /** the environment a stdio server inherits before its own `env` (see docs/decisions/0002) */
   baseEnv: Record<string, string | undefined>;
-  /** told once per server start, for the bus and the server.start point */
-  onServerStart?(server: string): void;
+  /**
+   * the server.start point: called with "before" (throw to refuse the start), then "onSuccess"
+   * with the tool count (throw to refuse the started server) or "onError" with the error
+   */
+  startGate?(server: ServerConfig, phase: "before" | "onSuccess" | "onError", info: { tools?: number; error?: Error }): Promise<void>;
+  /** lifecycle events for the bus: server.started, server.stopped, tools.changed */
+  onEvent?(kind: "server.started" | "server.stopped" | "tools.changed", data: Record<string, unknown>): void;
   /** told each time a server's tool list is read (the catalogue cache keeps it) */
   onTools?(server: string, tools: Tool[]): void;
 }
@@ -70,7 +75,8 @@ export class Pool {
     return (await this.tools(server)).filter((t) => !isHookToolName(t.name));
   }
 
-  async call(server: string, tool: string, args: Record<string, unknown>, timeoutMs = this.opts.callTimeoutMs): Promise<CallResult> {
+  /** @param keepOnTimeout hook tools: a single timeout must not restart the server (design §5) */
+  async call(server: string, tool: string, args: Record<string, unknown>, timeoutMs = this.opts.callTimeoutMs, keepOnTimeout = false): Promise<CallResult> {
     const conn = await this.connect(server);
     try {
       return (await conn.client.callTool({ name: tool, arguments: args }, undefined, { timeout: timeoutMs })) as CallResult;
@@ -78,11 +84,11 @@ export class Pool {
       const msg = String((err as Error)?.message ?? err);
       if (/timed? ?out/i.test(msg)) {
         // a hung server would hang the next call too: drop it so the next call starts it afresh
-        void this.drop(server);
-        throw new UpstreamError(`server "${server}" did not answer tools/call "${tool}" within ${timeoutMs}ms (mcp.callTimeout); it was stopped and the next call restarts it`, server, "UPSTREAM_TIMEOUT");
+        if (!keepOnTimeout) void this.drop(server, "call timeout");
+        throw new UpstreamError(`server "${server}" did not answer tools/call "${tool}" within ${timeoutMs}ms${keepOnTimeout ? "" : " (mcp.callTimeout); it was stopped and the next call restarts it"}`, server, "UPSTREAM_TIMEOUT");
       }
       if (/closed|ECONNRESET|EPIPE|not connected/i.test(msg)) {
-        void this.drop(server);
+        void this.drop(server, "connection closed");
         throw new UpstreamError(`server "${server}" closed the connection during tools/call "${tool}" (${msg}); the next call restarts it`, server, "UPSTREAM_CLOSED");
       }
       throw new UpstreamError(`server "${server}" failed tools/call "${tool}": ${msg}`, server, "UPSTREAM_ERROR");
@@ -95,17 +101,23 @@ export class Pool {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.conns.keys()].map((s) => this.drop(s)));
+    await Promise.all([...this.conns.keys()].map((s) => this.drop(s, "pool closed")));
   }
 
-  private async drop(server: string): Promise<void> {
+  /** stops a server; the next call starts it again */
+  async restart(server: string): Promise<void> {
+    await this.drop(server, "restarted");
+  }
+
+  private async drop(server: string, reason: string): Promise<void> {
     const p = this.conns.get(server);
     this.conns.delete(server);
     if (!p) return;
     try {
       await (await p).client.close();
+      this.opts.onEvent?.("server.stopped", { server, reason });
     } catch {
-      // already gone
+      // it never started, or is already gone
     }
   }
 
@@ -122,6 +134,7 @@ export class Pool {
   private async open(server: string): Promise<Connection> {
     const cfg = this.servers[server];
     if (!cfg) throw new UpstreamError(`unknown server "${server}": configured servers are ${this.names().join(", ") || "none"} (mcpServers in your config; see mcpx ls)`, server, "UNKNOWN_SERVER");
+    await this.opts.startGate?.(cfg, "before", {});
     const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
     const client = new Client({ name: "mcpx", version: "0.1.0" }, { capabilities: {} });
     const transport = await this.transport(cfg);
@@ -134,14 +147,27 @@ export class Pool {
     } catch (err) {
       await client.close().catch(() => {});
       const where = cfg.kind === "stdio" ? `${cfg.command} ${cfg.args.join(" ")}`.trim() : cfg.url;
-      throw new UpstreamError(`server "${server}" could not be started (${where}): ${(err as Error)?.message ?? err}. Its config is in ${cfg.origin}; run with --logging-level debug to see its stderr`, server, "UPSTREAM_START");
+      const error = new UpstreamError(`server "${server}" could not be started (${where}): ${(err as Error)?.message ?? err}. Its config is in ${cfg.origin}; run with --logging-level debug to see its stderr`, server, "UPSTREAM_START");
+      await this.opts.startGate?.(cfg, "onError", { error });
+      throw error;
     }
     client.setNotificationHandler((await import("@modelcontextprotocol/sdk/types.js")).ToolListChangedNotificationSchema, async () => {
       const c = await this.conns.get(server);
       if (c) c.tools = undefined;
+      this.opts.onEvent?.("tools.changed", { server });
     });
-    this.opts.onServerStart?.(server);
-    return { client, transport };
+    const conn: Connection = { client, transport };
+    if (this.opts.startGate) {
+      try {
+        conn.tools = this.listAll(server, client);
+        await this.opts.startGate(cfg, "onSuccess", { tools: (await conn.tools).length });
+      } catch (err) {
+        await client.close().catch(() => {});
+        throw err;
+      }
+    }
+    this.opts.onEvent?.("server.started", { server });
+    return conn;
   }
 
   private async transport(cfg: ServerConfig): Promise<Transport> {

@@ -63,7 +63,13 @@ export async function renderFrames(frames: AsyncIterable<Frame>, o: RenderOption
         break;
       case "hook":
         env.hooks.push(body as Envelope["hooks"][number]);
-        if (o.mode === "text") for (const a of f.advice ?? []) log("warn", a, `hook ${f.name ?? f.on + "." + f.phase}`);
+        if (o.mode === "text") {
+          const who = `hook ${f.name ?? f.on + "." + f.phase}`;
+          for (const a of f.advice ?? []) log("warn", a, who);
+          if (f.failed) log("warn", `failed (${f.on}.${f.phase}): ${f.failed}`, who);
+          if (f.dropped?.length) log("info", `dropped: ${f.dropped.join("; ")}`, who);
+          if (f.proposed !== undefined) log("info", `proposed: ${JSON.stringify(f.proposed)}`, who);
+        }
         break;
       case "result":
         env.result = f.value ?? null;

@@ -2,8 +2,6 @@
 // upstream pool. Errors here are usage or config errors: the command exits 2 before anything runs.
 
 import { loadConfig, type LoadedConfig } from "../config/load.ts";
-import type { Pool } from "../mcp/pool.ts";
-import { writeCatalog } from "../mcp/catalog-cache.ts";
 import { cacheDir, runtimeDir } from "../paths/dirs.ts";
 import type { LogFormat, Level } from "../render/log-line.ts";
 import { formatLogLine, LEVEL_ORDER } from "../render/log-line.ts";
@@ -30,7 +28,6 @@ export interface Session {
   sockDir: string;
   /** a log line on stderr, in logging.format, if at or above logging.level */
   log(level: Level, message: string, source?: string): void;
-  pool(): Promise<Pool>;
 }
 
 export function openSession(input: SessionInput): Session {
@@ -46,7 +43,6 @@ export function openSession(input: SessionInput): Session {
       err(formatLogLine({ level, message, source }, get<LogFormat>("logging.format")) + "\n");
     }
   };
-  let pool: Promise<Pool> | undefined;
   return {
     cwd: input.cwd,
     env: input.env,
@@ -57,21 +53,5 @@ export function openSession(input: SessionInput): Session {
     cacheDir: cacheDir(input.env),
     sockDir: runtimeDir(input.env),
     log,
-    pool: () =>
-      (pool ??= import("../mcp/pool.ts").then(
-        ({ Pool }) =>
-          new Pool(config.servers, {
-            log: (level, message) => log(level, message, "upstream"),
-            callTimeoutMs: get<number>("mcp.callTimeout"),
-            baseEnv: input.env,
-            onTools: (server, tools) => {
-              try {
-                writeCatalog(cacheDir(input.env), config.servers[server]!, tools);
-              } catch (e) {
-                log("debug", `catalogue cache not written: ${(e as Error).message}`);
-              }
-            },
-          }),
-      )),
   };
 }

@@ -34,10 +34,7 @@ export const COMMON_FLAGS: Record<string, OwnFlag> = {
   help: { type: "boolean", short: "h", description: "Show help" },
 };
 
-/**
- * @param stopAtFirstPositional after this many positionals, everything is passed through untouched
- *   (run: the script's own arguments may look like flags only after `--`)
- */
+/** parses one command's argv; what follows a literal `--` is passed through untouched (script args) */
 export function parseCommandArgs(command: CommandName, argv: string[], ownFlags: Record<string, OwnFlag>): ParsedArgs {
   const dashdash = argv.indexOf("--");
   const head = dashdash >= 0 ? argv.slice(0, dashdash) : argv;

@@ -19,10 +19,13 @@ export interface SettingDecl {
   commands?: readonly CommandName[];
 }
 
-export type CommandName = "run" | "exec" | "call" | "ls" | "types" | "settings";
+export type CommandName = "run" | "exec" | "call" | "ls" | "types" | "settings" | "hooks";
 
 const RUNS: readonly CommandName[] = ["run", "exec"];
-const EVERY: readonly CommandName[] = ["run", "exec", "call", "ls", "types", "settings"];
+const EVERY: readonly CommandName[] = ["run", "exec", "call", "ls", "types", "settings", "hooks"];
+/** commands through which hooks can fire (or be inspected) */
+const HOOKED: readonly CommandName[] = ["run", "exec", "call", "settings", "hooks"];
+const LEVEL_VALUES = ["off", "advise", "ask", "refuse", "propose", "apply", "run"] as const;
 
 export const SCRIPT_PHASES = ["before", "prefix", "onSuccess", "onError", "suffix"] as const;
 export type ScriptPhase = (typeof SCRIPT_PHASES)[number];
@@ -98,8 +101,66 @@ export const SETTINGS: readonly SettingDecl[] = [
     path: "hooks",
     kind: "json",
     default: [],
-    description: "Hook objects (on, phase, one action, effect, …); a JSON list layered by the null-splice rule",
-    commands: RUNS,
+    description: "Hook objects (on, phase, one action, effect, …); a JSON list layered by the null-splice rule (docs/hooks.md)",
+    commands: HOOKED,
+  },
+  {
+    path: "hooks.autonomy",
+    kind: "enum",
+    default: "run",
+    values: LEVEL_VALUES,
+    description: "The caller's ceiling on every hook's effect: a hook key above it is dropped and reported",
+    commands: HOOKED,
+  },
+  {
+    path: "autonomy.max",
+    kind: "enum",
+    default: "run",
+    values: LEVEL_VALUES,
+    description: "The daemon's (here: this process's) ceiling on every hook's effect, applied after hooks.autonomy",
+    commands: HOOKED,
+  },
+  {
+    path: "hooks.retryBudget",
+    kind: "int",
+    default: "2",
+    description: 'How many times {"run": "retry"} from onError may repeat one operation; 0 disables retries',
+    commands: HOOKED,
+  },
+  {
+    path: "hooks.timeout",
+    kind: "duration",
+    default: "30s",
+    description: "How long a hook may take unless it sets its own timeout; then its process group is ended and it counts as failed",
+    commands: HOOKED,
+  },
+  {
+    path: "hooks.mcpTimeout",
+    kind: "duration",
+    default: "2.5s",
+    description: "How long an allowlisted server's hook tool (_PreToolUse, …) may take; a timeout is no objection",
+    commands: HOOKED,
+  },
+  {
+    path: "model.url",
+    kind: "string",
+    default: "",
+    description: "Base URL of an OpenAI-compatible endpoint for prompt hooks (…/v1); empty = prompt hooks are skipped with a warning",
+    commands: HOOKED,
+  },
+  {
+    path: "model.name",
+    kind: "string",
+    default: "",
+    description: "Model name sent to model.url for prompt hooks",
+    commands: HOOKED,
+  },
+  {
+    path: "model.apiKey",
+    kind: "string",
+    default: "",
+    description: "Bearer token for model.url (prefer the MCPX_MODEL_API_KEY variable to a config file)",
+    commands: HOOKED,
   },
 ];
 

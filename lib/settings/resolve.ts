@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { dirname, resolve as resolvePath } from "node:path";
 import { spliceLayers } from "../config/null-splice.ts";
 import { parseDuration } from "./duration.ts";
-import { SETTINGS, envName, flagName, isListKind, type SettingDecl } from "./registry.ts";
+import { SETTINGS, envName, isListKind, type SettingDecl } from "./registry.ts";
 
 export class SettingsError extends Error {
   override name = "SettingsError";
@@ -95,6 +95,8 @@ function fileLayer(decl: SettingDecl, file: string, data: Record<string, unknown
   const origin = `file:${file}`;
   if (!isListKind(decl.kind)) return { origin, items: [scalarFromJson(decl, raw, where)] };
   if (!Array.isArray(raw)) {
+    // {"hooks": {"autonomy": …}} is the group of settings under hooks, not the hooks list
+    if (isPlainObject(raw) && SETTINGS.some((s) => s.path.startsWith(decl.path + "."))) return undefined;
     if (decl.kind === "source" && typeof raw === "string") return { origin, items: [sourceItem(raw, dirname(file), where)] };
     throw new SettingsError(`${where}: expected a list (JSON array)${decl.kind === "source" ? " or one string" : ""}, got ${typeName(raw)}`);
   }
@@ -130,9 +132,14 @@ function checkKnownKeys(file: string, data: Record<string, unknown>): void {
   const known = new Set(SETTINGS.map((s) => s.path));
   const groups = new Set(SETTINGS.filter((s) => s.path.includes(".")).map((s) => s.path.split(".")[0]!));
   for (const [key, value] of Object.entries(data)) {
-    if (TOP_KEYS.has(key) || known.has(key)) continue;
-    if (groups.has(key) && value && typeof value === "object" && !Array.isArray(value)) {
-      for (const sub of Object.keys(value)) {
+    if (TOP_KEYS.has(key)) continue;
+    if (known.has(key) && !(groups.has(key) && isPlainObject(value))) continue;
+    if (groups.has(key) && !isPlainObject(value)) {
+      const members = SETTINGS.filter((s) => s.path.startsWith(key + ".")).map((s) => s.path);
+      throw new SettingsError(`${file}: "${key}" must be an object of settings (${members.join(", ")}), got ${typeName(value)}`);
+    }
+    if (groups.has(key)) {
+      for (const sub of Object.keys(value as Record<string, unknown>)) {
         if (!known.has(`${key}.${sub}`)) {
           const choices = SETTINGS.filter((s) => s.path.startsWith(key + ".")).map((s) => s.path);
           throw new SettingsError(`${file}: unknown setting "${key}.${sub}": use one of ${choices.join(", ")}${suggest(`${key}.${sub}`, choices)}`);
@@ -140,7 +147,7 @@ function checkKnownKeys(file: string, data: Record<string, unknown>): void {
       }
       continue;
     }
-    const choices = [...TOP_KEYS, ...groups, ...SETTINGS.filter((s) => !s.path.includes(".")).map((s) => s.path)];
+    const choices = [...new Set([...TOP_KEYS, ...groups, ...SETTINGS.filter((s) => !s.path.includes(".")).map((s) => s.path)])];
     throw new SettingsError(`${file}: unknown key "${key}": use one of ${choices.join(", ")} (or a dotted setting path)${suggest(key, [...known, ...choices])}`);
   }
 }
@@ -150,10 +157,11 @@ function checkKnownKeys(file: string, data: Record<string, unknown>): void {
 function envLayer(decl: SettingDecl, env: Record<string, string | undefined>, cwd: string): Layer {
   const name = envName(decl.path);
   const raw = env[name];
-  if (raw === undefined) return undefined;
+  // an empty variable is unset, as for MCPX_CONFIG: `MCPX_X= cmd` must not mean "the empty value"
+  if (raw === undefined || raw === "") return undefined;
   const origin = `env:${name}`;
   if (!isListKind(decl.kind)) return { origin, items: [scalarFromText(decl, raw, name)] };
-  if (decl.kind === "json") return { origin, items: jsonTextItems(raw, name) };
+  if (decl.kind === "json") return { origin, items: raw === SPLICE_MARK ? [null] : jsonTextItems(raw, name) };
   // one item per line, so a variable can carry several lines and a "-" splice mark
   return { origin, items: raw.split("\n").map((line) => (line === SPLICE_MARK ? null : decl.kind === "source" ? sourceItem(line, cwd, name) : line)) };
 }
@@ -252,6 +260,10 @@ function expected(decl: SettingDecl): string {
   return `a ${decl.kind}`;
 }
 
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
 function typeName(v: unknown): string {
   return v === null ? "null" : Array.isArray(v) ? "an array" : typeof v;
 }
@@ -281,4 +293,3 @@ function distance(a: string, b: string): number {
   return row[b.length]!;
 }
 
-export { flagName };

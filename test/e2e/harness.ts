@@ -2,7 +2,7 @@
 // config that points at the fixture servers, and a check that no process was left behind.
 
 import { afterAll } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -90,8 +90,24 @@ export async function mcpxMerged(sb: Sandbox, args: string[], opts: { cwd?: stri
   return { code, output };
 }
 
-/** pids of live processes whose command line or environment mentions the marker */
+/**
+ * pids of live processes whose command line or environment mentions the marker. Read in-process: a
+ * `grep marker /proc/*` child would find its own command line (and its shell's) and never report empty.
+ */
 export function processesWith(marker: string): number[] {
-  const out = Bun.spawnSync(["sh", "-c", `grep -l -a -- '${marker}' /proc/[0-9]*/cmdline /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3 | sort -u`]).stdout.toString();
-  return out.split("\n").filter(Boolean).map(Number).filter((p) => p !== process.pid);
+  const pids: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    for (const file of ["cmdline", "environ"]) {
+      try {
+        if (readFileSync(`/proc/${name}/${file}`).includes(marker)) {
+          pids.push(Number(name));
+          break;
+        }
+      } catch {
+        // gone already, or not ours to read
+      }
+    }
+  }
+  return pids;
 }

@@ -1,0 +1,104 @@
+// mcpx hooks list | explain SERVER.TOOL | test NAME --event FILE — what is in force, what would
+// fire for a call, and one hook run against a payload.
+
+import { readFileSync } from "node:fs";
+import { defineCommand } from "citty";
+import type { HookFrameBody } from "../lib/exec/frames.ts";
+import { effectiveLevel } from "../lib/hooks/dial.ts";
+import { runGate, type Payload } from "../lib/hooks/gate.ts";
+import { isAllowed } from "../lib/hooks/allowlist.ts";
+import { hookMatches } from "../lib/hooks/match.ts";
+import { toolFor } from "../lib/hooks/mcp-hook-tools.ts";
+import { MCP_HOOK_EFFECT } from "../lib/hooks/mcp-hook-calls.ts";
+import { phasesOf, POINT_NAMES, type Phase, type PointName } from "../lib/hooks/points.ts";
+import { out } from "../lib/render/write.ts";
+import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
+import { openEngine } from "../lib/session/engine.ts";
+import { openSession } from "../lib/session/session.ts";
+import { cittyArgs } from "./help.ts";
+
+const OWN: Record<string, OwnFlag> = {
+  json: { type: "boolean", description: "Print JSON" },
+  event: { type: "string", description: "hooks test: the payload file (JSON; - for stdin)", valueHint: "FILE" },
+};
+
+export default defineCommand({
+  meta: { name: "hooks", description: "Hooks in force: mcpx hooks list | explain SERVER.TOOL | test NAME --event FILE" },
+  args: cittyArgs("hooks", OWN, { name: "action", description: "list, explain or test" }, { name: "target", description: "SERVER.TOOL (explain) or a hook name (test)" }),
+  async run({ rawArgs }) {
+    const parsed = parseCommandArgs("hooks", rawArgs, OWN);
+    const [action, target, ...extra] = parsed.positionals;
+    if (extra.length || !["list", "explain", "test"].includes(action ?? "")) throw new UsageError("usage: mcpx hooks list | mcpx hooks explain SERVER.TOOL | mcpx hooks test NAME --event FILE");
+    if (parsed.own.event !== undefined && action !== "test") throw new UsageError("--event goes with mcpx hooks test");
+    const session = openSession({ cwd: process.cwd(), env: process.env, configFlag: parsed.own.config as string | undefined, flags: parsed.settings });
+    const engine = openEngine(session);
+    const json = parsed.own.json === true;
+    try {
+      const { gate } = engine;
+      const all = [...gate.hooks, ...allObservers(engine)];
+      if (action === "list") {
+        const rows = all.map((h) => ({ name: h.name, on: h.on, phase: h.phase, action: h.action.kind, effect: h.effect, failure: h.failure, origin: h.origin }));
+        const servers = gate.policy.hookServers;
+        if (json) out(JSON.stringify({ hooks: rows, mcpHookServers: servers }, null, 2) + "\n");
+        else {
+          for (const r of rows) out(`${r.name}\t${r.on}.${r.phase}\t${r.action}\teffect=${r.effect}${r.failure === "closed" ? " failure=closed" : ""}\t${r.origin}\n`);
+          if (rows.length === 0) out("no hooks in force\n");
+          out(`MCP_HOOK_SERVERS: ${servers.all ? "* (every server)" : servers.names.length ? servers.names.join(", ") : "none"}\n`);
+        }
+        return;
+      }
+      if (action === "explain") {
+        const dot = target?.indexOf(".") ?? -1;
+        if (!target || dot <= 0) throw new UsageError("usage: mcpx hooks explain SERVER.TOOL");
+        const server = target.slice(0, dot);
+        const tool = target.slice(dot + 1);
+        const rows: Array<Record<string, unknown>> = [];
+        for (const phase of phasesOf("call")) {
+          for (const h of gate.hooks) {
+            if (!hookMatches(h, "call", phase, { server, tool })) continue;
+            const { level, clampedBy } = effectiveLevel(h.effect, phase, gate.policy.autonomy, gate.policy.max);
+            rows.push({ phase, hook: h.name, action: h.action.kind, declared: h.effect, effective: level, clampedBy, origin: h.origin });
+          }
+          const bound = toolFor("call", phase);
+          if (bound) {
+            for (const s of gate.pool.names().filter((n) => isAllowed(gate.policy.hookServers, n))) {
+              const has = await gate.pool.tools(s).then((ts) => ts.some((t) => t.name === bound), () => false);
+              if (!has) continue;
+              const { level, clampedBy } = effectiveLevel(MCP_HOOK_EFFECT, phase, gate.policy.autonomy, gate.policy.max);
+              rows.push({ phase, hook: `${s}.${bound}`, action: "plugin", declared: MCP_HOOK_EFFECT, effective: level, clampedBy, origin: "MCP_HOOK_SERVERS" });
+            }
+          }
+        }
+        if (json) out(JSON.stringify(rows, null, 2) + "\n");
+        else if (rows.length === 0) out(`no hook would fire for ${target}\n`);
+        else for (const r of rows) out(`call.${r.phase}\t${r.hook}\t${r.action}\teffect ${r.declared}${r.effective !== r.declared ? ` → ${r.effective} (clamped by ${(r.clampedBy as string[]).join(", ")})` : ""}\t${r.origin}\n`);
+        return;
+      }
+      // test
+      if (!target) throw new UsageError("usage: mcpx hooks test NAME --event FILE");
+      const hook = all.find((h) => h.name === target);
+      if (!hook) throw new UsageError(`no hook named "${target}": hooks in force are ${all.map((h) => h.name).join(", ") || "none"} (mcpx hooks list)`);
+      const file = parsed.own.event as string | undefined;
+      if (!file) throw new UsageError("mcpx hooks test needs --event FILE: the payload the hook receives (JSON; - for stdin)");
+      let payload: Payload;
+      try {
+        payload = JSON.parse(file === "-" ? await new Response(Bun.stdin.stream()).text() : readFileSync(file, "utf8"));
+      } catch (e) {
+        throw new UsageError(`--event ${file}: ${(e as Error).message}`);
+      }
+      const point = (POINT_NAMES as string[]).includes(hook.on) ? (hook.on as PointName) : "call";
+      const frames: HookFrameBody[] = [];
+      const only = { ...gate, hooks: [{ ...hook, phase: hook.phase === "observe" ? "before" : hook.phase, on: point, when: {} }], policy: { ...gate.policy, hookServers: { all: false as const, names: [] } } };
+      const decision = await runGate(only, point, (hook.phase === "observe" ? "before" : hook.phase) as Phase, payload, (f) => frames.push(f));
+      const report = { hook: hook.name, frame: frames[0], decision };
+      out(JSON.stringify(report, null, 2) + "\n");
+      if (frames[0]?.failed) process.exitCode = 1;
+    } finally {
+      await engine.close();
+    }
+  },
+});
+
+function allObservers(engine: ReturnType<typeof openEngine>) {
+  return engine.observerHooks;
+}

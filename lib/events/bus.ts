@@ -1,0 +1,408 @@
+// The event bus: every kind in kinds.ts is published here, with a monotonic seq, and read three ways —
+// the retained history (the last HISTORY_SIZE events), subscriptions (async iterables with a bounded
+// per-subscriber buffer that drops rather than blocks, resumable from a seq), and synchronous
+// in-process listeners (what observe hooks hang off). Publishing never awaits and never throws
+// because of a reader: a slow subscriber loses events (counted, and reported in-band as a gap), a
+// throwing listener is reported and skipped.
+
+import { EVENT_KINDS, type EventData, type EventKind, isEventKind } from "./kinds.ts";
+
+/**
+ * How many events the bus retains for replay (subscribe-from-seq). Fixed by design (issue 3, seed
+ * 003 "events.history is 1024"); change it only together with the design doc and the tests that
+ * pin it, never from a call site. A subscriber that falls further behind than this gets a gap.
+ */
+export const HISTORY_SIZE = 1024;
+
+/**
+ * How many live events one subscriber may have waiting before new ones are dropped for it (and
+ * counted in Subscription.dropped). Fixed by design (issue 3, seed 003: "a 256-event buffer per
+ * subscriber"); change it only together with the design doc and the tests that pin it. Replay out
+ * of history on subscribe does not count against it.
+ */
+export const SUBSCRIBER_BUFFER = 256;
+
+/** what publish may say about where an event happened, beyond its data; filters match on these */
+export interface EventContext {
+  server?: string;
+  tool?: string;
+  session?: string;
+  uri?: string;
+}
+
+interface EventBase<K extends EventKind> extends EventContext {
+  /** monotonic per bus, starting at 1, never reused */
+  seq: number;
+  kind: K;
+  /** ISO 8601, when it was published */
+  time: string;
+  data: EventData<K>;
+}
+
+/** one published event; narrowing on `kind` narrows `data` */
+export type Event<K extends EventKind = EventKind> = { [P in K]: Readonly<EventBase<P>> }[K];
+/** the same type, for modules that also need the global Event */
+export type BusEvent<K extends EventKind = EventKind> = Event<K>;
+
+/**
+ * In-band notice that a subscription lost events: matching events with seqs in from..to (inclusive)
+ * were not delivered — either they fell out of history before a `since` replay could reach them, or
+ * the subscriber's buffer was full when they were published. `seq` equals `to`, so a reader that
+ * tracks "last seq seen" stays monotonic. Events still in history can be fetched by subscribing
+ * again with `since: from - 1`.
+ */
+export interface GapEvent {
+  kind: "gap";
+  from: number;
+  to: number;
+  seq: number;
+}
+
+export type SubscriptionItem = Event | GapEvent;
+
+export interface EventFilter extends EventContext {}
+
+export interface SubscribeOptions {
+  /** kind prefixes on dot boundaries ("call" matches "call.finished"); "*" matches all; absent or empty = all */
+  kinds?: readonly string[];
+  /** replay retained events with seq > since before live ones; 0 replays everything retained */
+  since?: number;
+  /** every field given must equal the event's (server and tool may be globs with "*") */
+  filter?: EventFilter;
+}
+
+export type EventListener = (event: Event) => unknown;
+
+export interface EventBusOptions {
+  /** the clock for Event.time (tests) */
+  now?: () => Date;
+  /** where a throwing listener is reported; default: a line on stderr */
+  onListenerError?: (error: unknown, event: Event) => void;
+}
+
+/**
+ * Prefix match on dot boundaries: "call", "call." and "call.finished" match "call.finished";
+ * "callx", "call.fin" and "" do not; "*" matches every kind.
+ */
+export function matchesKind(prefix: string, kind: string): boolean {
+  if (prefix === "*") return true;
+  if (prefix === "" || prefix === ".") return false;
+  return kind === prefix || kind.startsWith(prefix.endsWith(".") ? prefix : `${prefix}.`);
+}
+
+const globCache = new Map<string, RegExp>();
+function globMatch(pattern: string, value: string): boolean {
+  if (!pattern.includes("*")) return pattern === value;
+  let re = globCache.get(pattern);
+  if (!re) {
+    re = new RegExp(`^${pattern.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`, "s");
+    globCache.set(pattern, re);
+  }
+  return re.test(value);
+}
+
+/** whether an event passes a filter: each given field must match (server/tool as "*" globs, session/uri exactly) */
+export function matchesFilter(filter: EventFilter | undefined, event: EventContext): boolean {
+  if (!filter) return true;
+  if (filter.server !== undefined && (event.server === undefined || !globMatch(filter.server, event.server))) return false;
+  if (filter.tool !== undefined && (event.tool === undefined || !globMatch(filter.tool, event.tool))) return false;
+  if (filter.session !== undefined && event.session !== filter.session) return false;
+  if (filter.uri !== undefined && event.uri !== filter.uri) return false;
+  return true;
+}
+
+function matchesKinds(kinds: readonly string[] | undefined, kind: string): boolean {
+  if (!kinds || kinds.length === 0) return true;
+  return kinds.some((prefix) => matchesKind(prefix, kind));
+}
+
+/**
+ * One reader of the bus. Iterate it with for-await; it yields replayed events first (and a gap if
+ * `since` was older than history), then live ones. Leaving the loop (break/return/throw) closes it.
+ */
+export class Subscription implements AsyncIterable<SubscriptionItem> {
+  /** gap (if any) and replayed events, read by cursor; not bounded by SUBSCRIBER_BUFFER */
+  private replay: SubscriptionItem[];
+  private replayAt = 0;
+  /** live events (and gap markers for drops), at most SUBSCRIBER_BUFFER events */
+  private live: SubscriptionItem[] = [];
+  private liveEvents = 0;
+  /** events dropped since the last one that fit: becomes a gap in front of the next one */
+  private pendingGap: { from: number; to: number } | undefined;
+  private waiting: ((r: IteratorResult<SubscriptionItem>) => void) | undefined;
+  private isClosed = false;
+  private droppedCount = 0;
+  private last = 0;
+
+  /** @internal created by EventBus.subscribe */
+  constructor(
+    private readonly detach: (s: Subscription) => void,
+    private readonly kinds: readonly string[] | undefined,
+    private readonly filter: EventFilter | undefined,
+    replay: SubscriptionItem[],
+  ) {
+    this.replay = replay;
+  }
+
+  /** live events lost because this subscriber's buffer was full */
+  get dropped(): number {
+    return this.droppedCount;
+  }
+
+  /** the seq of the last event (or gap) this subscription yielded; 0 before any */
+  get lastSeq(): number {
+    return this.last;
+  }
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /** whether an event is one this subscription wants (kinds and filter) */
+  matches(event: Event): boolean {
+    return matchesKinds(this.kinds, event.kind) && matchesFilter(this.filter, event);
+  }
+
+  /** @internal called by EventBus.publish; never blocks, never throws */
+  deliver(event: Event): void {
+    if (this.isClosed || !this.matches(event)) return;
+    if (this.waiting) {
+      // a waiting reader means everything before was consumed, gaps included
+      const w = this.waiting;
+      this.waiting = undefined;
+      this.last = event.seq;
+      w({ value: event, done: false });
+      return;
+    }
+    if (this.liveEvents >= SUBSCRIBER_BUFFER) {
+      this.droppedCount++;
+      if (this.pendingGap) this.pendingGap.to = event.seq;
+      else this.pendingGap = { from: event.seq, to: event.seq };
+      return;
+    }
+    if (this.pendingGap) {
+      this.live.push(gap(this.pendingGap.from, this.pendingGap.to));
+      this.pendingGap = undefined;
+    }
+    this.live.push(event);
+    this.liveEvents++;
+  }
+
+  /** ends the iteration (a pending next() resolves done), discards what is buffered, detaches from the bus */
+  close(): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.replay = [];
+    this.live = [];
+    this.liveEvents = 0;
+    this.pendingGap = undefined;
+    this.detach(this);
+    if (this.waiting) {
+      const w = this.waiting;
+      this.waiting = undefined;
+      w({ value: undefined, done: true });
+    }
+  }
+
+  /** the next item, or done once closed */
+  next(): Promise<IteratorResult<SubscriptionItem>> {
+    const item = this.take();
+    if (item) {
+      this.last = item.seq;
+      return Promise.resolve({ value: item, done: false });
+    }
+    if (this.isClosed) return Promise.resolve({ value: undefined, done: true });
+    if (this.waiting) return Promise.reject(new Error("Subscription: next() called while another next() is pending"));
+    return new Promise((resolve) => (this.waiting = resolve));
+  }
+
+  private take(): SubscriptionItem | undefined {
+    if (this.isClosed) return undefined;
+    if (this.replayAt < this.replay.length) {
+      const item = this.replay[this.replayAt++];
+      if (this.replayAt === this.replay.length) {
+        this.replay = [];
+        this.replayAt = 0;
+      }
+      return item;
+    }
+    const item = this.live.shift();
+    if (item) {
+      if (item.kind !== "gap") this.liveEvents--;
+      return item;
+    }
+    if (this.pendingGap) {
+      const g = gap(this.pendingGap.from, this.pendingGap.to);
+      this.pendingGap = undefined;
+      return g;
+    }
+    return undefined;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<SubscriptionItem> {
+    return {
+      next: () => this.next(),
+      return: (value?: unknown) => {
+        this.close();
+        return Promise.resolve({ value: value as SubscriptionItem, done: true });
+      },
+    };
+  }
+}
+
+function gap(from: number, to: number): GapEvent {
+  return { kind: "gap", from, to, seq: to };
+}
+
+export class EventBus {
+  /** ring buffer of the last HISTORY_SIZE events */
+  private ring: (Event | undefined)[] = new Array(HISTORY_SIZE);
+  private ringStart = 0;
+  private ringLength = 0;
+  private seqNow = 0;
+  private readonly subscriptions = new Set<Subscription>();
+  private readonly listeners = new Set<EventListener>();
+  private readonly counts = new Map<EventKind, number>();
+  private listenerErrorCount = 0;
+  private readonly now: () => Date;
+  private readonly onListenerError: (error: unknown, event: Event) => void;
+
+  constructor(options: EventBusOptions = {}) {
+    this.now = options.now ?? (() => new Date());
+    this.onListenerError =
+      options.onListenerError ??
+      ((error, event) => {
+        const message = error instanceof Error ? error.message : String(error);
+        process.stderr.write(`mcpx: event listener failed on ${event.kind} #${event.seq}: ${message}\n`);
+      });
+  }
+
+  /**
+   * Publishes one event and returns it. Synchronous: the event is retained, handed to every matching
+   * subscription (dropped for those whose buffer is full) and then to every listener. Server and
+   * tool default to data.server / data.tool when the context does not give them, so filters work
+   * on call.finished or server.started without repeating them. Throws only for a kind not in
+   * EVENT_KINDS (a programming error; the types already refuse it).
+   */
+  publish<K extends EventKind>(kind: K, data: EventData<K>, ctx: EventContext = {}): Event<K> {
+    if (!isEventKind(kind)) throw new TypeError(`EventBus.publish: unknown event kind "${kind}" (declare it in lib/events/kinds.ts)`);
+    const d = data as Record<string, unknown>;
+    const base: EventBase<K> = { seq: ++this.seqNow, kind, time: this.now().toISOString(), data: Object.freeze({ ...data }) };
+    const server = ctx.server ?? (typeof d.server === "string" ? d.server : undefined);
+    const tool = ctx.tool ?? (typeof d.tool === "string" ? d.tool : undefined);
+    if (server !== undefined) base.server = server;
+    if (tool !== undefined) base.tool = tool;
+    if (ctx.session !== undefined) base.session = ctx.session;
+    if (ctx.uri !== undefined) base.uri = ctx.uri;
+    const typed = Object.freeze(base) as Event<K>;
+    const event = typed as unknown as Event; // one member of the union, for the readers below
+
+    this.retain(event);
+    this.counts.set(kind, (this.counts.get(kind) ?? 0) + 1);
+    // subscribers first, so a listener that publishes cannot reorder what subscribers see
+    for (const sub of this.subscriptions) sub.deliver(event);
+    for (const listener of this.listeners) {
+      try {
+        const r = listener(event);
+        if (r && typeof (r as PromiseLike<unknown>).then === "function") {
+          (r as PromiseLike<unknown>).then(undefined, (error: unknown) => this.listenerFailed(error, event));
+        }
+      } catch (error) {
+        this.listenerFailed(error, event);
+      }
+    }
+    return typed;
+  }
+
+  /**
+   * Reads the bus. Without `since`, only events published from now on; with it, the retained events
+   * with seq > since first (preceded by a gap if some were already gone), then live ones.
+   */
+  subscribe(options: SubscribeOptions = {}): Subscription {
+    const { kinds, since, filter } = options;
+    const replay: SubscriptionItem[] = [];
+    if (since !== undefined) {
+      if (!Number.isInteger(since) || since < 0) throw new RangeError(`EventBus.subscribe: since must be a non-negative integer, got ${since}`);
+      const oldest = this.oldestSeq;
+      if (since + 1 < oldest) replay.push(gap(since + 1, oldest - 1));
+      const wanted = (e: Event) => matchesKinds(kinds, e.kind) && matchesFilter(filter, e);
+      for (const e of this.history(since)) if (wanted(e)) replay.push(e);
+    }
+    const sub = new Subscription((s) => this.subscriptions.delete(s), kinds ? [...kinds] : undefined, filter ? { ...filter } : undefined, replay);
+    this.subscriptions.add(sub);
+    return sub;
+  }
+
+  /** adds a synchronous in-process listener for every event; returns the function that removes it */
+  on(listener: EventListener): () => void {
+    // wrapped so the same function can be added twice and removed once per registration
+    const entry: EventListener = (e) => listener(e);
+    this.listeners.add(entry);
+    return () => {
+      this.listeners.delete(entry);
+    };
+  }
+
+  /** how many events of this kind were published on this bus */
+  published(kind: EventKind): number {
+    return this.counts.get(kind) ?? 0;
+  }
+
+  /** the retained events with seq > since (all retained when since is absent), oldest first */
+  history(since = 0): Event[] {
+    const out: Event[] = [];
+    for (let i = 0; i < this.ringLength; i++) {
+      const e = this.ring[(this.ringStart + i) % HISTORY_SIZE];
+      if (e && e.seq > since) out.push(e);
+    }
+    return out;
+  }
+
+  /** the seq of the last event published; 0 before any */
+  get lastSeq(): number {
+    return this.seqNow;
+  }
+
+  /** the seq of the oldest retained event; lastSeq + 1 when nothing is retained */
+  get oldestSeq(): number {
+    return this.ringLength === 0 ? this.seqNow + 1 : (this.ring[this.ringStart] as Event).seq;
+  }
+
+  get subscriberCount(): number {
+    return this.subscriptions.size;
+  }
+
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
+  /** how many times a listener threw (or rejected) */
+  get listenerErrors(): number {
+    return this.listenerErrorCount;
+  }
+
+  /** closes every subscription and removes every listener (shutdown); history and counters stay */
+  close(): void {
+    for (const sub of [...this.subscriptions]) sub.close();
+    this.listeners.clear();
+  }
+
+  private retain(event: Event): void {
+    if (this.ringLength < HISTORY_SIZE) {
+      this.ring[(this.ringStart + this.ringLength) % HISTORY_SIZE] = event;
+      this.ringLength++;
+    } else {
+      this.ring[this.ringStart] = event;
+      this.ringStart = (this.ringStart + 1) % HISTORY_SIZE;
+    }
+  }
+
+  private listenerFailed(error: unknown, event: Event): void {
+    this.listenerErrorCount++;
+    try {
+      this.onListenerError(error, event);
+    } catch {
+      // the reporter itself failing must not break publish either
+    }
+  }
+}

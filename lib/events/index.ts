@@ -1,0 +1,3 @@
+// The event bus and its kinds table; see bus.ts and kinds.ts.
+export * from "./bus.ts";
+export * from "./kinds.ts";

@@ -1,0 +1,100 @@
+// Assembling the gate a command runs with: the `hooks` setting parsed (and refused at load when
+// wrong), per-run script hooks appended, the dial's policy from settings, and the event bus with
+// observe hooks subscribed.
+
+import { dirname } from "node:path";
+import type { EventBus } from "../events/bus.ts";
+import { EVENT_KIND_NAMES } from "../events/kinds.ts";
+import { matchesKind } from "./match.ts";
+import type { Pool } from "../mcp/pool.ts";
+import type { Session } from "../session/session.ts";
+import type { Sourced } from "../settings/resolve.ts";
+import type { ActionDeps } from "./actions/run-action.ts";
+import { parseHookServers } from "./allowlist.ts";
+import type { Gate } from "./gate.ts";
+import type { Hook } from "./hook.ts";
+import { startObservers, type Observers } from "./observe.ts";
+import type { Level } from "./points.ts";
+import { parseHooks } from "./schema.ts";
+
+/** per-run hooks (ExecOptions.hooks) may stop things but never change values (design §1: "may only lower") */
+export const PER_RUN_HOOK_CEILING: Level = "refuse";
+
+/** the hooks setting's items, each named by where it came from and its index there */
+export function hooksFromSetting(items: readonly Sourced[], cwd: string, env: Record<string, string | undefined>): Hook[] {
+  const seen = new Map<string, number>();
+  return checkObserved(parseHooks(
+    items.map((item) => {
+      const n = seen.get(item.origin) ?? 0;
+      seen.set(item.origin, n + 1);
+      const file = item.origin.startsWith("file:") ? item.origin.slice(5) : undefined;
+      return { value: item.value, origin: `${file ?? item.origin} hooks[${n}]`, baseDir: file ? dirname(file) : cwd };
+    }),
+    { PATH: env.PATH },
+  ));
+}
+
+/** an observe hook's `on` must name something the bus publishes, or it would never fire */
+function checkObserved(hooks: Hook[]): Hook[] {
+  for (const h of hooks) {
+    if (h.phase !== "observe" || h.on === "*" || EVENT_KIND_NAMES.some((k) => matchesKind(h.on, k))) continue;
+    throw Object.assign(new Error(`observe hook ${h.name} (${h.origin}): on "${h.on}" matches no event kind: use "*" or a prefix of ${EVENT_KIND_NAMES.join(", ")}`), { name: "HookConfigError" });
+  }
+  return hooks;
+}
+
+export function perRunHooks(values: readonly unknown[], cwd: string, env: Record<string, string | undefined>): Hook[] {
+  const hooks = parseHooks(values.map((value, i) => ({ value, origin: `ExecOptions.hooks[${i}]`, baseDir: cwd })), { PATH: env.PATH });
+  for (const h of hooks) {
+    if (h.on !== "script") throw Object.assign(new Error(`${h.origin}: a per-run hook must be on "script", not "${h.on}"`), { name: "HookConfigError" });
+  }
+  return hooks.map((h) => ({ ...h, effect: lower(h.effect, PER_RUN_HOOK_CEILING) }));
+}
+
+function lower(a: Level, b: Level): Level {
+  const order: Level[] = ["off", "advise", "ask", "refuse", "propose", "apply", "run"];
+  return order.indexOf(a) <= order.indexOf(b) ? a : b;
+}
+
+export interface GateInput {
+  session: Session;
+  pool: Pool;
+  bus: EventBus;
+  hooks: Hook[];
+  ask?: (question: string) => Promise<boolean>;
+}
+
+export function buildGate({ session, pool, bus, hooks, ask }: GateInput): { gate: Gate; observers: Observers } {
+  const get = session.get;
+  const url = get<string>("model.url");
+  const deps: ActionDeps = {
+    env: session.env,
+    cwd: session.cwd,
+    selfArgv: selfArgv(),
+    model: url ? { url, name: get<string>("model.name"), apiKey: get<string>("model.apiKey") || undefined } : undefined,
+    warn: (m) => session.log("warn", m, "hooks"),
+  };
+  const gate: Gate = {
+    hooks: hooks.filter((h) => h.phase !== "observe"),
+    policy: {
+      autonomy: get<Level>("hooks.autonomy"),
+      max: get<Level>("autonomy.max"),
+      retryBudget: get<number>("hooks.retryBudget"),
+      defaultTimeoutMs: get<number>("hooks.timeout"),
+      mcpTimeoutMs: get<number>("hooks.mcpTimeout"),
+      hookServers: parseHookServers(session.env.MCP_HOOK_SERVERS),
+    },
+    pool,
+    bus,
+    deps,
+    ask,
+    mcpTimeouts: new Map(),
+  };
+  const observers = startObservers(gate, hooks.filter((h) => h.phase === "observe"));
+  return { gate, observers };
+}
+
+/** how to run mcpx itself (module hooks): the binary when compiled, bun + the entry from source */
+export function selfArgv(): string[] {
+  return Bun.main.startsWith("/$bunfs/") ? [process.execPath] : [process.execPath, Bun.main];
+}

@@ -1,0 +1,142 @@
+// The hook gate: for one point and phase, runs the matching hooks in declaration order (then the
+// hook tools of allowlisted MCP servers, called in parallel and merged in config order), clamps each
+// hook's output by the dial, and returns one decision. Every hook that ran yields a hook frame; a
+// failing hook publishes hook.failed and the operation carries on, unless it fails closed.
+
+import type { HookFrameBody } from "../exec/frames.ts";
+import type { EventBus } from "../events/bus.ts";
+import type { Pool } from "../mcp/pool.ts";
+import { runHookAction, type ActionDeps } from "./actions/run-action.ts";
+import { isAllowed, type HookServers } from "./allowlist.ts";
+import { effectiveLevel, applyDial } from "./dial.ts";
+import type { Hook } from "./hook.ts";
+import { hookMatches } from "./match.ts";
+import { callHookTools } from "./mcp-hook-calls.ts";
+import type { Level, Phase, PointName } from "./points.ts";
+
+export interface GatePolicy {
+  autonomy: Level;
+  max: Level;
+  retryBudget: number;
+  defaultTimeoutMs: number;
+  mcpTimeoutMs: number;
+  hookServers: HookServers;
+}
+
+export interface Gate {
+  hooks: readonly Hook[];
+  policy: GatePolicy;
+  pool: Pool;
+  bus: EventBus;
+  deps: ActionDeps;
+  /** asks a person yes/no; absent where nobody can answer, and then `ask` refuses */
+  ask?: (question: string) => Promise<boolean>;
+  /** MCP hook-tool timeouts in a row, per server: the second one restarts the server */
+  mcpTimeouts: Map<string, number>;
+  /** where server.start hook frames go: the run in progress sets it (a start happens inside a call) */
+  startFrames?: (f: HookFrameBody) => void;
+}
+
+/** what the hook receives on stdin, beside point and phase */
+export interface Payload {
+  runId?: string;
+  script?: { path: string; name: string; args: string[]; export?: string };
+  call?: { server: string; tool: string; arguments: Record<string, unknown>; annotations?: Record<string, unknown> };
+  server?: { name: string; kind: string; command?: string; url?: string };
+  result?: unknown;
+  error?: { name: string; message: string; code?: string };
+  tools?: number;
+}
+
+export interface Decision {
+  refused?: { hook: string; reason: string };
+  /** the replaced value (arguments, result, recovery value or script args) when `replaced` */
+  value?: unknown;
+  replaced: boolean;
+  retry: boolean;
+  advice: string[];
+}
+
+/** the value an `apply` replaces at each phase, read from and written to the payload */
+const SUBJECT: Record<string, (p: Payload) => { get(): unknown; set(v: unknown): void }> = {
+  "call.before": (p) => ({ get: () => p.call!.arguments, set: (v) => (p.call!.arguments = v as Record<string, unknown>) }),
+  "script.before": (p) => ({ get: () => p.script!.args, set: (v) => (p.script!.args = v as string[]) }),
+};
+const resultSubject = (p: Payload) => ({ get: () => p.result, set: (v: unknown) => (p.result = v) });
+
+export async function runGate(gate: Gate, point: PointName, phase: Phase, payload: Payload, emit: (f: HookFrameBody) => void): Promise<Decision> {
+  const decision: Decision = { replaced: false, retry: false, advice: [] };
+  const match = { server: payload.call?.server ?? payload.server?.name, tool: payload.call?.tool };
+  const subject = (SUBJECT[`${point}.${phase}`] ?? resultSubject)(payload);
+
+  const settle = (hook: { name: string; on: string; effect: Level; failure: "open" | "closed"; action: string }, out: { output?: Record<string, unknown>; failure?: string; durationMs: number }) => {
+    const eff = effectiveLevel(hook.effect, phase, gate.policy.autonomy, gate.policy.max);
+    const level = eff.level;
+    const frame: HookFrameBody = { on: point, phase, name: hook.name, action: hook.action, effect: level, durationMs: out.durationMs, changed: false };
+    if (out.failure !== undefined) {
+      frame.failed = out.failure;
+      gate.bus.publish("hook.failed", { hook: hook.name, point, phase, reason: out.failure, runId: payload.runId }, match);
+      if (hook.failure === "closed") decision.refused ??= { hook: hook.name, reason: `hook failed and fails closed: ${out.failure}` };
+      emit(frame);
+      return;
+    }
+    // the whole effective level, so a dropped key says which clamp lowered it
+    const { kept, dropped } = applyDial(out.output ?? {}, eff, point, phase);
+    if (dropped.length) frame.dropped = dropped;
+    if (typeof kept.advise === "string" || Array.isArray(kept.advise)) {
+      frame.advice = ([] as unknown[]).concat(kept.advise).map(String);
+      decision.advice.push(...frame.advice);
+    }
+    if (kept.propose !== undefined) frame.proposed = kept.propose;
+    if (kept.apply !== undefined) {
+      frame.original = subject.get();
+      subject.set(kept.apply);
+      decision.value = kept.apply;
+      decision.replaced = true;
+      frame.changed = true;
+    }
+    if (kept.run === "retry") decision.retry = frame.retry = true;
+    if (kept.refuse !== undefined || kept.ask !== undefined) pendingAsk.push({ hook: hook.name, reason: String(kept.refuse ?? kept.ask), ask: kept.refuse === undefined });
+    emit(frame);
+  };
+  const pendingAsk: Array<{ hook: string; reason: string; ask: boolean }> = [];
+
+  const resolveRefusals = async () => {
+    for (const r of pendingAsk.splice(0)) {
+      if (decision.refused) return;
+      if (r.ask && gate.ask && (await gate.ask(`${r.hook} asks: ${r.reason}. Allow ${point}${match.server ? ` ${match.server}.${match.tool ?? ""}` : ""}?`))) continue;
+      decision.refused = { hook: r.hook, reason: r.ask && !gate.ask ? `${r.reason} (asked, and nobody can answer here)` : r.reason };
+    }
+  };
+
+  for (const hook of gate.hooks) {
+    if (!hookMatches(hook, point, phase, match)) continue;
+    const started = performance.now();
+    const input = { point, phase, hook: hook.name, ...payload };
+    const out = await runHookAction(hook, point, phase, input, gate, gate.deps);
+    settle({ name: hook.name, on: hook.on, effect: hook.effect, failure: hook.failure, action: hook.action.kind }, { ...out, durationMs: ms(started) });
+    await resolveRefusals();
+    if (decision.refused) return decision; // a refusal ends the phase: the operation will not happen
+  }
+
+  // hook tools of allowlisted servers: in parallel, merged in config order
+  for (const r of await callHookTools(gate, point, phase, payload)) {
+    settle({ name: `${r.server}.${r.tool}`, on: point, effect: r.effect, failure: "open", action: "plugin" }, r);
+    await resolveRefusals();
+    if (decision.refused) return decision;
+  }
+  return decision;
+}
+
+/** true when some hook (config or allowlisted MCP) could fire here, so callers skip payload work otherwise */
+export function gateIsEmpty(gate: Gate): boolean {
+  return gate.hooks.length === 0 && !(gate.policy.hookServers.all || gate.policy.hookServers.names.length > 0);
+}
+
+export function serverAllowed(gate: Gate, server: string): boolean {
+  return isAllowed(gate.policy.hookServers, server);
+}
+
+function ms(since: number): number {
+  return Math.round((performance.now() - since) * 100) / 100;
+}

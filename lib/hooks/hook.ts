@@ -1,0 +1,55 @@
+// The Hook: one parsed, validated hook object, the shape every other part of the gate uses
+// (matching, the dial, the actions, `mcpx hooks list`). Built only by parseHooks (schema.ts), so a
+// Hook that exists has already passed every load-time check.
+
+import type { Level, Phase } from "./points.ts";
+
+export type HookAction =
+  | { kind: "run"; argv: string[] }
+  /** absolute after parsing */
+  | { kind: "module"; path: string }
+  /** target is "namespace.tool" as written; server is the namespace, resolved to a server by the gate */
+  | { kind: "plugin"; target: string; server: string; tool: string; args?: Record<string, unknown> }
+  | { kind: "prompt"; text: string };
+
+export type ActionKind = HookAction["kind"];
+
+/** the context fields a `when` filter can test */
+export const WHEN_KEYS = ["server", "tool", "session", "uri"] as const;
+export type WhenKey = (typeof WHEN_KEYS)[number];
+export type When = Partial<Record<WhenKey, string>>;
+
+export interface Hook {
+  /** given, or derived: `${on}.${phase}#${index}` */
+  name: string;
+  /** a point name, or (phase observe) an event-kind prefix / "*" */
+  on: string;
+  phase: Phase;
+  action: HookAction;
+  when: When;
+  /** declared, default "advise"; clamped per run by effectiveLevel (dial.ts) */
+  effect: Level;
+  failure: "open" | "closed";
+  /** undefined = the hooks.timeout setting */
+  timeoutMs?: number;
+  compat?: "claude-code";
+  /** where it was declared, e.g. "file:/x/.mcpx.json hooks[2]" */
+  origin: string;
+}
+
+/**
+ * What a hook receives on stdin (run/module) or as arguments (plugin): {point, phase, runId} plus
+ * the fields the points table lists for that phase. Loosely typed on purpose: the points table's
+ * `receives` text is the contract, and each point's owner fills its own fields.
+ */
+export interface HookPayload {
+  point: string;
+  phase: Phase;
+  runId: string;
+  script?: { path?: string; name?: string; args?: string[]; export?: string };
+  call?: { server: string; tool: string; arguments?: Record<string, unknown>; annotations?: Record<string, unknown> };
+  server?: { name: string; kind?: string; command?: string; url?: string };
+  result?: unknown;
+  error?: { name?: string; message: string; code?: string | number };
+  [key: string]: unknown;
+}

@@ -1,0 +1,37 @@
+// observe hooks: run from the event bus, after the fact, never delaying anything. Their effect is
+// always off (only failures are reported, as hook.failed). A CLI run waits for the ones in flight
+// before it exits, bounded by their timeouts, so an observer is not cut off mid-way.
+
+import type { Gate } from "./gate.ts";
+import type { Hook } from "./hook.ts";
+import { runHookAction } from "./actions/run-action.ts";
+import { hookMatches } from "./match.ts";
+
+export interface Observers {
+  /** resolves when every observer started so far has finished */
+  drain(): Promise<void>;
+  stop(): void;
+}
+
+export function startObservers(gate: Gate, hooks: Hook[]): Observers {
+  const inflight = new Set<Promise<unknown>>();
+  if (hooks.length === 0) return { drain: async () => {}, stop() {} };
+  const off = gate.bus.on((event) => {
+    // an observer's own failure is not observed again, or one broken observer on "*" would loop
+    if (event.kind === "hook.failed" && (event.data as { phase?: string }).phase === "observe") return;
+    for (const hook of hooks) {
+      if (!hookMatches(hook, event.kind, "observe", { server: event.server, tool: event.tool, session: event.session, uri: event.uri })) continue;
+      const p = runHookAction(hook, "call", "observe", { point: event.kind, phase: "observe", hook: hook.name, event }, gate, gate.deps).then((out) => {
+        if (out.failure) gate.bus.publish("hook.failed", { hook: hook.name, point: event.kind, phase: "observe", reason: out.failure });
+      });
+      inflight.add(p);
+      void p.finally(() => inflight.delete(p));
+    }
+  });
+  return {
+    async drain() {
+      while (inflight.size) await Promise.allSettled([...inflight]);
+    },
+    stop: off,
+  };
+}

@@ -1,0 +1,70 @@
+// The live parts a command works with: the upstream pool, the event bus and the hook gate, wired so
+// that every server start passes the server.start point and every lifecycle change reaches the bus.
+
+import { EventBus } from "../events/bus.ts";
+import { buildGate, hooksFromSetting } from "../hooks/build-gate.ts";
+import { runGate, type Gate } from "../hooks/gate.ts";
+import type { Hook } from "../hooks/hook.ts";
+import type { Observers } from "../hooks/observe.ts";
+import { writeCatalog } from "../mcp/catalog-cache.ts";
+import { Pool } from "../mcp/pool.ts";
+import type { Sourced } from "../settings/resolve.ts";
+import type { Session } from "./session.ts";
+
+export interface Engine {
+  pool: Pool;
+  bus: EventBus;
+  gate: Gate;
+  observers: Observers;
+  /** the observe hooks, which the gate does not hold (they run from the bus) */
+  observerHooks: Hook[];
+  close(): Promise<void>;
+}
+
+export interface EngineOptions {
+  ask?: (question: string) => Promise<boolean>;
+  /** extra hooks after the configured ones (per-run script hooks) */
+  extraHooks?: Hook[];
+}
+
+export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
+  // the hooks setting is parsed here, before anything runs: a bad hook is a config error (exit 2)
+  const hooks = [...hooksFromSetting((session.settings.get("hooks")!.items ?? []) as Sourced[], session.cwd, session.env), ...(opts.extraHooks ?? [])];
+  const bus = new EventBus();
+  let gate: Gate | undefined;
+  const pool = new Pool(session.config.servers, {
+    log: (level, message) => session.log(level, message, "upstream"),
+    callTimeoutMs: session.get<number>("mcp.callTimeout"),
+    baseEnv: session.env,
+    onTools: (server, tools) => {
+      try {
+        writeCatalog(session.cacheDir, session.config.servers[server]!, tools);
+      } catch (e) {
+        session.log("debug", `catalogue cache not written: ${(e as Error).message}`);
+      }
+    },
+    onEvent: (kind, data) => bus.publish(kind, data as never),
+    startGate: async (cfg, phase, info) => {
+      if (!gate || gate.hooks.length === 0) return;
+      const server = { name: cfg.name, kind: cfg.kind, ...(cfg.kind === "stdio" ? { command: cfg.command } : { url: cfg.url }) };
+      const payload = { server, tools: info.tools, error: info.error ? { name: info.error.name, message: info.error.message, code: (info.error as { code?: string }).code } : undefined };
+      const d = await runGate(gate, "server.start", phase, payload, (f) => gate!.startFrames?.(f));
+      if (d.refused) throw Object.assign(new Error(`server "${cfg.name}" was refused by hook ${d.refused.hook}: ${d.refused.reason}`), { name: "UpstreamError", code: "REFUSED" });
+    },
+  });
+  const built = buildGate({ session, pool, bus, hooks, ask: opts.ask });
+  gate = built.gate;
+  return {
+    pool,
+    bus,
+    gate,
+    observers: built.observers,
+    observerHooks: hooks.filter((h) => h.phase === "observe"),
+    async close() {
+      await built.observers.drain();
+      built.observers.stop();
+      await pool.close();
+    },
+  };
+}
+

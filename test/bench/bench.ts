@@ -1,0 +1,475 @@
+// make bench: mcpx measured side by side with its peers, in one run, on this machine.
+//
+//   1. `mcpx exec ''`  vs  `bun -e ';'` (the floor)                                 target ratio ≤ 2.5×
+//   2. 1,000 sequential fake.echo calls: a script under `mcpx run` (calls-script.ts) vs the raw SDK
+//      client, Client + StdioClientTransport, in one Bun process (sdk-calls.ts). Each side times only
+//      its own loop with performance.now() and prints it, so process and server start-up are left
+//      out; the table shows µs per call                                              target ratio ≤ 1.3×
+//   3. one-shot `mcpx call fake.echo '{"message":"x"}'`  vs  `mcporter call fake.echo` target ≥ 3× faster
+//   4. `mcpx --help`  vs  an empty `bun build --compile` binary (cached in node_modules/.cache/mcpx-bench)
+//   5. peak memory of both sides of 1–3
+//
+// The two sides of a pair alternate round by round (who goes first flips every round, so drift and
+// background load hit both alike), after untimed warm-up runs of each; the table reports medians and
+// the ratio mcpx/peer. Everything runs in a fresh temporary HOME/XDG tree whose config files (mcpx's
+// and mcporter's, both the user-level file) name one server, the fixture fake-server started with
+// the bun npm installed, the same command and arguments for every side. No network is used. Every
+// process started is ended; at the end the bench looks for any process whose environment mentions the
+// temporary tree, reports it as left behind, and kills it.
+//
+// Why `bun -e ';'` and not `bun -e ''`: bun treats an empty -e as a missing argument and prints its
+// usage without starting the JS engine (~5 MB RSS, no evaluation). `bun -e ';'` starts the engine and
+// runs an empty program, which is the least `mcpx exec ''` could do, so it is the floor here.
+//
+// Round counts are the constants below; the whole run takes about 1–1.5 minutes on 2 cores.
+
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+
+// ── round counts ─────────────────────────────────────────────────────────────
+const WARMUP_RUNS = 2; // untimed runs of each command of a pair before its rounds
+const ROUNDS_EXEC = 15; // 1. mcpx exec '' vs bun -e ';'
+const ROUNDS_CALLS = 7; // 2. runs of the 1,000-call script / SDK peer
+const CALLS = 1000; // 2. timed calls per run
+const CALL_WARMUP = 20; // 2. untimed calls inside each run, before its timed loop (server start, JIT)
+const ROUNDS_ONESHOT = 9; // 3. mcpx call vs mcporter call
+const ROUNDS_HELP = 15; // 4. mcpx --help vs the empty binary
+const ROUNDS_MEMORY = 2; // 5. runs of each command under /usr/bin/time -v (median)
+const RUN_TIMEOUT_MS = 30_000; // one command taking longer than this fails the bench
+const TREE_POLL_MS = 5; // 5. how often the process tree's VmHWM is sampled
+
+// ── targets (issue 2) ────────────────────────────────────────────────────────
+const TARGET_EXEC_RATIO = 2.5;
+const TARGET_CALL_RATIO = 1.3;
+const TARGET_ONESHOT_SPEEDUP = 3;
+
+const ROOT = resolve(import.meta.dir, "../..");
+const MCPX = join(ROOT, "dist/mcpx");
+const BUN = join(ROOT, "node_modules/.bin/bun");
+const FAKE_SERVER = join(ROOT, "fixtures/servers/fake-server.ts");
+const MCPORTER = join(ROOT, "node_modules/mcporter/dist/cli.js");
+const SDK_PEER = join(import.meta.dir, "sdk-calls.ts");
+const EMPTY_CACHE = join(ROOT, "node_modules/.cache/mcpx-bench");
+const TIME = "/usr/bin/time";
+
+for (const [path, fix] of [
+  [MCPX, "make build"],
+  [BUN, "npm install"],
+  [MCPORTER, "npm install"],
+] as const) {
+  if (!existsSync(path)) {
+    console.error(`bench: ${path} is missing (${fix})`);
+    process.exit(2);
+  }
+}
+
+const started = performance.now();
+const loadBefore = loadavg()[0]!;
+
+// ── the sandbox: its own HOME, XDG dirs and config files ─────────────────────
+const SANDBOX = mkdtempSync(join(tmpdir(), "mcpx-bench-"));
+const HOME = join(SANDBOX, "home");
+const WORK = join(SANDBOX, "work"); // the cwd of every run: no .mcpx.json or config/ on the way up
+const XDG_CONFIG_HOME = join(HOME, ".config");
+const ENV: Record<string, string> = {
+  PATH: `${join(ROOT, "node_modules/.bin")}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+  HOME,
+  XDG_CONFIG_HOME,
+  XDG_CACHE_HOME: join(HOME, ".cache"),
+  XDG_STATE_HOME: join(HOME, ".local/state"),
+  XDG_DATA_HOME: join(HOME, ".local/share"),
+  XDG_RUNTIME_DIR: join(SANDBOX, "run"),
+  TMPDIR: join(SANDBOX, "tmp"),
+  NO_COLOR: "1",
+};
+for (const d of [WORK, ENV.TMPDIR!]) mkdirSync(d, { recursive: true });
+
+function writeJson(path: string, value: unknown): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, JSON.stringify(value, null, 2) + "\n");
+}
+// the same server entry for both tools: same command, same arguments, found the same way (user config)
+const SERVER = { command: BUN, args: [FAKE_SERVER] };
+writeJson(join(XDG_CONFIG_HOME, "mcpx/config.json"), { mcpServers: { fake: SERVER } });
+// mcporter: no editor configs to import (there are none in this HOME anyway), no keep-alive daemon
+writeJson(join(XDG_CONFIG_HOME, "mcporter/mcporter.json"), { mcpServers: { fake: { ...SERVER, lifecycle: "ephemeral" } }, imports: [] });
+// the script runs from the sandbox, because `mcpx run` writes mcpx-globals.d.ts beside it
+const SCRIPT = join(WORK, "calls-script.ts");
+copyFileSync(join(import.meta.dir, "calls-script.ts"), SCRIPT);
+
+// ── process bookkeeping: nothing outlives the bench ──────────────────────────
+const live = new Set<ReturnType<typeof Bun.spawn>>();
+let cleaned = false;
+function cleanup(): void {
+  if (cleaned) return;
+  cleaned = true;
+  for (const p of live) if (p.exitCode === null && p.signalCode === null) p.kill("SIGKILL");
+  for (const { pid } of leftovers()) kill(pid);
+  rmSync(SANDBOX, { recursive: true, force: true });
+}
+process.on("exit", cleanup);
+for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  process.on(sig, () => {
+    cleanup();
+    process.exit(130);
+  });
+}
+
+function kill(pid: number): void {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // already gone
+  }
+}
+
+/** live processes (other than this one) whose environment mentions the sandbox: only ours do */
+function leftovers(): Array<{ pid: number; cmd: string }> {
+  const found: Array<{ pid: number; cmd: string }> = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      if (!readFileSync(`/proc/${name}/environ`).includes(SANDBOX)) continue;
+      found.push({ pid: Number(name), cmd: readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0").join(" ").trim() });
+    } catch {
+      // gone, or not readable
+    }
+  }
+  return found;
+}
+
+// ── running one command ──────────────────────────────────────────────────────
+interface Run {
+  /** spawn to exit, wall clock */
+  ms: number;
+  stdout: string;
+  stderr: string;
+  /** ru_maxrss of the child and its waited-for descendants, KiB (Bun's resourceUsage()) */
+  maxRssKiB: number;
+}
+
+type Check = (stdout: string) => string | undefined;
+
+async function run(argv: string[], check?: Check, onSpawn?: (pid: number) => void): Promise<Run> {
+  const t0 = performance.now();
+  const proc = Bun.spawn(argv, { cwd: WORK, env: ENV, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  live.add(proc);
+  onSpawn?.(proc.pid);
+  const timer = setTimeout(() => proc.kill("SIGKILL"), RUN_TIMEOUT_MS);
+  const [stdout, stderr, [code, ms]] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited.then((c) => [c, performance.now() - t0] as const),
+  ]);
+  clearTimeout(timer);
+  live.delete(proc);
+  const problem = code !== 0 ? `exited with ${proc.signalCode ?? code}` : check?.(stdout);
+  if (problem) {
+    console.error(`bench: \`${argv.map((a) => (a === "" || /[\s'"{}]/.test(a) ? `'${a}'` : a)).join(" ")}\` ${problem}\n--- stdout\n${stdout}--- stderr\n${stderr}`);
+    process.exit(1);
+  }
+  // Bun reports maxRSS in bytes on Linux (libuv's convention)
+  const maxRssKiB = Math.round(Number(proc.resourceUsage()?.maxRSS ?? 0) / 1024);
+  return { ms, stdout, stderr, maxRssKiB };
+}
+
+const printsX: Check = (out) => (out.trim() === "x" ? undefined : `printed ${JSON.stringify(out)}, expected "x"`);
+
+/** the {"n","ms"} line a call-loop run prints last, as µs per call */
+function perCallUs(out: string): number {
+  return (loopLine(out).ms / CALLS) * 1000;
+}
+function loopLine(out: string): { n: number; ms: number; connectMs?: number } {
+  const line = JSON.parse(out.trim().split("\n").pop() ?? "") as { n: number; ms: number; connectMs?: number };
+  if (line.n !== CALLS || !(line.ms > 0)) throw new Error(`call loop reported ${JSON.stringify(line)}, expected n=${CALLS}`);
+  return line;
+}
+/** fake-server start-up (spawn to initialize answered) as the SDK peer saw it, one per peer run */
+const serverStartMs: number[] = [];
+const printsLoop: Check = (out) => {
+  try {
+    perCallUs(out);
+    return undefined;
+  } catch (e) {
+    return `did not print the loop timing (${(e as Error).message})`;
+  }
+};
+
+// ── the commands ─────────────────────────────────────────────────────────────
+interface Side {
+  label: string;
+  argv: string[];
+  check?: Check;
+  /** the measured value of one run (default: wall-clock ms) */
+  value?: (r: Run) => number;
+}
+interface Pair {
+  key: string;
+  title: string;
+  unit: "ms" | "µs";
+  rounds: number;
+  mcpx: Side;
+  peer: Side;
+}
+
+const MSG = JSON.stringify({ message: "x" });
+const EXEC: Pair = {
+  key: "1",
+  title: "empty exec",
+  unit: "ms",
+  rounds: ROUNDS_EXEC,
+  mcpx: { label: "mcpx exec ''", argv: [MCPX, "exec", ""] },
+  peer: { label: "bun -e ';'", argv: [BUN, "-e", ";"] },
+};
+const LOOP: Pair = {
+  key: "2",
+  title: `per call (${CALLS} sequential)`,
+  unit: "µs",
+  rounds: ROUNDS_CALLS,
+  mcpx: { label: "mcpx run calls-script.ts", argv: [MCPX, "run", SCRIPT, String(CALLS), String(CALL_WARMUP)], check: printsLoop, value: (r) => perCallUs(r.stdout) },
+  peer: {
+    label: "raw SDK client, one bun",
+    argv: [BUN, SDK_PEER, String(CALLS), String(CALL_WARMUP), SERVER.command, ...SERVER.args],
+    check: printsLoop,
+    value: (r) => {
+      serverStartMs.push(loopLine(r.stdout).connectMs ?? NaN);
+      return perCallUs(r.stdout);
+    },
+  },
+};
+const ONESHOT: Pair = {
+  key: "3",
+  title: "one-shot call",
+  unit: "ms",
+  rounds: ROUNDS_ONESHOT,
+  mcpx: { label: "mcpx call fake.echo", argv: [MCPX, "call", "fake.echo", MSG], check: printsX },
+  peer: { label: "mcporter call fake.echo", argv: [BUN, MCPORTER, "call", "fake.echo", "--args", MSG], check: printsX },
+};
+
+/** an empty compiled binary for this bun, built once and kept in node_modules/.cache/mcpx-bench */
+async function emptyBinary(bunVersion: string): Promise<string> {
+  const bin = join(EMPTY_CACHE, `empty-bun-${bunVersion}`);
+  if (existsSync(bin)) return bin;
+  mkdirSync(EMPTY_CACHE, { recursive: true });
+  const dir = mkdtempSync(join(ENV.TMPDIR!, "empty-"));
+  writeFileSync(join(dir, "empty.ts"), "");
+  // built beside its final name and renamed, so a half-written binary is never cached
+  const tmp = `${bin}.${process.pid}.tmp`;
+  await run([BUN, "build", "--compile", "--outfile", tmp, join(dir, "empty.ts")]);
+  renameSync(tmp, bin);
+  return bin;
+}
+
+// ── measuring ────────────────────────────────────────────────────────────────
+interface Measured {
+  pair: Pair;
+  mcpx: number[];
+  peer: number[];
+  mcpxRss: number[];
+  peerRss: number[];
+  /** the very first mcpx run in the fresh HOME (cold caches), in the pair's unit */
+  coldMcpx: number;
+}
+
+async function measure(pair: Pair): Promise<Measured> {
+  const once = async (s: Side) => {
+    const r = await run(s.argv, s.check);
+    return { v: s.value ? s.value(r) : r.ms, rss: r.maxRssKiB };
+  };
+  const m: Measured = { pair, mcpx: [], peer: [], mcpxRss: [], peerRss: [], coldMcpx: NaN };
+  for (let i = 0; i < WARMUP_RUNS; i++) {
+    const first = await once(pair.mcpx);
+    if (i === 0) m.coldMcpx = first.v;
+    await once(pair.peer);
+  }
+  for (let round = 0; round < pair.rounds; round++) {
+    const order = round % 2 === 0 ? (["mcpx", "peer"] as const) : (["peer", "mcpx"] as const);
+    for (const side of order) {
+      const { v, rss } = await once(pair[side]);
+      m[side].push(v);
+      m[side === "mcpx" ? "mcpxRss" : "peerRss"].push(rss);
+    }
+  }
+  return m;
+}
+
+interface Memory {
+  /** max RSS as /usr/bin/time -v (or Bun's resourceUsage) reports it: the largest single process */
+  maxKiB: number;
+  /** the sum over the processes of the tree of their VmHWM, polled from /proc (a lower bound: a
+   * process is seen only while it lives), and never less than maxKiB */
+  treeKiB: number;
+}
+
+/** pids of every descendant of root, through /proc/PID/task/TID/children */
+function descendants(root: number): number[] {
+  const out: number[] = [];
+  const stack = [root];
+  while (stack.length > 0) {
+    const pid = stack.pop()!;
+    let tasks: string[] = [];
+    try {
+      tasks = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tasks) {
+      try {
+        for (const c of readFileSync(`/proc/${pid}/task/${tid}/children`, "utf8").split(" ")) {
+          if (c.trim()) {
+            out.push(Number(c));
+            stack.push(Number(c));
+          }
+        }
+      } catch {
+        // gone
+      }
+    }
+  }
+  return out;
+}
+
+function vmHwmKiB(pid: number): number {
+  try {
+    const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+const HAVE_TIME = existsSync(TIME) && Bun.spawnSync([TIME, "-v", "true"], { stdout: "ignore", stderr: "pipe" }).stderr.toString().includes("Maximum resident set size");
+
+async function memoryOf(side: Side): Promise<Memory> {
+  const out = join(ENV.TMPDIR!, "time-v.txt");
+  const argv = HAVE_TIME ? [TIME, "-v", "-o", out, ...side.argv] : side.argv;
+  const peaks = new Map<number, number>(); // pid -> highest VmHWM seen
+  let root = 0;
+  const sample = () => {
+    if (!root) return;
+    for (const pid of HAVE_TIME ? descendants(root) : [root, ...descendants(root)]) {
+      const hwm = vmHwmKiB(pid);
+      if (hwm > (peaks.get(pid) ?? 0)) peaks.set(pid, hwm);
+    }
+  };
+  const poll = setInterval(sample, TREE_POLL_MS);
+  const r = await run(argv, side.check, (pid) => {
+    root = pid;
+    sample();
+  });
+  clearInterval(poll);
+  let maxKiB = r.maxRssKiB;
+  if (HAVE_TIME) {
+    const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(readFileSync(out, "utf8"));
+    if (!m) throw new Error(`no "Maximum resident set size" in ${TIME} -v output`);
+    maxKiB = Number(m[1]);
+  }
+  return { maxKiB, treeKiB: Math.max(maxKiB, [...peaks.values()].reduce((a, b) => a + b, 0)) };
+}
+
+async function memory(pair: Pair): Promise<{ mcpx: Memory; peer: Memory }> {
+  const runs = { mcpx: [] as Memory[], peer: [] as Memory[] };
+  for (let round = 0; round < ROUNDS_MEMORY; round++) {
+    const order = round % 2 === 0 ? (["mcpx", "peer"] as const) : (["peer", "mcpx"] as const);
+    for (const side of order) runs[side].push(await memoryOf(pair[side]));
+  }
+  const med = (ms: Memory[]): Memory => ({ maxKiB: median(ms.map((m) => m.maxKiB)), treeKiB: median(ms.map((m) => m.treeKiB)) });
+  return { mcpx: med(runs.mcpx), peer: med(runs.peer) };
+}
+
+// ── statistics and printing ──────────────────────────────────────────────────
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+const num = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+const ratio = (x: number) => `${x >= 10 ? x.toFixed(1) : x.toFixed(2)}×`;
+const mb = (kib: number) => `${(kib / 1024).toFixed(1)} MB`;
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd()).join("\n");
+}
+
+// ── main ─────────────────────────────────────────────────────────────────────
+const bunVersion = (await run([BUN, "--version"])).stdout.trim();
+const mcpxVersion = (await run([MCPX, "--version"])).stdout.trim();
+const mcporterVersion = (JSON.parse(readFileSync(join(ROOT, "node_modules/mcporter/package.json"), "utf8")) as { version: string }).version;
+const sdkVersion = (JSON.parse(readFileSync(join(ROOT, "node_modules/@modelcontextprotocol/sdk/package.json"), "utf8")) as { version: string }).version;
+const EMPTY = await emptyBinary(bunVersion);
+const HELP: Pair = {
+  key: "4",
+  title: "--help",
+  unit: "ms",
+  rounds: ROUNDS_HELP,
+  mcpx: { label: "mcpx --help", argv: [MCPX, "--help"], check: (out) => (out.includes("exec") ? undefined : "printed no usage") },
+  peer: { label: "empty compiled binary", argv: [EMPTY] },
+};
+
+const progress = (s: string) => process.stderr.write(`bench: ${s} (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
+const results: Measured[] = [];
+for (const pair of [EXEC, LOOP, ONESHOT, HELP]) {
+  progress(`${pair.key}. ${pair.mcpx.label} vs ${pair.peer.label}, ${WARMUP_RUNS} warm-up + ${pair.rounds} rounds`);
+  results.push(await measure(pair));
+}
+progress(`5. peak memory, ${ROUNDS_MEMORY} rounds of 1–3 under ${HAVE_TIME ? `${TIME} -v` : "Bun resourceUsage()"}`);
+const mem: Array<[Pair, { mcpx: Memory; peer: Memory }]> = [];
+for (const pair of [EXEC, LOOP, ONESHOT]) mem.push([pair, await memory(pair)]);
+
+const left = leftovers();
+for (const { pid } of left) kill(pid);
+const elapsed = (performance.now() - started) / 1000;
+
+// the table
+const lines: string[] = [];
+lines.push(`mcpx bench — ${availableParallelism()} CPUs, load ${loadBefore.toFixed(2)} → ${loadavg()[0]!.toFixed(2)}, bun ${bunVersion}, mcpx ${mcpxVersion}, mcporter ${mcporterVersion}, MCP SDK ${sdkVersion}`);
+lines.push(`medians of interleaved rounds after ${WARMUP_RUNS} warm-up runs per side; server: bun fixtures/servers/fake-server.ts (stdio)`);
+lines.push("");
+const rows: string[][] = [["", "mcpx", "peer", "mcpx", "peer", "mcpx/peer", "target", "met"]];
+const verdict: string[] = [];
+for (const m of results) {
+  const a = median(m.mcpx);
+  const b = median(m.peer);
+  const q = a / b;
+  let target = "—";
+  let met = "—";
+  if (m.pair === EXEC) {
+    target = `≤ ${TARGET_EXEC_RATIO}×`;
+    met = q <= TARGET_EXEC_RATIO ? "yes" : "NO";
+  } else if (m.pair === LOOP) {
+    target = `≤ ${TARGET_CALL_RATIO}×`;
+    met = q <= TARGET_CALL_RATIO ? "yes" : "NO";
+  } else if (m.pair === ONESHOT) {
+    target = `≥ ${TARGET_ONESHOT_SPEEDUP}× faster (≤ ${ratio(1 / TARGET_ONESHOT_SPEEDUP)})`;
+    met = `${b / a >= TARGET_ONESHOT_SPEEDUP ? "yes" : "NO"} (${ratio(b / a)} faster)`;
+  }
+  if (met !== "—") verdict.push(`${m.pair.key}. ${m.pair.title}: ${met.startsWith("yes") ? "met" : "NOT met"}`);
+  rows.push([`${m.pair.key}. ${m.pair.title}`, m.pair.mcpx.label, m.pair.peer.label, `${num(a)} ${m.pair.unit}`, `${num(b)} ${m.pair.unit}`, ratio(q), target, met]);
+}
+lines.push(table(rows));
+lines.push("");
+lines.push("spread (min … max) per side:");
+const spread: string[][] = [];
+for (const m of results) {
+  const s = (xs: number[]) => `${num(Math.min(...xs))} … ${num(Math.max(...xs))} ${m.pair.unit} (n=${xs.length})`;
+  spread.push([`  ${m.pair.key}.`, `mcpx ${s(m.mcpx)}`, `peer ${s(m.peer)}`]);
+}
+lines.push(table(spread));
+lines.push("");
+const how = HAVE_TIME
+  ? `max RSS from ${TIME} -v (ru_maxrss: the largest single process among the command and its waited-for children)`
+  : "max RSS from Bun.spawn resourceUsage().maxRSS (ru_maxrss: the largest single process among the command and its waited-for children)";
+lines.push(`5. peak memory — ${how}; tree = sum of VmHWM over the processes of the tree, polled from /proc every ${TREE_POLL_MS} ms (at least max RSS; median of ${ROUNDS_MEMORY})`);
+const memRows: string[][] = [["", "mcpx", "peer", "mcpx max RSS", "peer max RSS", "mcpx/peer", "mcpx tree", "peer tree", "tree mcpx/peer"]];
+for (const [pair, r] of mem) {
+  memRows.push([`5${"abc"[[EXEC, LOOP, ONESHOT].indexOf(pair)]}. ${pair.title}`, pair.mcpx.label, pair.peer.label, mb(r.mcpx.maxKiB), mb(r.peer.maxKiB), ratio(r.mcpx.maxKiB / r.peer.maxKiB), mb(r.mcpx.treeKiB), mb(r.peer.treeKiB), ratio(r.mcpx.treeKiB / r.peer.treeKiB)]);
+}
+lines.push(table(memRows));
+lines.push("");
+lines.push(`first mcpx run in the fresh HOME (cold caches): exec '' ${num(results[0]!.coldMcpx)} ms, call ${num(results[2]!.coldMcpx)} ms`);
+lines.push(`fake-server start-up (spawn → initialize answered, seen by the SDK peer): median ${num(median(serverStartMs))} ms — both sides of 3 pay it`);
+lines.push(`targets: ${verdict.join("; ")}`);
+lines.push(left.length === 0 ? "left behind: no processes" : `left behind: ${left.length} process(es), killed: ${left.map((p) => `${p.pid} ${p.cmd}`).join("; ")}`);
+lines.push(`total ${elapsed.toFixed(0)} s`);
+console.log(lines.join("\n"));

@@ -1,0 +1,91 @@
+// The launcher's phase-order contract (design §2, issue 2 "What it must show"), written once and run
+// per runtime: phases.test.ts runs it on the embedded Bun, deno.test.ts with `--runtime deno`.
+// Every phase prints one marker line; order is read from stdout and stderr merged on one pipe.
+
+import { describe, expect, test } from "bun:test";
+import { sandbox } from "./harness.ts";
+import { markersIn, mcpx, mcpxMerged } from "./support.ts";
+
+/** one flag per phase, each printing its own marker on stderr, so stdout (the body) sits between them */
+const PHASE_FLAGS = [
+  "--before", 'console.error("[before]")',
+  "--prefix", 'console.error("[prefix]")',
+  "--on-success", 'console.error("[onSuccess]")',
+  "--on-error", 'console.error("[onError]")',
+  "--suffix", 'console.error("[suffix]")',
+];
+const MARKERS = ["[before]", "[prefix]", "[body]", "[onSuccess]", "[onError]", "[suffix]"];
+
+export function phaseOrderTests(runtime: "bun" | "deno"): void {
+  const rt = runtime === "deno" ? ["--runtime", "deno"] : [];
+  const sb = sandbox();
+  // no servers: these runs must not depend on any upstream
+  sb.write(".mcpx.json", "{}\n");
+  sb.write("ok.ts", 'console.log("[body]");\nexport default function (args: string[]) {\n  return { answer: 42, args };\n}\n');
+  sb.write("throws.ts", 'console.log("[body]");\nthrow new Error("top level went wrong");\n');
+  sb.write("globals.ts", 'console.log(typeof log === "function" && typeof emit === "function" ? "[body sees globals]" : "[body without globals]");\n');
+
+  describe.concurrent(`phase order (${runtime})`, () => {
+    test("the seed command prints B, then 1, then S", async () => {
+      const r = await mcpxMerged(sb, ["exec", ...rt, "--before", 'console.error("B")', "--on-success", 'console.error("S")', "console.log(1)"]);
+      expect(markersIn(r.output, ["B", "1", "S"])).toEqual(["B", "1", "S"]);
+      expect(r.code).toBe(0);
+    });
+
+    test("exec runs before, prefix, the snippet, onSuccess and suffix in that order, and not onError", async () => {
+      const r = await mcpxMerged(sb, ["exec", ...rt, ...PHASE_FLAGS, 'console.log("[body]")']);
+      expect(markersIn(r.output, MARKERS)).toEqual(["[before]", "[prefix]", "[body]", "[onSuccess]", "[suffix]"]);
+      expect(r.code).toBe(0);
+    });
+
+    test("run runs before, prefix, the file script, onSuccess and suffix in that order, and not onError", async () => {
+      const r = await mcpxMerged(sb, ["run", ...rt, ...PHASE_FLAGS, "ok.ts"]);
+      expect(markersIn(r.output, MARKERS)).toEqual(["[before]", "[prefix]", "[body]", "[onSuccess]", "[suffix]"]);
+      expect(r.code).toBe(0);
+    });
+
+    test("onSuccess sees result.value, the default export's return value", async () => {
+      const r = await mcpx(sb, ["run", ...rt, "--on-success", 'console.error("value=" + JSON.stringify(result.value))', "ok.ts", "a", "b"]);
+      expect(r.stderr).toContain('value={"answer":42,"args":["a","b"]}');
+      expect(r.code).toBe(0);
+    });
+
+    test("before runs before the globals are installed and prefix after them", async () => {
+      const r = await mcpxMerged(sb, [
+        "run", ...rt,
+        "--before", 'console.error("[before] log is " + typeof log)',
+        "--prefix", 'console.error("[prefix] log is " + typeof log)',
+        "globals.ts",
+      ]);
+      expect(markersIn(r.output, ["[before] log is undefined", "[prefix] log is function", "[body sees globals]"])).toEqual([
+        "[before] log is undefined",
+        "[prefix] log is function",
+        "[body sees globals]",
+      ]);
+      expect(r.code).toBe(0);
+    });
+
+    test("a module whose top level throws runs onError and suffix, skips onSuccess, and exits 1 with the error on stderr", async () => {
+      const r = await mcpx(sb, ["run", ...rt, ...PHASE_FLAGS, "--on-error", 'console.error("[saw] " + result.error.message)', "throws.ts"]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain("[body]");
+      expect(markersIn(r.stderr, [...MARKERS, "[saw] top level went wrong"])).toEqual(["[before]", "[prefix]", "[onError]", "[saw] top level went wrong", "[suffix]"]);
+      // the error itself is reported on stderr, not swallowed by the hooks
+      expect(r.stderr.replace("[saw] top level went wrong", "")).toContain("top level went wrong");
+    });
+
+    test("an exec snippet that throws runs onError and suffix, skips onSuccess, and exits 1 with the error on stderr", async () => {
+      const r = await mcpx(sb, ["exec", ...rt, ...PHASE_FLAGS, "--on-error", 'console.error("[saw] " + result.error.message)', 'console.log("[body]"); throw new Error("snippet went wrong")']);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain("[body]");
+      expect(markersIn(r.stderr, [...MARKERS, "[saw] snippet went wrong"])).toEqual(["[before]", "[prefix]", "[onError]", "[saw] snippet went wrong", "[suffix]"]);
+      expect(r.stderr.replace("[saw] snippet went wrong", "")).toContain("snippet went wrong");
+    });
+
+    test("onError sees result.error and the error still propagates", async () => {
+      const r = await mcpx(sb, ["exec", ...rt, "--on-error", 'console.error("[onError] " + (result.error instanceof Error) + " " + result.error.message)', 'throw new Error("kept")']);
+      expect(r.stderr).toContain("[onError] true kept");
+      expect(r.code).toBe(1);
+    });
+  });
+}

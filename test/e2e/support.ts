@@ -1,0 +1,128 @@
+// Shared helpers for the issue-2 end-to-end files, on top of harness.ts: a cap on how many mcpx
+// processes run at once (tests inside a file run concurrently, and 2 cores cannot take 20 Bun
+// starts at a time), config writing, NDJSON frame parsing and the frame-order check.
+
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, mcpx as runMcpx, mcpxMerged as runMerged, processesWith, type Result, type Sandbox } from "./harness.ts";
+
+/** at most this many mcpx processes at a time across a file; raising it on 2 cores only adds contention */
+const MAX_PARALLEL = 4;
+let active = 0;
+const waiting: Array<() => void> = [];
+
+async function slot<T>(fn: () => Promise<T>): Promise<T> {
+  if (active >= MAX_PARALLEL) await new Promise<void>((resolve) => waiting.push(resolve));
+  active++;
+  try {
+    return await fn();
+  } finally {
+    active--;
+    waiting.shift()?.();
+  }
+}
+
+/** harness.mcpx, capped */
+export function mcpx(sb: Sandbox, args: string[], opts: Parameters<typeof runMcpx>[2] = {}): Promise<Result> {
+  return slot(() => runMcpx(sb, args, opts));
+}
+
+/** harness.mcpxMerged (stdout and stderr on one pipe), capped */
+export function mcpxMerged(sb: Sandbox, args: string[], opts: Parameters<typeof runMerged>[2] = {}): Promise<{ code: number; output: string }> {
+  return slot(() => runMerged(sb, args, opts));
+}
+
+/** writes a config file (JSON) relative to the sandbox and returns its absolute path */
+export function writeConfig(sb: Sandbox, rel: string, config: Record<string, unknown>): string {
+  return sb.write(rel, JSON.stringify(config, null, 2) + "\n");
+}
+
+/** the lines of `output` that are exactly one of `markers`, in order: the relative order of phases */
+export function markersIn(output: string, markers: readonly string[]): string[] {
+  return output.split("\n").map((l) => l.trim()).filter((l) => markers.includes(l));
+}
+
+export type Frame = { type: string; [k: string]: unknown };
+
+/** every line of --output stream stdout as a frame; a line that is not JSON fails loudly */
+export function parseFrames(stdout: string): Frame[] {
+  return stdout
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l, i) => {
+      try {
+        return JSON.parse(l) as Frame;
+      } catch {
+        throw new Error(`--output stream line ${i + 1} is not JSON: ${l}`);
+      }
+    });
+}
+
+/**
+ * The order rules of design §3 that a CLI stream must keep, as a list of broken rules (empty = fine):
+ * start first and once, end last and once, exactly one result|error, and after it only suffix hook
+ * frames before end.
+ */
+export function frameOrderProblems(frames: Frame[]): string[] {
+  const problems: string[] = [];
+  const types = frames.map((f) => f.type);
+  if (types[0] !== "start") problems.push(`first frame is ${types[0]}, not start`);
+  if (types.filter((t) => t === "start").length !== 1) problems.push("start is not exactly once");
+  if (types[types.length - 1] !== "end") problems.push(`last frame is ${types[types.length - 1]}, not end`);
+  if (types.filter((t) => t === "end").length !== 1) problems.push("end is not exactly once");
+  const finals = types.flatMap((t, i) => (t === "result" || t === "error" ? [i] : []));
+  if (finals.length !== 1) problems.push(`${finals.length} result|error frames, not exactly one`);
+  else {
+    for (const f of frames.slice(finals[0]! + 1, -1)) {
+      if (!(f.type === "hook" && f.phase === "suffix")) problems.push(`a ${f.type} frame follows the final ${types[finals[0]!]}`);
+    }
+  }
+  return problems;
+}
+
+const GUARD = join(ROOT, "lib/exec/frame-order.ts");
+
+/**
+ * The product's own pure frame-order guard, when lib/exec/frame-order.ts exists: its problems with
+ * these frames, normalised to a list of strings (a throw, a string, a list, false, or {ok:false}
+ * all count as problems). undefined when the guard does not exist (yet).
+ */
+export async function productGuardProblems(frames: Frame[]): Promise<string[] | undefined> {
+  if (!existsSync(GUARD)) return undefined;
+  const mod = (await import(GUARD)) as Record<string, unknown>;
+  const fns = Object.entries(mod).filter(([, v]) => typeof v === "function") as Array<[string, (f: unknown) => unknown]>;
+  const pick = fns.find(([n]) => /order/i.test(n) && /check|guard|problem|valid|verify|assert/i.test(n)) ?? fns.find(([n]) => /order/i.test(n)) ?? fns[0];
+  if (!pick) return [`${GUARD} exports no function`];
+  let out: unknown;
+  try {
+    out = await pick[1](frames);
+  } catch (e) {
+    return [`${pick[0]} threw: ${(e as Error).message}`];
+  }
+  if (out === undefined || out === null || out === true) return [];
+  if (out === false) return [`${pick[0]} returned false`];
+  if (typeof out === "string") return out === "" ? [] : [out];
+  if (Array.isArray(out)) return out.map((p) => (typeof p === "string" ? p : JSON.stringify(p)));
+  if (typeof out === "object") {
+    const o = out as { ok?: boolean; problems?: unknown[]; errors?: unknown[]; error?: unknown };
+    const list = o.problems ?? o.errors ?? (o.error ? [o.error] : []);
+    if (o.ok === false && list.length === 0) return [`${pick[0]} returned ok: false`];
+    return list.map((p) => (typeof p === "string" ? p : JSON.stringify(p)));
+  }
+  return [];
+}
+
+/** waits briefly for processes mentioning marker to go (a pool's close may lag its own exit by a tick), then returns what is left */
+export async function leftoverProcesses(marker: string, waitMs = 3000): Promise<number[]> {
+  for (let waited = 0; ; waited += 100) {
+    const left = processesWith(marker);
+    if (left.length === 0 || waited >= waitMs) return left;
+    await Bun.sleep(100);
+  }
+}
+
+/** a marker no other test (or earlier run) can have used */
+export function uniqueMarker(label: string): string {
+  return `mcpx-e2e-${label}-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
