@@ -1,7 +1,7 @@
 // mcpx ls [SERVER]: the configured servers and their tools, as scripts see them (hook tools hidden).
 
 import { defineCommand } from "citty";
-import { toIdentifier } from "../lib/codegen/identifiers.ts";
+import { toIdentifier, toolBindings } from "../lib/codegen/identifiers.ts";
 import { out } from "../lib/render/write.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openEngine } from "../lib/session/engine.ts";
@@ -43,7 +43,13 @@ export default defineCommand({
       } else {
         const s = listed[0]!;
         if (s.error) throw new Error(s.error);
-        for (const t of s.tools!) out(`${toIdentifier(s.name)}.${toIdentifier(t.name)}${t.description ? `\t${t.description.split("\n")[0]}` : ""}\n`);
+        // the name a script calls it by; a tool whose identifier is taken is reachable through call()
+        const byName = new Map(toolBindings(s.tools!.map((t) => t.name)).map((b) => [b.name, b]));
+        for (const t of s.tools!) {
+          const b = byName.get(t.name);
+          const how = b && !b.hiddenBecause ? `${toIdentifier(s.name)}.${b.identifier}` : `call(${JSON.stringify(s.name)}, ${JSON.stringify(t.name)})`;
+          out(`${how}${t.description ? `\t${t.description.split("\n")[0]}` : ""}\n`);
+        }
       }
       if (listed.some((s) => s.error)) process.exitCode = 1;
     } finally {

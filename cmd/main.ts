@@ -3,7 +3,7 @@
 
 import { defineCommand, runCommand, showUsage, type CommandDef } from "citty";
 import { VERSION } from "../lib/version.ts";
-import { err } from "../lib/render/write.ts";
+import { err, out } from "../lib/render/write.ts";
 
 const COMMANDS: Record<string, () => Promise<CommandDef>> = {
   run: () => import("./run.ts").then((m) => m.default as CommandDef),
@@ -24,9 +24,11 @@ const main = defineCommand({
 const USAGE_ERRORS = new Set(["UsageError", "ConfigError", "SettingsError", "RuntimeError", "HookConfigError"]);
 
 async function mainEntry(argv: string[]): Promise<number> {
+  // citty colours help unless NO_COLOR: no escape codes into a pipe or a file
+  if (!process.stdout.isTTY && process.env.NO_COLOR === undefined) process.env.NO_COLOR = "1";
   const head = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
-    process.stdout.write(VERSION + "\n");
+    out(VERSION + "\n");
     return 0;
   }
   const name = argv[0];
