@@ -17,10 +17,11 @@ export function cittyArgs(command: CommandName, own: Record<string, OwnFlag>, ..
   for (const s of settingsFor(command)) {
     const def = s.kind === "duration" ? formatDuration(0) === s.default ? "" : ` (default ${s.default})` : Array.isArray(s.default) ? "" : ` (default ${s.default})`;
     const values = s.values ? ` [${s.values.join("|")}]` : "";
+    // citty prints long aliases with a single dash, a spelling that does not parse: name them here
+    const also = s.aliases?.length ? ` (also ${s.aliases.map((a) => `--${a}`).join(", ")})` : "";
     args[flagName(s.path)] = {
       type: "string",
-      description: `${s.description}${values}${def}; ${envName(s.path)}`,
-      alias: s.aliases ? [...s.aliases] : undefined,
+      description: `${s.description}${values}${def}; ${envName(s.path)}${also}`,
       valueHint: s.kind === "source" ? "TS" : s.kind === "json" ? "JSON" : s.kind === "duration" ? "DURATION" : "VALUE",
     };
   }

@@ -133,7 +133,8 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
     delete payload.error;
   }
 
-  q.push(result.ok ? { type: "result", value: result.value } : { type: "error", error: result.error });
+  // undefined has no JSON form: a run that returned nothing has the value null on every surface
+  q.push(result.ok ? { type: "result", value: result.value ?? null } : { type: "error", error: result.error });
   if (result.ok) payload.result = result.value;
   await runGate(gate, "script", "suffix", payload, hookFrame);
   const durationMs = Math.round(performance.now() - started);

@@ -190,6 +190,7 @@ export function flagSpellings(decl: SettingDecl): string[] {
   return [flagName(decl.path), ...(decl.aliases ?? [])];
 }
 
+/** `mcpx settings` takes every setting's flags, so it can show what a flag would do to a value */
 export function settingsFor(command: CommandName): SettingDecl[] {
-  return SETTINGS.filter((s) => (s.commands ?? EVERY).includes(command));
+  return command === "settings" ? [...SETTINGS] : SETTINGS.filter((s) => (s.commands ?? EVERY).includes(command));
 }

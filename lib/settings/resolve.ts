@@ -171,7 +171,10 @@ function flagLayer(decl: SettingDecl, flags: readonly FlagValue[], cwd: string):
   if (mine.length === 0) return undefined;
   const spellings = [...new Set(mine.map((f) => f.spelling))];
   if (spellings.length > 1) {
-    throw new SettingsError(`${spellings.join(" and ")} are two spellings of ${decl.path}: use one of them (repeat it to give several lines)`);
+    // two spellings that say the same thing are harmless; two that differ have no right answer
+    const said = spellings.map((sp) => JSON.stringify(mine.filter((f) => f.spelling === sp).map((f) => f.value)));
+    if (new Set(said).size > 1) throw new SettingsError(`${spellings.join(" and ")} are two spellings of ${decl.path} and they disagree: use one of them (repeat it to give several lines)`);
+    mine.splice(0, mine.length, ...mine.filter((f) => f.spelling === spellings[0]));
   }
   const origin = `flag:${mine[0]!.spelling}`;
   if (!isListKind(decl.kind)) {

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, sandbox } from "./harness.ts";
 import { SETTINGS } from "../../lib/settings/registry.ts";
-import { markersIn, mcpx, writeConfig } from "./support.ts";
+import { expectExit, markersIn, mcpx, writeConfig } from "./support.ts";
 
 const line = (marker: string) => `console.error(${JSON.stringify(marker)})`;
 
@@ -64,38 +64,38 @@ describe.concurrent("phases layered by the null-splice rule", () => {
   test("config lines in two files, MCPX_SCRIPT_BEFORE and --before flags with - combine by the null-splice rule", async () => {
     const r = await mcpx(sb, ["exec", ...FLAGS_BEFORE, 'console.error("[body]")'], { cwd: PROJ, env: ENV_BEFORE });
     expect(markersIn(r.stderr, ALL)).toEqual(["[f1]", "[e1]", "[n1]", "[p1]", "[p2]", "[n2]", "[f2]", "[user]", "[body]"]);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
   });
 
   test("--script-before is the long spelling of --before and layers the same way", async () => {
     const r = await mcpx(sb, ["exec", "--script-before", line("[f1]"), "--script-before", "-", 'console.error("[body]")'], { cwd: PROJ });
     expect(markersIn(r.stderr, ALL)).toEqual(["[f1]", "[n1]", "[p1]", "[p2]", "[n2]", "[user]", "[body]"]);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
   });
 
   test("a nearer file without null replaces the lines it inherits", async () => {
     const r = await mcpx(sb, ["exec", 'console.error("[body]")'], { cwd: join(sb.dir, "replace") });
     expect(markersIn(r.stderr, ALL)).toEqual(["[r1]", "[user]", "[body]"]);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
   });
 
   test("a flag without - replaces every inherited line", async () => {
     const r = await mcpx(sb, ["exec", "--before", line("[f1]"), 'console.error("[body]")'], { cwd: PROJ, env: ENV_BEFORE });
     expect(markersIn(r.stderr, ALL)).toEqual(["[f1]", "[user]", "[body]"]);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
   });
 });
 
 describe.concurrent("mcpx settings", () => {
   test("settings get script.before shows each line's origin: the file it came from and env:MCPX_SCRIPT_BEFORE", async () => {
     const r = await mcpx(sb, ["settings", "get", "script.before"], { cwd: PROJ, env: ENV_BEFORE });
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     expectOriginLines(r.stdout, WITHOUT_FLAGS);
   });
 
   test("settings get script.before --json shows the same lines with the same origins", async () => {
     const r = await mcpx(sb, ["settings", "get", "script.before", "--json"], { cwd: PROJ, env: ENV_BEFORE });
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     expectItems(JSON.parse(r.stdout) as Row, WITHOUT_FLAGS);
   });
 
@@ -103,10 +103,10 @@ describe.concurrent("mcpx settings", () => {
   test("settings get script.before with --before flags shows those lines as flag:--before, in text and in --json", async () => {
     const text = await mcpx(sb, ["settings", "get", "script.before", ...FLAGS_BEFORE], { cwd: PROJ, env: ENV_BEFORE });
     expect(text.stderr).toBe("");
-    expect(text.code).toBe(0);
+    expectExit(text, 0);
     expectOriginLines(text.stdout, SPLICED);
     const json = await mcpx(sb, ["settings", "get", "script.before", "--json", ...FLAGS_BEFORE], { cwd: PROJ, env: ENV_BEFORE });
-    expect(json.code).toBe(0);
+    expectExit(json, 0);
     expectItems(JSON.parse(json.stdout) as Row, SPLICED);
   });
 
@@ -128,7 +128,7 @@ describe.concurrent("mcpx settings", () => {
 
   test("settings list lists every setting path", async () => {
     const r = await mcpx(sb, ["settings", "list"]);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     const listed = r.stdout.split("\n").filter(Boolean).map((l) => l.split(/\s/)[0]);
     // the issue's minimum, which the registry must hold …
     const minimum = ["script.before", "script.prefix", "script.onSuccess", "script.onError", "script.suffix", "script.runtime", "exec.timeout", "logging.format", "logging.level", "hooks"];
@@ -139,7 +139,7 @@ describe.concurrent("mcpx settings", () => {
 
   test("settings get of an unknown path is a usage error (exit 2) naming it", async () => {
     const r = await mcpx(sb, ["settings", "get", "script.after"]);
-    expect(r.code).toBe(2);
+    expectExit(r, 2);
     expect(r.stderr).toContain("script.after");
   });
 });
@@ -155,13 +155,13 @@ describe.concurrent("--config and MCPX_CONFIG", () => {
   test("--config FILE uses exactly that file: no project file and no user file", async () => {
     const r = await mcpx(sb, ["exec", "--config", otherFile, 'console.error("[body]")'], { cwd: PROJ });
     expect(markersIn(r.stderr, ALL)).toEqual(["[o1]", "[body]"]);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
   });
 
   test("MCPX_CONFIG uses exactly that file: no project file and no user file", async () => {
     const r = await mcpx(sb, ["exec", 'console.error("[body]")'], { cwd: PROJ, env: { MCPX_CONFIG: otherFile } });
     expect(markersIn(r.stderr, ALL)).toEqual(["[o1]", "[body]"]);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
   });
 
   test("settings get under --config names only that file as the origin", async () => {
@@ -172,7 +172,7 @@ describe.concurrent("--config and MCPX_CONFIG", () => {
   test("--config naming a file that does not exist is a config error (exit 2) naming it", async () => {
     const missing = join(sb.dir, "no-such-config.json");
     const r = await mcpx(sb, ["exec", "--config", missing, 'console.error("[body]")']);
-    expect(r.code).toBe(2);
+    expectExit(r, 2);
     expect(r.stderr).toContain(missing);
     expect(r.stderr).not.toContain("[body]");
   });
@@ -186,18 +186,18 @@ describe.concurrent("@file source values", () => {
   test("a flag value @FILE uses the file's text", async () => {
     const r = await mcpx(sb, ["exec", "--before", "@phase-lines/before.ts", 'console.error("[body]")']);
     expect(markersIn(r.stderr, ["[from a flag @file]", "[body]"])).toEqual(["[from a flag @file]", "[body]"]);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
   });
 
   test("a config line @FILE uses the text of that file, relative to the config file", async () => {
     const r = await mcpx(sb, ["exec", 'console.error("[body]")'], { cwd: join(sb.dir, "atfile") });
     expect(markersIn(r.stderr, ["[body]", "[from a config @file]"])).toEqual(["[body]", "[from a config @file]"]);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
   });
 
   test("an @FILE that cannot be read is an error (exit 2) naming it, before anything runs", async () => {
     const r = await mcpx(sb, ["exec", "--before", "@phase-lines/missing.ts", "--suffix", line("[ran]"), 'console.error("[body]")']);
-    expect(r.code).toBe(2);
+    expectExit(r, 2);
     expect(r.stderr).toContain("missing.ts");
     expect(r.stderr).not.toContain("[ran]");
     expect(r.stderr).not.toContain("[body]");
@@ -207,7 +207,7 @@ describe.concurrent("@file source values", () => {
 describe.concurrent("usage and config errors exit 2 before anything runs", () => {
   test("two spellings of one setting that disagree are an error naming both", async () => {
     const r = await mcpx(sb, ["exec", "--before", line("[x]"), "--script-before", line("[y]"), 'console.error("[body]")']);
-    expect(r.code).toBe(2);
+    expectExit(r, 2);
     expect(r.stderr).toContain("--before");
     expect(r.stderr).toContain("--script-before");
     expect(r.stderr).not.toContain("[body]");
@@ -215,7 +215,7 @@ describe.concurrent("usage and config errors exit 2 before anything runs", () =>
 
   test("an unknown flag is an error naming the flag", async () => {
     const r = await mcpx(sb, ["exec", "--befor", line("[x]"), "--suffix", line("[ran]"), 'console.error("[body]")']);
-    expect(r.code).toBe(2);
+    expectExit(r, 2);
     expect(r.stderr).toContain("--befor");
     expect(r.stderr).not.toContain("[ran]");
     expect(r.stderr).not.toContain("[body]");
@@ -223,7 +223,7 @@ describe.concurrent("usage and config errors exit 2 before anything runs", () =>
 
   test("an unknown single-dash flag is an error naming it as written and saying what is accepted", async () => {
     const r = await mcpx(sb, ["exec", "-z", 'console.error("[body]")']);
-    expect(r.code).toBe(2);
+    expectExit(r, 2);
     expect(r.stderr).toContain("-z");
     expect(r.stderr).toContain("accepted");
     expect(r.stderr).not.toContain("[body]");
@@ -231,13 +231,13 @@ describe.concurrent("usage and config errors exit 2 before anything runs", () =>
 
   test("an unknown command is an error naming it", async () => {
     const r = await mcpx(sb, ["exce", "console.log(1)"]);
-    expect(r.code).toBe(2);
+    expectExit(r, 2);
     expect(r.stderr).toContain("exce");
   });
 
   test("a value outside an enum is an error naming the accepted values", async () => {
     const r = await mcpx(sb, ["exec", "--runtime", "rhino", 'console.error("[body]")']);
-    expect(r.code).toBe(2);
+    expectExit(r, 2);
     expect(r.stderr).toContain("rhino");
     expect(r.stderr).toContain("deno");
     expect(r.stderr).not.toContain("[body]");
@@ -245,7 +245,7 @@ describe.concurrent("usage and config errors exit 2 before anything runs", () =>
 
   test("an unparseable MCPX_* value is an error naming the variable", async () => {
     const r = await mcpx(sb, ["exec", 'console.error("[body]")'], { env: { MCPX_EXEC_TIMEOUT: "soon" } });
-    expect(r.code).toBe(2);
+    expectExit(r, 2);
     expect(r.stderr).toContain("MCPX_EXEC_TIMEOUT");
     expect(r.stderr).not.toContain("[body]");
   });
@@ -253,7 +253,7 @@ describe.concurrent("usage and config errors exit 2 before anything runs", () =>
   test("a config file that does not parse is an error naming the file and the line", async () => {
     const broken = sb.write("broken/.mcpx.json", '{\n  "script": {\n    "before": ["x" "y"]\n  }\n}\n');
     const r = await mcpx(sb, ["exec", 'console.error("[body]")'], { cwd: join(sb.dir, "broken"), env: { MCPX_SCRIPT_SUFFIX: line("[ran]") } });
-    expect(r.code).toBe(2);
+    expectExit(r, 2);
     expect(r.stderr).toContain(`${broken}:3`);
     expect(r.stderr).not.toContain("[ran]");
     expect(r.stderr).not.toContain("[body]");
@@ -262,7 +262,7 @@ describe.concurrent("usage and config errors exit 2 before anything runs", () =>
   test("an unknown key in a config file is an error naming the file and the key", async () => {
     const typo = writeConfig(sb, "typo/.mcpx.json", { script: { after: [line("[x]")] } });
     const r = await mcpx(sb, ["exec", 'console.error("[body]")'], { cwd: join(sb.dir, "typo") });
-    expect(r.code).toBe(2);
+    expectExit(r, 2);
     expect(r.stderr).toContain(typo);
     expect(r.stderr).toContain("script.after");
     expect(r.stderr).not.toContain("[body]");
@@ -273,18 +273,18 @@ describe.concurrent("--version and --help", () => {
   test("mcpx --version prints the package version", async () => {
     const r = await mcpx(sb, ["--version"]);
     expect(r.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
   });
 
   test("mcpx --help lists every command and exits 0", async () => {
     const r = await mcpx(sb, ["--help"]);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     for (const c of ["run", "exec", "ls", "types", "call", "settings"]) expect(r.stdout + r.stderr).toMatch(new RegExp(`\\b${c}\\b`));
   });
 
   test("mcpx exec --help names every flag spelling of the settings exec takes", async () => {
     const r = await mcpx(sb, ["exec", "--help"]);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     const help = r.stdout + r.stderr;
     for (const flag of ["--before", "--script-before", "--prefix", "--on-success", "--on-error", "--suffix", "--runtime", "--timeout", "--json", "--output", "--config"]) {
       expect(help).toContain(flag);

@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { fakeServer, sandbox } from "./harness.ts";
 import { phaseOrderTests } from "./phase-cases.ts";
-import { leftoverProcesses, mcpx, writeConfig } from "./support.ts";
+import { expectExit, leftoverProcesses, mcpx, writeConfig } from "./support.ts";
 
 phaseOrderTests("deno");
 
@@ -17,13 +17,13 @@ describe.concurrent("--runtime deno", () => {
   test("the script really runs on Deno", async () => {
     const r = await mcpx(sb, ["exec", "--runtime", "deno", 'console.log(typeof Deno, typeof Bun)']);
     expect(r.stdout).toBe("object undefined\n");
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
   });
 
   test("a script on Deno calls a fixture server tool through the generated client", async () => {
     const r = await mcpx(sb, ["exec", "--runtime", "deno", 'console.log(await fake.echo({ message: "from deno" })); console.log(JSON.stringify(await fake.add({ a: 2, b: 5 })))']);
     expect(r.stdout).toBe('from deno\n{"sum":7}\n');
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
   });
 });
 

@@ -5,7 +5,7 @@
 
 import { describe, expect, test } from "bun:test";
 import { fakeServer, sandbox } from "./harness.ts";
-import { type Frame, frameOrderProblems, leftoverProcesses, mcpx, parseFrames, productGuardProblems, writeConfig } from "./support.ts";
+import { expectExit, type Frame, frameOrderProblems, leftoverProcesses, mcpx, parseFrames, productGuardProblems, writeConfig } from "./support.ts";
 
 const sb = sandbox();
 writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer() } });
@@ -51,7 +51,7 @@ function bodyOf(frames: Frame[]): Array<[string, unknown]> {
 describe.concurrent("--json", () => {
   test("--json prints one envelope with ok, exitCode, result, emits, logs, stdout, stderr, calls, durationMs, runId and error", async () => {
     const r = await mcpx(sb, ["run", "report.ts", "--json"]);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     const env = JSON.parse(r.stdout); // the whole of stdout is one JSON document
     expect(Object.keys(env)).toEqual(expect.arrayContaining(ENVELOPE_KEYS));
     expect(env.ok).toBe(true);
@@ -76,7 +76,7 @@ describe.concurrent("--json", () => {
 
   test("--json on a failing run reports the error, the exit code and everything produced before it", async () => {
     const r = await mcpx(sb, ["exec", "--json", 'console.log("before"); log("noted"); throw new Error("late failure")']);
-    expect(r.code).toBe(1);
+    expectExit(r, 1);
     const env = JSON.parse(r.stdout);
     expect(env.ok).toBe(false);
     expect(env.exitCode).toBe(1);
@@ -87,7 +87,7 @@ describe.concurrent("--json", () => {
 
   test("--json carries the script's own exit code", async () => {
     const r = await mcpx(sb, ["exec", "--json", 'console.log("bye"); process.exit(3)']);
-    expect(r.code).toBe(3);
+    expectExit(r, 3);
     const env = JSON.parse(r.stdout);
     expect(env.exitCode).toBe(3);
     expect(env.ok).toBe(false);
@@ -98,7 +98,7 @@ describe.concurrent("--json", () => {
     const same = await mcpx(sb, ["exec", "--output", "json", 'console.log("x")']);
     expect(JSON.parse(same.stdout)).toMatchObject({ ok: true, exitCode: 0, stdout: "x\n" });
     const clash = await mcpx(sb, ["exec", "--json", "--output", "stream", 'console.log("x")']);
-    expect(clash.code).toBe(2);
+    expectExit(clash, 2);
     expect(clash.stdout).toBe("");
   });
 });
@@ -106,7 +106,7 @@ describe.concurrent("--json", () => {
 describe.concurrent("--output stream", () => {
   test("--output stream prints NDJSON frames from start to end with exactly one result before end", async () => {
     const r = await mcpx(sb, ["run", "report.ts", "--output", "stream"]);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     const frames = parseFrames(r.stdout);
     expect(frames[0]!.type).toBe("start");
     expect(typeof frames[0]!.runId).toBe("string");
@@ -123,7 +123,7 @@ describe.concurrent("--output stream", () => {
       "stream",
       'await fake.echo({ message: "a" }); await fake.echo({ message: "a" }); await fake.echo({ message: "b" }); await fake.get_sum({ values: [1] }); try { await fake.fail({}) } catch {}',
     ]);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     const frames = parseFrames(r.stdout);
     const calls = frames.filter((f) => f.type === "call");
     expect(calls.map((c) => [c.server, c.tool, c.ok])).toEqual([
@@ -146,7 +146,7 @@ describe.concurrent("--output stream", () => {
 
   test("a failing run streams exactly one error frame before end, and end carries exit code 1", async () => {
     const r = await mcpx(sb, ["exec", "--output", "stream", 'console.log("partial"); throw new Error("streamed failure")']);
-    expect(r.code).toBe(1);
+    expectExit(r, 1);
     const frames = parseFrames(r.stdout);
     expect(frames.filter((f) => f.type === "result" || f.type === "error").map((f) => f.type)).toEqual(["error"]);
     expect((frames.find((f) => f.type === "error")!.error as { message: string }).message).toBe("streamed failure");
@@ -157,7 +157,7 @@ describe.concurrent("--output stream", () => {
 
   test("stdout, stderr, logs and emits keep the order the script produced them in", async () => {
     const r = await mcpx(sb, ["exec", "--output", "stream", 'console.log("s1"); log("l1"); console.error("e1"); emit({ k: 1 }); process.stdout.write("s2\\n"); log.error("l2"); console.log("s3")']);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     const frames = parseFrames(r.stdout);
     expect(bodyOf(frames)).toEqual([
       ["stdout", "s1\n"],
@@ -173,7 +173,7 @@ describe.concurrent("--output stream", () => {
 
   test("inline source phases produce no hook frames: what they print arrives as stdout and stderr in order", async () => {
     const r = await mcpx(sb, ["exec", "--output", "stream", "--before", 'console.error("[before]")', "--on-success", 'console.log("[onSuccess]")', "--suffix", 'console.error("[suffix]")', 'console.log("[body]")']);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     const frames = parseFrames(r.stdout);
     expect(frames.filter((f) => f.type === "hook")).toEqual([]);
     expect(bodyOf(frames)).toEqual([
@@ -186,7 +186,7 @@ describe.concurrent("--output stream", () => {
 
   test("an unknown --output mode is a usage error (exit 2) naming the accepted ones", async () => {
     const r = await mcpx(sb, ["exec", "--output", "yaml", 'console.log("x")']);
-    expect(r.code).toBe(2);
+    expectExit(r, 2);
     expect(r.stderr).toContain("yaml");
     expect(r.stderr).toContain("stream");
     expect(r.stdout).toBe("");
@@ -204,7 +204,7 @@ test("both order checks reject a stream with a frame after its result", async ()
 describe.concurrent("text output", () => {
   test("by default the script's stdout goes to stdout and logs, emits and its stderr go to stderr", async () => {
     const r = await mcpx(sb, ["exec", 'console.log("to stdout"); console.error("to stderr"); log("a log line"); emit({ emitted: true })']);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     expect(r.stdout).toBe("to stdout\n");
     expect(r.stderr).toContain("to stderr");
     expect(r.stderr).toContain("a log line");
@@ -213,7 +213,7 @@ describe.concurrent("text output", () => {
 
   test("a run's returned value follows the script's own stdout", async () => {
     const r = await mcpx(sb, ["run", "report.ts"]);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     const [first, ...rest] = r.stdout.split("\n");
     expect(first).toBe("out line");
     expect(JSON.parse(rest.join("\n"))).toEqual({ done: true, echoed: "e" });

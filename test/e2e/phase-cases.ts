@@ -4,7 +4,7 @@
 
 import { describe, expect, test } from "bun:test";
 import { sandbox } from "./harness.ts";
-import { markersIn, mcpx, mcpxMerged } from "./support.ts";
+import { expectExit, markersIn, mcpx, mcpxMerged } from "./support.ts";
 
 /** one flag per phase, each printing its own marker on stderr, so stdout (the body) sits between them */
 const PHASE_FLAGS = [
@@ -29,25 +29,25 @@ export function phaseOrderTests(runtime: "bun" | "deno"): void {
     test("the seed command prints B, then 1, then S", async () => {
       const r = await mcpxMerged(sb, ["exec", ...rt, "--before", 'console.error("B")', "--on-success", 'console.error("S")', "console.log(1)"]);
       expect(markersIn(r.output, ["B", "1", "S"])).toEqual(["B", "1", "S"]);
-      expect(r.code).toBe(0);
+      expectExit(r, 0);
     });
 
     test("exec runs before, prefix, the snippet, onSuccess and suffix in that order, and not onError", async () => {
       const r = await mcpxMerged(sb, ["exec", ...rt, ...PHASE_FLAGS, 'console.log("[body]")']);
       expect(markersIn(r.output, MARKERS)).toEqual(["[before]", "[prefix]", "[body]", "[onSuccess]", "[suffix]"]);
-      expect(r.code).toBe(0);
+      expectExit(r, 0);
     });
 
     test("run runs before, prefix, the file script, onSuccess and suffix in that order, and not onError", async () => {
       const r = await mcpxMerged(sb, ["run", ...rt, ...PHASE_FLAGS, "ok.ts"]);
       expect(markersIn(r.output, MARKERS)).toEqual(["[before]", "[prefix]", "[body]", "[onSuccess]", "[suffix]"]);
-      expect(r.code).toBe(0);
+      expectExit(r, 0);
     });
 
     test("onSuccess sees result.value, the default export's return value", async () => {
       const r = await mcpx(sb, ["run", ...rt, "--on-success", 'console.error("value=" + JSON.stringify(result.value))', "ok.ts", "a", "b"]);
       expect(r.stderr).toContain('value={"answer":42,"args":["a","b"]}');
-      expect(r.code).toBe(0);
+      expectExit(r, 0);
     });
 
     test("before runs before the globals are installed and prefix after them", async () => {
@@ -62,12 +62,12 @@ export function phaseOrderTests(runtime: "bun" | "deno"): void {
         "[prefix] log is function",
         "[body sees globals]",
       ]);
-      expect(r.code).toBe(0);
+      expectExit(r, 0);
     });
 
     test("a module whose top level throws runs onError and suffix, skips onSuccess, and exits 1 with the error on stderr", async () => {
       const r = await mcpx(sb, ["run", ...rt, ...PHASE_FLAGS, "--on-error", 'console.error("[saw] " + result.error.message)', "throws.ts"]);
-      expect(r.code).toBe(1);
+      expectExit(r, 1);
       expect(r.stdout).toContain("[body]");
       expect(markersIn(r.stderr, [...MARKERS, "[saw] top level went wrong"])).toEqual(["[before]", "[prefix]", "[onError]", "[saw] top level went wrong", "[suffix]"]);
       // the error itself is reported on stderr, not swallowed by the hooks
@@ -76,7 +76,7 @@ export function phaseOrderTests(runtime: "bun" | "deno"): void {
 
     test("an exec snippet that throws runs onError and suffix, skips onSuccess, and exits 1 with the error on stderr", async () => {
       const r = await mcpx(sb, ["exec", ...rt, ...PHASE_FLAGS, "--on-error", 'console.error("[saw] " + result.error.message)', 'console.log("[body]"); throw new Error("snippet went wrong")']);
-      expect(r.code).toBe(1);
+      expectExit(r, 1);
       expect(r.stdout).toContain("[body]");
       expect(markersIn(r.stderr, [...MARKERS, "[saw] snippet went wrong"])).toEqual(["[before]", "[prefix]", "[onError]", "[saw] snippet went wrong", "[suffix]"]);
       expect(r.stderr.replace("[saw] snippet went wrong", "")).toContain("snippet went wrong");
@@ -85,7 +85,7 @@ export function phaseOrderTests(runtime: "bun" | "deno"): void {
     test("onError sees result.error and the error still propagates", async () => {
       const r = await mcpx(sb, ["exec", ...rt, "--on-error", 'console.error("[onError] " + (result.error instanceof Error) + " " + result.error.message)', 'throw new Error("kept")']);
       expect(r.stderr).toContain("[onError] true kept");
-      expect(r.code).toBe(1);
+      expectExit(r, 1);
     });
   });
 }

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { recordedCalls, recordedStarts } from "../../fixtures/servers/record.ts";
 import { everythingServer, fakeServer, sandbox } from "./harness.ts";
-import { leftoverProcesses, mcpx, uniqueMarker, writeConfig } from "./support.ts";
+import { expectExit, leftoverProcesses, mcpx, uniqueMarker, writeConfig } from "./support.ts";
 
 const sb = sandbox();
 const STDERR_MARKER = uniqueMarker("server-stderr");
@@ -47,7 +47,7 @@ describe.concurrent("calling tools from a script", () => {
       "exec",
       'console.log(JSON.stringify([await fake.add({ a: 1, b: 2 }), await everything.echo({ message: "hi there" }), await everything.get_sum({ a: 2, b: 3 })]))',
     ]);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     const [sum, echo, total] = JSON.parse(r.stdout) as [unknown, string, string];
     expect(sum).toEqual({ sum: 3 });
     expect(echo).toBe("Echo: hi there");
@@ -64,7 +64,7 @@ describe.concurrent("calling tools from a script", () => {
         "console.log(JSON.stringify({ add, json, echo, types: [typeof add, typeof json, typeof echo] }));",
       ].join("\n"),
     ]);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     expect(JSON.parse(r.stdout)).toEqual({ add: { sum: 9 }, json: { ok: true, items: [1, 2, 3] }, echo: "plain words", types: ["object", "object", "string"] });
   });
 
@@ -74,12 +74,12 @@ describe.concurrent("calling tools from a script", () => {
     expect(env.stdout).toBe("6\n");
     expect(env.calls.map((c: { server: string; tool: string }) => `${c.server}/${c.tool}`)).toEqual(["fake/get-sum"]);
     expect(recordedCalls(mainRecord, "get-sum").some((c) => JSON.stringify(c.args) === '{"values":[1,2,3]}')).toBe(true);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
   });
 
   test("fn.raw(args) returns the raw MCP result", async () => {
     const r = await mcpx(sb, ["exec", 'console.log(JSON.stringify([await fake.add.raw({ a: 1, b: 1 }), await fake.echo.raw({ message: "r" })]))']);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     const [add, echo] = JSON.parse(r.stdout);
     expect(add.structuredContent).toEqual({ sum: 2 });
     expect(add.content).toEqual([{ type: "text", text: '{"sum":2}' }]);
@@ -91,7 +91,7 @@ describe.concurrent("calling tools from a script", () => {
       "exec",
       'try { await fake.fail({ message: "it broke" }) } catch (e) { console.log(JSON.stringify({ name: e.name, isToolError: e instanceof ToolError, server: e.server, tool: e.tool, rawIsError: e.raw?.isError, rawText: e.raw?.content?.[0]?.text, message: e.message })) }',
     ]);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     const e = JSON.parse(r.stdout);
     expect(e).toMatchObject({ name: "ToolError", isToolError: true, server: "fake", tool: "fail", rawIsError: true, rawText: "it broke" });
     expect(e.message).toContain("it broke");
@@ -99,7 +99,7 @@ describe.concurrent("calling tools from a script", () => {
 
   test("an uncaught ToolError exits 1 and names the server and the tool on stderr", async () => {
     const r = await mcpx(sb, ["exec", 'await fake.fail({ message: "unhandled failure" })']);
-    expect(r.code).toBe(1);
+    expectExit(r, 1);
     expect(r.stderr).toContain("fake.fail");
     expect(r.stderr).toContain("unhandled failure");
   });
@@ -107,20 +107,20 @@ describe.concurrent("calling tools from a script", () => {
   test("the call global and the tools object reach the same server as the namespace", async () => {
     const r = await mcpx(sb, ["exec", 'console.log(await call("fake", "echo", { message: "via call" })); console.log(await tools.fake.echo({ message: "via tools" })); console.log(await tools["fake"].get_sum({ values: [2, 2] }))']);
     expect(r.stdout).toBe("via call\nvia tools\n4\n");
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
   });
 
   test("server stderr does not reach the terminal's stderr by default", async () => {
     const r = await mcpx(sb, ["exec", 'console.log(await fake.echo({ message: "started" }))']);
     expect(r.stdout).toBe("started\n");
     expect(r.stderr).not.toContain(STDERR_MARKER);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
   });
 
   test("a script that touches no server never starts one", async () => {
     const r = await mcpx(sb, ["exec", "--config", lazyConfig, 'console.log("no servers needed")']);
     expect(r.stdout).toBe("no servers needed\n");
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     expect(recordedStarts(lazyRecord)).toEqual([]);
   });
 
@@ -131,7 +131,7 @@ describe.concurrent("calling tools from a script", () => {
       crashConfig,
       'try { await fake.slow({ ms: 1 }) } catch (e) { console.log("caught: " + e.message) }\nconsole.log("then: " + await fake.echo({ message: "again" }))',
     ]);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     const [caught, then] = r.stdout.trim().split("\n");
     expect(caught).toStartWith("caught: ");
     expect(caught).toContain('"fake"');
@@ -147,7 +147,7 @@ describe.concurrent("calling tools from a script", () => {
 describe.concurrent("lifecycle hook tools (`_` names) are invisible and uncallable", () => {
   test("mcpx ls fake leaves them out, and its count excludes them", async () => {
     const text = await mcpx(sb, ["ls", "fake"]);
-    expect(text.code).toBe(0);
+    expectExit(text, 0);
     const lines = text.stdout.trim().split("\n");
     expect(lines.length).toBe(VISIBLE_FAKE_TOOLS);
     for (const h of HOOK_TOOLS) expect(text.stdout).not.toContain(h);
@@ -161,7 +161,7 @@ describe.concurrent("lifecycle hook tools (`_` names) are invisible and uncallab
 
   test("mcpx types fake leaves them out", async () => {
     const r = await mcpx(sb, ["types", "fake"]);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     expect(r.stdout).toContain("echo");
     expect(r.stdout).toContain("get_sum");
     for (const h of HOOK_TOOLS) expect(r.stdout).not.toContain(h);
@@ -181,8 +181,8 @@ describe.concurrent("lifecycle hook tools (`_` names) are invisible and uncallab
     // `_secret` through every spelling a script has; no start line either: the server is never contacted
     const hidden = await mcpx(sb, ["exec", "--config", secretConfig, `${errorOf("fake._secret({})")}\n${errorOf('call("fake", "_secret", {})')}\n${errorOf('tools.fake._secret({})')}`]);
     const unknown = await mcpx(sb, ["exec", "--config", unknownConfig, `${errorOf("fake.no_such_tool({})")}\n${errorOf('call("fake", "no_such_tool", {})')}\n${errorOf('tools.fake.no_such_tool({})')}`]);
-    expect(hidden.code).toBe(0);
-    expect(unknown.code).toBe(0);
+    expectExit(hidden, 0);
+    expectExit(unknown, 0);
     const hiddenErrors = hidden.stdout.trim().split("\n");
     const unknownErrors = unknown.stdout.trim().split("\n");
     expect(hiddenErrors.length).toBe(3);
@@ -196,7 +196,7 @@ describe.concurrent("lifecycle hook tools (`_` names) are invisible and uncallab
     const hidden = await mcpx(sb, ["call", "--config", secretConfig, "fake._secret", "{}"]);
     const unknown = await mcpx(sb, ["call", "--config", unknownConfig, "fake.no_such_tool", "{}"]);
     expect(hidden.code).not.toBe(0);
-    expect(hidden.code).toBe(unknown.code);
+    expectExit(hidden, unknown.code);
     expect(hidden.stdout).toBe(unknown.stdout);
     expect(hidden.stderr.replaceAll("_secret", "TOOL")).toBe(unknown.stderr.replaceAll("no_such_tool", "TOOL"));
     expect(recordedCalls(secretRecord, "_secret")).toEqual([]);
@@ -207,34 +207,34 @@ describe.concurrent("mcpx call", () => {
   test("mcpx call fake.echo prints the unwrapped text", async () => {
     const r = await mcpx(sb, ["call", "fake.echo", '{"message":"hi"}']);
     expect(r.stdout).toBe("hi\n");
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
   });
 
   test("mcpx call prints an object result as JSON and takes the sanitised identifier of a dashed tool", async () => {
     const add = await mcpx(sb, ["call", "fake.add", '{"a": 20, "b": 22}']);
     expect(JSON.parse(add.stdout)).toEqual({ sum: 42 });
-    expect(add.code).toBe(0);
+    expectExit(add, 0);
     const sum = await mcpx(sb, ["call", "fake.get_sum", '{"values": [5, 6]}']);
     expect(sum.stdout.trim()).toBe("11");
-    expect(sum.code).toBe(0);
+    expectExit(sum, 0);
   });
 
   test("mcpx call reaches server-everything", async () => {
     const r = await mcpx(sb, ["call", "everything.echo", '{"message":"hi"}']);
     expect(r.stdout).toBe("Echo: hi\n");
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
   });
 
   test("mcpx call with arguments that are not JSON is a usage error (exit 2), before any server starts", async () => {
     const r = await mcpx(sb, ["call", "--config", badJsonConfig, "fake.echo", "{message: hi}"]);
-    expect(r.code).toBe(2);
+    expectExit(r, 2);
     expect(r.stderr).toContain("JSON");
     expect(recordedStarts(badJsonRecord)).toEqual([]);
   });
 
   test("mcpx call of a tool that returns isError exits 1 naming the tool", async () => {
     const r = await mcpx(sb, ["call", "fake.fail", '{"message":"call failed here"}']);
-    expect(r.code).toBe(1);
+    expectExit(r, 1);
     expect(r.stderr).toContain("fake.fail");
     expect(r.stderr).toContain("call failed here");
   });

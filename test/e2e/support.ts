@@ -2,6 +2,7 @@
 // processes run at once (tests inside a file run concurrently, and 2 cores cannot take 20 Bun
 // starts at a time), config writing, NDJSON frame parsing and the frame-order check.
 
+import { expect } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, mcpx as runMcpx, mcpxMerged as runMerged, processesWith, type Result, type Sandbox } from "./harness.ts";
@@ -30,6 +31,15 @@ export function mcpx(sb: Sandbox, args: string[], opts: Parameters<typeof runMcp
 /** harness.mcpxMerged (stdout and stderr on one pipe), capped */
 export function mcpxMerged(sb: Sandbox, args: string[], opts: Parameters<typeof runMerged>[2] = {}): Promise<{ code: number; output: string }> {
   return slot(() => runMerged(sb, args, opts));
+}
+
+/** asserts an exit code; on a mismatch the failure shows what mcpx said, so a report can quote it */
+export function expectExit(r: { code: number; stderr?: string; output?: string }, code: number): void {
+  if (r.code !== code) {
+    const said = r.stderr ?? r.output ?? "";
+    expect(`exit ${r.code}; stderr: ${said.slice(0, 3000)}`).toBe(`exit ${code}`);
+  }
+  expect(r.code).toBe(code);
 }
 
 /** writes a config file (JSON) relative to the sandbox and returns its absolute path */

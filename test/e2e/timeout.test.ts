@@ -6,7 +6,7 @@
 
 import { describe, expect, test } from "bun:test";
 import { fakeServer, processesWith, sandbox, type Result } from "./harness.ts";
-import { frameOrderProblems, leftoverProcesses, mcpx, parseFrames, productGuardProblems, uniqueMarker, writeConfig } from "./support.ts";
+import { expectExit, frameOrderProblems, leftoverProcesses, mcpx, parseFrames, productGuardProblems, uniqueMarker, writeConfig } from "./support.ts";
 
 const sb = sandbox();
 writeConfig(sb, ".mcpx.json", {});
@@ -55,7 +55,7 @@ describe.concurrent("--timeout", () => {
     const marker = uniqueMarker("timeout-text");
     const { r, seen, left } = await runWatched(marker, ["run", "--timeout", "1s", sleeperFile(marker)]);
     expect(seen).toBe(true);
-    expect(r.code).toBe(124);
+    expectExit(r, 124);
     expect(left).toEqual([]);
     expect(r.stdout).toContain("[before timeout]");
     expect(r.stdout).toMatch(/\[child \d+\]/);
@@ -66,7 +66,7 @@ describe.concurrent("--timeout", () => {
     const marker = uniqueMarker("timeout-json");
     const { r, seen, left } = await runWatched(marker, ["run", "--timeout", "2s", "--json", sleeperFile(marker)]);
     expect(seen).toBe(true);
-    expect(r.code).toBe(124);
+    expectExit(r, 124);
     expect(left).toEqual([]);
     const env = JSON.parse(r.stdout);
     expect(env.ok).toBe(false);
@@ -79,7 +79,7 @@ describe.concurrent("--timeout", () => {
     const marker = uniqueMarker("timeout-stream");
     const { r, seen, left } = await runWatched(marker, ["run", "--timeout", "2s", "--output", "stream", sleeperFile(marker)]);
     expect(seen).toBe(true);
-    expect(r.code).toBe(124);
+    expectExit(r, 124);
     expect(left).toEqual([]);
     const frames = parseFrames(r.stdout);
     const types = frames.map((f) => f.type);
@@ -96,7 +96,7 @@ describe.concurrent("--timeout", () => {
     const marker = uniqueMarker("timeout-env");
     const { r, seen, left } = await runWatched(marker, ["run", sleeperFile(marker)], { env: { MCPX_EXEC_TIMEOUT: "2s" } });
     expect(seen).toBe(true);
-    expect(r.code).toBe(124);
+    expectExit(r, 124);
     expect(left).toEqual([]);
     expect(r.stdout).toContain("[before timeout]");
   });
@@ -106,7 +106,7 @@ describe.concurrent("--timeout", () => {
     const config = writeConfig(sb, "timeout-config.json", { exec: { timeout: "2s" } });
     const { r, seen, left } = await runWatched(marker, ["run", "--config", config, sleeperFile(marker)]);
     expect(seen).toBe(true);
-    expect(r.code).toBe(124);
+    expectExit(r, 124);
     expect(left).toEqual([]);
     expect(r.stdout).toContain("[before timeout]");
   });
@@ -115,20 +115,20 @@ describe.concurrent("--timeout", () => {
     const marker = uniqueMarker("timeout-hang");
     const config = writeConfig(sb, "hang.json", { mcpServers: { fake: fakeServer({ FAKE_MCP_HANG_TOOL: "slow", MCPX_E2E_MARKER: marker }) } });
     const r = await mcpx(sb, ["exec", "--config", config, "--timeout", "1s", 'console.log("[calling]"); await fake.slow({ ms: 1 }); console.log("[never]")']);
-    expect(r.code).toBe(124);
+    expectExit(r, 124);
     expect(r.stdout).toBe("[calling]\n");
     expect(await leftoverProcesses(marker)).toEqual([]);
   });
 
   test("a script that finishes within its timeout exits normally", async () => {
     const r = await mcpx(sb, ["exec", "--timeout", "30s", 'console.log("quick")']);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     expect(r.stdout).toBe("quick\n");
   });
 
   test("a --timeout that is not a duration is a usage error (exit 2) naming the flag", async () => {
     const r = await mcpx(sb, ["exec", "--timeout", "soonish", 'console.log("[ran]")']);
-    expect(r.code).toBe(2);
+    expectExit(r, 2);
     expect(r.stderr).toContain("--timeout");
     expect(r.stdout).not.toContain("[ran]");
   });

@@ -292,10 +292,15 @@ describe("config file keys", () => {
 });
 
 describe("flags", () => {
-  test("two spellings of one list setting on one command line are refused, naming both", () => {
+  test("two spellings of one list setting that disagree are refused, naming both", () => {
     expect(settingsError(() => resolve({ flags: runFlags("--before", "a", "--script-before", "b") }))).toBe(
-      "--before and --script-before are two spellings of script.before: use one of them (repeat it to give several lines)",
+      "--before and --script-before are two spellings of script.before and they disagree: use one of them (repeat it to give several lines)",
     );
+  });
+
+  test("two spellings of one list setting that agree are one value, not an error", () => {
+    const r = resolve({ flags: runFlags("--before", "a", "--script-before", "a") });
+    expect(r.get("script.before")!.value).toEqual(["a"]);
   });
 
   test("two spellings of one scalar that disagree are refused, naming both", () => {

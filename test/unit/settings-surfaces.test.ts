@@ -148,8 +148,8 @@ for (const s of SETTINGS) {
         const def = args[flagName(s.path)];
         expect(def).toBeDefined();
         expect(def!.type).toBe("string");
-        const alias = "alias" in def! ? def.alias : undefined;
-        expect([...(Array.isArray(alias) ? alias : alias ? [alias] : [])]).toEqual([...(s.aliases ?? [])]);
+        // citty would print a long alias with one dash (a spelling that fails), so aliases are named in the text
+        for (const a of s.aliases ?? []) expect(def!.description).toContain(`--${a}`);
         expect(def!.description).toContain(envName(s.path));
       });
     }
