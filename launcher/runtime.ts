@@ -7,9 +7,7 @@
 //         and stdout, stderr, logs, emits and call requests keep the order they were written in.
 //   sock  a per-run unix socket, authenticated by a token, that carries call answers back.
 
-import fs from "node:fs";
-import net from "node:net";
-import { formatWithOptions } from "node:util";
+import { detectSys, type Conn } from "./sys.ts";
 import { unwrap } from "./unwrap.ts";
 
 interface RunInfo {
@@ -23,26 +21,16 @@ interface RunInfo {
 }
 
 const RS = "\x1e";
-const info: RunInfo = JSON.parse(process.env.MCPX_RUN ?? "null");
+const g = globalThis as Record<string, any>;
+const proc = g.process as { env: Record<string, string | undefined>; exitCode?: number };
+const info: RunInfo = JSON.parse(proc.env.MCPX_RUN ?? "null");
 if (!info) throw new Error("mcpx runtime: MCPX_RUN is not set; this file is only run by mcpx");
 // The channel belongs to this process: children (and a nested mcpx) must not inherit it, nor BUN_BE_BUN.
-delete process.env.MCPX_RUN;
-delete process.env.BUN_BE_BUN;
+delete proc.env.MCPX_RUN;
+delete proc.env.BUN_BE_BUN;
 
-const encoder = new TextEncoder();
-
-/** synchronous, complete write to fd 1; pipes may be non-blocking, so EAGAIN is retried */
-function writeOut(text: string): void {
-  let buf = encoder.encode(text);
-  while (buf.length > 0) {
-    try {
-      const n = fs.writeSync(1, buf);
-      buf = buf.subarray(n);
-    } catch (err) {
-      if ((err as { code?: string }).code !== "EAGAIN") throw err;
-    }
-  }
-}
+const sys = await detectSys();
+const writeOut = sys.write;
 
 function frame(body: Record<string, unknown>): void {
   writeOut(RS + info.nonce + safeJson(body) + "\n");
@@ -65,63 +53,75 @@ export function safeJson(value: unknown): string {
 
 // ── output capture: installed at import, before the `before` phase, so even it keeps its order ──
 
-const fmt = (args: unknown[]) => formatWithOptions({ colors: false }, ...args) + "\n";
-const toStdout = (...args: unknown[]) => writeOut(fmt(args));
-const toStderr = (...args: unknown[]) => frame({ t: "stderr", d: fmt(args) });
+const toStdout = (...args: unknown[]) => writeOut(sys.format(args) + "\n");
+const toStderr = (...args: unknown[]) => frame({ t: "stderr", d: sys.format(args) + "\n" });
 const c = console as unknown as Record<string, (...a: unknown[]) => void>;
 c.log = c.info = c.debug = c.dir = toStdout;
 c.error = c.warn = toStderr;
 c.trace = (...args: unknown[]) => toStderr("Trace:", ...args, "\n" + (new Error().stack ?? "").split("\n").slice(2).join("\n"));
 
+/**
+ * process.stdout/stderr writes go through the same ordered channel on Deno and Node. Not on Bun:
+ * there, redefining or even reading process.stdout materialises the stream and costs ~20–30 ms of
+ * start-up per stream (measured), so Bun's own process.stdout keeps writing to fd 1 directly (still
+ * in order: both it and our writer write through at once), and process.stderr to fd 2, whose order
+ * relative to fd 1 is best effort, like a child process's stderr (docs/frames.md).
+ */
+function interceptStream(name: "stdout" | "stderr", send: (text: string) => void): void {
+  const desc = Object.getOwnPropertyDescriptor(g.process, name);
+  let stream: { write: unknown } | undefined;
+  Object.defineProperty(g.process, name, {
+    configurable: true,
+    enumerable: true,
+    get() {
+      if (!stream) {
+        stream = (desc?.get ? desc.get.call(g.process) : desc?.value) as { write: unknown };
+        patchWrite(stream, send);
+      }
+      return stream;
+    },
+  });
+}
+
 function patchWrite(stream: { write: unknown }, send: (s: string) => void): void {
+  const decoder = new TextDecoder();
   stream.write = (chunk: unknown, encodingOrCb?: unknown, cb?: unknown) => {
-    const text = typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk as Uint8Array);
-    send(text);
+    send(typeof chunk === "string" ? chunk : decoder.decode(chunk as Uint8Array));
     const done = typeof encodingOrCb === "function" ? encodingOrCb : cb;
     if (typeof done === "function") queueMicrotask(() => (done as () => void)());
     return true;
   };
 }
-patchWrite(process.stdout, writeOut);
-patchWrite(process.stderr, (d) => frame({ t: "stderr", d }));
+if (!g.Bun) {
+  interceptStream("stdout", writeOut);
+  interceptStream("stderr", (d) => frame({ t: "stderr", d }));
+}
 
-// ── the call channel ─────────────────────────────────────────────────────────
+// ── the call channel: opened at the first call, so a script that calls nothing never pays for it ──
 
 type Answer = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: SerializedError };
 interface SerializedError { name: string; message: string; stack?: string; code?: string; data?: Record<string, unknown> }
 
-let socket: net.Socket | undefined;
+let conn: Promise<Conn> | undefined;
 let nextId = 1;
 const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void; server: string; tool: string }>();
 
-function connect(): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const s = net.connect({ path: info.sock }, () => {
-      s.write(info.token + "\n");
-      socket = s;
-      s.unref(); // an idle channel must not keep a finished script alive
-      resolve();
+function channel(): Promise<Conn> {
+  conn ??= sys
+    .connect(info.sock, (line) => settle(JSON.parse(line) as Answer), failAll)
+    .then((c) => {
+      c.write(info.token + "\n");
+      return c;
     });
-    let buffered = "";
-    s.setEncoding("utf8");
-    s.on("data", (chunk: string) => {
-      buffered += chunk;
-      let nl: number;
-      while ((nl = buffered.indexOf("\n")) >= 0) {
-        const line = buffered.slice(0, nl);
-        buffered = buffered.slice(nl + 1);
-        settle(JSON.parse(line) as Answer);
-      }
-    });
-    s.on("error", (err) => (socket ? failAll(err) : reject(err)));
-  });
+  return conn;
 }
 
 function settle(answer: Answer): void {
   const p = pending.get(answer.id);
   if (!p) return;
   pending.delete(answer.id);
-  if (pending.size === 0) socket?.unref();
+  // an idle channel must not keep a finished script alive
+  if (pending.size === 0) void conn?.then((c) => pending.size === 0 && c.unref());
   if (answer.ok) p.resolve(answer.value);
   else p.reject(reviveError(answer.error));
 }
@@ -159,12 +159,13 @@ function reviveError(e: SerializedError): Error {
 }
 
 /** send one tools/call to the host, which gates it and forwards it upstream; resolves to the raw result */
-function rawCall(server: string, tool: string, args: unknown): Promise<unknown> {
-  if (!socket) return Promise.reject(new Error("mcpx: tool calls are not available before the globals are installed (in the before phase)"));
+async function rawCall(server: string, tool: string, args: unknown): Promise<unknown> {
+  const c = await channel();
+  c.ref();
   const id = nextId++;
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject, server, tool });
-    socket!.ref();
+    // the request travels on fd 1, so it keeps its order with what the script printed before it
     frame({ t: "call", id, server, tool, args: args ?? {} });
   });
 }
@@ -191,9 +192,9 @@ function namespace(server: string): Record<string, unknown> {
 export const result: { value?: unknown; error?: unknown } = {};
 
 type Level = "debug" | "info" | "warn" | "error";
-const logAt = (level: Level) => (...args: unknown[]) => frame({ t: "log", level, msg: formatWithOptions({ colors: false }, ...args) });
+const logAt = (level: Level) => (...args: unknown[]) => frame({ t: "log", level, msg: sys.format(args) });
 
-/** installs log, emit, the namespaces, tools, call, script, result and ToolError, and opens the channel */
+/** installs log, emit, the namespaces, tools, call, script, result and ToolError */
 export async function installGlobals(): Promise<void> {
   const g = globalThis as Record<string, unknown>;
   const log = Object.assign(logAt("info"), { debug: logAt("debug"), info: logAt("info"), warn: logAt("warn"), error: logAt("error") });
@@ -211,7 +212,6 @@ export async function installGlobals(): Promise<void> {
     result,
     ToolError,
   });
-  await connect();
 }
 
 /** the default export gets the args array; a named export gets them spread */
@@ -245,7 +245,7 @@ export function finish(ok: boolean): void {
   if (ok) frame({ t: "result", v: result.value === undefined ? null : result.value, u: result.value === undefined });
   else {
     frame({ t: "error", e: serializeError(result.error) });
-    process.exitCode = 1;
+    proc.exitCode = 1;
   }
-  socket?.end();
+  void conn?.then((c) => c.end());
 }

@@ -8,11 +8,13 @@ import { join } from "node:path";
 import runtimeSource from "../../launcher/runtime.ts" with { type: "text" };
 // @ts-expect-error a text import of a .ts file
 import unwrapSource from "../../launcher/unwrap.ts" with { type: "text" };
+// @ts-expect-error a text import of a .ts file
+import sysSource from "../../launcher/sys.ts" with { type: "text" };
 import { writeContentDir } from "../paths/content-file.ts";
 
 /** the directory holding runtime.ts and unwrap.ts for this build of mcpx */
 export function runtimeDir(cacheDir: string): string {
-  return writeContentDir(join(cacheDir, "launch"), "rt-", { "runtime.ts": runtimeSource as string, "unwrap.ts": unwrapSource as string });
+  return writeContentDir(join(cacheDir, "launch"), "rt-", { "runtime.ts": runtimeSource as string, "sys.ts": sysSource as string, "unwrap.ts": unwrapSource as string });
 }
 
 export async function loadUnwrap(cacheDir: string): Promise<(raw: unknown) => unknown> {

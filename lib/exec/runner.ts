@@ -103,6 +103,8 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
     if (p.kind === "text") return h.frame({ type: "stdout", data: p.data });
     const b = p.body;
     switch (b.t) {
+      case "stdout":
+        return h.frame({ type: "stdout", data: String(b.d) });
       case "stderr":
         return h.frame({ type: "stderr", data: String(b.d) });
       case "log":

@@ -1,0 +1,131 @@
+// The actions besides a plain run argv, through the binary: a `module` hook (a TS file run by mcpx's
+// own runner, answering with its default export's value, reading the payload from stdin), a `plugin`
+// hook (an MCP tool call whose text is read as a dial object), a `prompt` hook with no model (skipped
+// with a warning), `observe` hooks (run from the bus after the fact, never changing the outcome), and
+// what a run hook receives: the payload on stdin and the MCPX_HOOK_* variables.
+
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  copyScript,
+  execStream,
+  execText,
+  expectExit,
+  finalFrame,
+  hookSandbox,
+  onlyHookFrame,
+  printed,
+  recordedCalls,
+  recordPath,
+  say,
+  tryCall,
+} from "./hooks-support.ts";
+import { uniqueMarker } from "./support.ts";
+
+const sb = hookSandbox();
+const ECHO = 'fake.echo({ message: "hi" })';
+// module hooks run from the sandbox: mcpx writes mcpx-globals.d.ts beside a script it runs
+const ADVISE_MODULE = copyScript(sb, "advise-module.ts");
+const PAYLOAD_MODULE = copyScript(sb, "payload-module.ts");
+
+describe.concurrent("module hooks", () => {
+  test("a module hook's default export {advise} becomes advice: on stderr and in its hook frame", async () => {
+    const hooks = [{ name: "mod-advice", on: "call", phase: "before", module: ADVISE_MODULE }];
+    const [stream, plain] = await Promise.all([execStream(sb, tryCall(ECHO), { hooks }), execText(sb, tryCall(ECHO), { hooks })]);
+    expectExit(stream, 0);
+    expect(onlyHookFrame(stream.frames, "mod-advice")).toMatchObject({ action: "module", advice: ["from module"] });
+    expect(printed(stream.frames)).toEqual({ ok: true, value: "hi" });
+    expectExit(plain, 0);
+    expect(plain.stderr).toContain("from module");
+  });
+
+  test("a module hook reads the payload from its stdin", async () => {
+    const r = await execStream(sb, tryCall(ECHO), { hooks: [{ name: "mod-payload", on: "call", phase: "before", module: PAYLOAD_MODULE }] });
+    expectExit(r, 0);
+    const frame = onlyHookFrame(r.frames, "mod-payload");
+    expect(frame.failed).toBeUndefined();
+    expect(frame.advice).toEqual(["module saw call.before fake.echo"]);
+  });
+});
+
+describe.concurrent("plugin hooks", () => {
+  test('a plugin hook "fake.echo" whose fixed args make it answer {"advise": "via plugin"} gives that advice', async () => {
+    const record = recordPath(sb);
+    const r = await execStream(sb, tryCall('fake.add({ a: 1, b: 2 })'), {
+      record,
+      hooks: [{ name: "plug", on: "call", phase: "before", when: { tool: "add" }, plugin: "fake.echo", args: { message: '{"advise":"via plugin"}' } }],
+    });
+    expectExit(r, 0);
+    expect(onlyHookFrame(r.frames, "plug")).toMatchObject({ action: "plugin", advice: ["via plugin"] });
+    expect(printed(r.frames)).toEqual({ ok: true, value: { sum: 3 } });
+    // the plugin call went to the server as a call of its own, before the gated one
+    expect(recordedCalls(record).map((c) => c.tool)).toEqual(["echo", "add"]);
+  });
+
+  test("a refusing plugin hook at script.before keeps the script from starting", async () => {
+    const r = await execStream(sb, 'console.log("ran")', {
+      hooks: [{ name: "plug-refuse", on: "script", phase: "before", plugin: "fake.echo", args: { message: '{"refuse":"the plugin says no"}' }, effect: "refuse" }],
+    });
+    expectExit(r, 77);
+    expect(JSON.stringify(finalFrame(r.frames))).toContain("the plugin says no");
+  });
+});
+
+describe.concurrent("prompt hooks", () => {
+  test("a prompt hook with no model configured is skipped with a warning, and the call goes through", async () => {
+    const r = await execText(sb, tryCall(ECHO), { hooks: [{ name: "ask-model", on: "call", phase: "before", prompt: "Is @call safe?", effect: "refuse" }] });
+    expectExit(r, 0);
+    expect(JSON.parse(r.stdout)).toEqual({ ok: true, value: "hi" });
+    expect(r.stderr).toContain("ask-model");
+    expect(r.stderr).toMatch(/no model/);
+  });
+});
+
+describe.concurrent("observe hooks", () => {
+  test("an observe hook on call runs after a call: its marker file exists after the run, holding the call.finished event", async () => {
+    const marker = join(sb.dir, `${uniqueMarker("observe")}.json`);
+    const r = await execStream(sb, tryCall(ECHO), { hooks: [{ name: "watch-calls", on: "call", phase: "observe", run: ["sh", "-c", 'cat > "$0"', marker] }] });
+    expectExit(r, 0);
+    expect(existsSync(marker)).toBe(true);
+    const seen = JSON.parse(readFileSync(marker, "utf8"));
+    expect(seen).toMatchObject({ point: "call.finished", phase: "observe" });
+    expect(JSON.stringify(seen)).toContain('"tool":"echo"');
+  });
+
+  test("an observe hook never changes the outcome, whatever it answers and whatever effect it declares", async () => {
+    const record = recordPath(sb);
+    const r = await execStream(sb, tryCall(ECHO), {
+      record,
+      hooks: [
+        { name: "observe-refuse", on: "call", phase: "observe", run: say({ refuse: "no", apply: { content: [] } }), effect: "apply" },
+        { name: "observe-all", on: "*", phase: "observe", run: say({ refuse: "no" }), effect: "refuse" },
+      ],
+    });
+    expectExit(r, 0);
+    expect(printed(r.frames)).toEqual({ ok: true, value: "hi" });
+    expect(finalFrame(r.frames)?.type).toBe("result");
+    expect(recordedCalls(record, "echo")).toHaveLength(1);
+  });
+
+  test("an observe hook that fails does not fail the run", async () => {
+    const r = await execStream(sb, tryCall(ECHO), { hooks: [{ name: "observe-broken", on: "call", phase: "observe", run: ["sh", "-c", "cat > /dev/null; exit 1"] }] });
+    expectExit(r, 0);
+    expect(printed(r.frames)).toEqual({ ok: true, value: "hi" });
+  });
+});
+
+describe.concurrent("what a run hook receives", () => {
+  test("the payload as JSON on stdin ({point, phase, runId, call}) and the MCPX_HOOK_* variables", async () => {
+    const saved = join(sb.dir, `${uniqueMarker("payload")}.json`);
+    const r = await execStream(sb, tryCall(ECHO), {
+      hooks: [{ name: "spy", on: "call", phase: "before", run: ["sh", "-c", 'cat > "$0"; env | grep "^MCPX_HOOK_" | sort > "$0.env"', saved] }],
+    });
+    expectExit(r, 0);
+    const runId = r.frames.find((f) => f.type === "start")?.runId;
+    const payload = JSON.parse(readFileSync(saved, "utf8"));
+    expect(payload).toMatchObject({ point: "call", phase: "before", runId, call: { server: "fake", tool: "echo", arguments: { message: "hi" } } });
+    const vars = Object.fromEntries(readFileSync(`${saved}.env`, "utf8").trim().split("\n").map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
+    expect(vars).toMatchObject({ MCPX_HOOK_POINT: "call", MCPX_HOOK_PHASE: "before", MCPX_HOOK_NAME: "spy", MCPX_HOOK_RUN_ID: runId, MCPX_HOOK_SERVER: "fake", MCPX_HOOK_TOOL: "echo" });
+  });
+});
