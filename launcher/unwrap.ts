@@ -1,9 +1,8 @@
 // Unwrapping a tools/call result for scripts (and `mcpx call`): structuredContent as an object,
-// text that parses as JSON parsed, other text as a string. The raw MCP result stays reachable on
-// objects as the non-enumerable symbol mcpx.raw, and always through fn.raw(args).
+// text that parses as JSON parsed, other text as a string. The raw MCP result is reachable through
+// fn.raw(args) and call(…, { raw: true }), not as a hidden property: Bun's inspect prints
+// non-enumerable symbol keys, so console.log of a result would show the whole raw result too.
 // Runtime-neutral: runs inside Bun, Deno and Node scripts.
-
-export const RAW = Symbol.for("mcpx.raw");
 
 export function unwrap(raw: unknown): unknown {
   const r = raw as { structuredContent?: unknown; content?: Array<{ type: string; text?: string }> };
@@ -20,9 +19,6 @@ export function unwrap(raw: unknown): unknown {
         value = text;
       }
     }
-  }
-  if (value && typeof value === "object" && value !== raw && !Object.hasOwn(value, RAW)) {
-    Object.defineProperty(value, RAW, { value: raw, enumerable: false });
   }
   return value;
 }

@@ -20,9 +20,8 @@ const CALL_DOC = [
   "Calls a tool by the real names of its server and itself, e.g. `call(\"my-server\", \"get-sum\", { a: 1 })`;",
   "a tool's identifier works too. Hook tools (names starting with `_`) are refused like unknown tools.",
   "The result is unwrapped: the `structuredContent` object when the server sent one, else the text",
-  "content parsed as JSON, else the text itself. An object result also carries the raw MCP result",
-  "(`content`, `structuredContent`, `isError`, `_meta`) under the non-enumerable key",
-  "`Symbol.for(\"mcpx.raw\")`; `{ raw: true }` returns the raw result instead.",
+  "content parsed as JSON, else the text itself. `{ raw: true }` (or `ns.tool.raw(args)`) returns the raw",
+  "MCP result (`content`, `structuredContent`, `isError`, `_meta`) instead.",
   "A tool that reports an error rejects with a `ToolError`.",
 ].join("\n");
 
