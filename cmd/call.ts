@@ -28,6 +28,8 @@ export default defineCommand({
     const args = parseArgsJson(json);
     const session = openSession({ cwd: process.cwd(), env: process.env, configFlag: parsed.own.config as string | undefined, flags: parsed.settings });
     const engine = openEngine(session, { ask: terminalAsker() });
+    // a call may start its server: the server.start hooks' advice and failures show here too
+    engine.gate.startFrames = (f) => showFrame({ type: "hook", ...f }, session);
     try {
       // the same gate a script's call passes: call hooks fire for `mcpx call` too
       const answer = await gatedCall(engine.gate, { server: target.slice(0, dot), tool: target.slice(dot + 1), args }, { push: (f) => showFrame(f, session) });

@@ -73,7 +73,11 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
 
   const before = await runGate(gate, "script", "before", payload, hookFrame);
   if (before.refused) {
-    q.push({ type: "error", error: { name: "RefusedError", code: "REFUSED", message: `the script was refused by hook ${before.refused.hook}: ${before.refused.reason}`, data: before.refused } });
+    const error = { name: "RefusedError", code: "REFUSED", message: `the script was refused by hook ${before.refused.hook}: ${before.refused.reason}`, data: before.refused };
+    q.push({ type: "error", error });
+    // suffix is a finally: it sees the refusal as the outcome, as call.suffix does for a refused call
+    await runGate(gate, "script", "suffix", { ...payload, error: { name: error.name, message: error.message, code: error.code } }, hookFrame);
+    gate.startFrames = undefined;
     return end(EXIT_REFUSED);
   }
   if (before.replaced && !isStringArray(payload.script!.args)) {
@@ -121,7 +125,7 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
       break;
     }
     payload.error = { name: outcome.error!.name, message: outcome.error!.message, code: outcome.error!.code };
-    const d = await runGate(gate, "script", "onError", payload, hookFrame);
+    const d = await runGate(gate, "script", "onError", payload, hookFrame, outcome.error!.code === "INTERRUPTED" ? 0 : gate.policy.retryBudget - retries);
     if (d.replaced) {
       result = { ok: true, value: d.value };
       exitCode = 0;

@@ -62,7 +62,7 @@ export async function gatedCall(gate: Gate, req: CallRequest, q: Pick<PushQueue<
       break;
     }
     payload.error = plain(answer.error);
-    const d = await runGate(gate, "call", "onError", payload, hookFrame);
+    const d = await runGate(gate, "call", "onError", payload, hookFrame, gate.policy.retryBudget - retries);
     delete payload.error;
     if (d.replaced) {
       answer = { ok: true, value: asCallResult(d.value) };

@@ -63,11 +63,14 @@ const SUBJECT: Record<string, (p: Payload) => { get(): unknown; set(v: unknown):
   "script.before": (p) => ({ get: () => p.script!.args, set: (v) => (p.script!.args = v as string[]) }),
 };
 const resultSubject = (p: Payload) => ({ get: () => p.result, set: (v: unknown) => (p.result = v) });
+/** at onError an apply recovers: what it replaced (the frame's `original`) is the error */
+const recoverySubject = (p: Payload) => ({ get: () => p.error, set: (v: unknown) => (p.result = v) });
 
-export async function runGate(gate: Gate, point: PointName, phase: Phase, payload: Payload, emit: (f: HookFrameBody) => void): Promise<Decision> {
+/** @param retriesLeft at onError: how many more attempts hooks.retryBudget allows; a retry asked for beyond it is dropped and reported */
+export async function runGate(gate: Gate, point: PointName, phase: Phase, payload: Payload, emit: (f: HookFrameBody) => void, retriesLeft = 0): Promise<Decision> {
   const decision: Decision = { replaced: false, retry: false, advice: [] };
   const match = { server: payload.call?.server ?? payload.server?.name, tool: payload.call?.tool };
-  const subject = (SUBJECT[`${point}.${phase}`] ?? resultSubject)(payload);
+  const subject = (SUBJECT[`${point}.${phase}`] ?? (phase === "onError" ? recoverySubject : resultSubject))(payload);
 
   const settle = (hook: { name: string; on: string; effect: Level; failure: "open" | "closed"; action: string }, out: { output?: Record<string, unknown>; failure?: string; durationMs: number }) => {
     const eff = effectiveLevel(hook.effect, phase, gate.policy.autonomy, gate.policy.max);
@@ -95,7 +98,10 @@ export async function runGate(gate: Gate, point: PointName, phase: Phase, payloa
       decision.replaced = true;
       frame.changed = true;
     }
-    if (kept.run === "retry") decision.retry = frame.retry = true;
+    if (kept.run === "retry") {
+      if (retriesLeft > 0) decision.retry = frame.retry = true;
+      else frame.dropped = [...(frame.dropped ?? []), `run: retry budget used up (hooks.retryBudget ${gate.policy.retryBudget})`];
+    }
     if (kept.refuse !== undefined || kept.ask !== undefined) pendingAsk.push({ hook: hook.name, reason: String(kept.refuse ?? kept.ask), ask: kept.refuse === undefined });
     emit(frame);
   };

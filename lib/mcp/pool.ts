@@ -140,7 +140,11 @@ export class Pool {
     const transport = await this.transport(cfg);
     transport.onclose = () => {
       // keep only a live connection in the pool
-      void this.conns.get(server)?.then((c) => c.client === client && this.conns.delete(server));
+      // (a connection that failed to open rejects; that failure is reported by whoever awaited it)
+      void this.conns.get(server)?.then(
+        (c) => c.client === client && this.conns.delete(server),
+        () => {},
+      );
     };
     try {
       await client.connect(transport, { timeout: this.opts.callTimeoutMs });

@@ -8,6 +8,12 @@
 //   3. one-shot `mcpx call fake.echo '{"message":"x"}'`  vs  `mcporter call fake.echo` target ≥ 3× faster
 //   4. `mcpx --help`  vs  an empty `bun build --compile` binary (cached in node_modules/.cache/mcpx-bench)
 //   5. peak memory of both sides of 1–3
+//   6. the hook gate's per-call cost (issue 3): the calls-script.ts loop under `mcpx run --config FILE`
+//      with four config files that differ only in `hooks` — (a) none, (b) two that match no call,
+//      (c) one `plugin` hook on call.before (fake.echo answering the text {}: no opinion), (d) one
+//      `run` hook on call.before (["true"]: exit 0, empty stdout, no opinion). The four alternate in
+//      rounds (the order rotates every round); the table gives µs per call, the ratios to (a), and
+//      whether (b) is within the noise of (a): its median inside the min … max of (a)'s rounds
 //
 // The two sides of a pair alternate round by round (who goes first flips every round, so drift and
 // background load hit both alike), after untimed warm-up runs of each; the table reports medians and
@@ -21,7 +27,8 @@
 // usage without starting the JS engine (~5 MB RSS, no evaluation). `bun -e ';'` starts the engine and
 // runs an empty program, which is the least `mcpx exec ''` could do, so it is the floor here.
 //
-// Round counts are the constants below; the whole run takes about 1–1.5 minutes on 2 cores.
+// Round counts are the constants below; the whole run takes about 1.5–2 minutes on 2 cores (6 adds
+// about 30 s).
 
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
@@ -38,6 +45,10 @@ const ROUNDS_HELP = 15; // 4. mcpx --help vs the empty binary
 const ROUNDS_MEMORY = 2; // 5. runs of each command under /usr/bin/time -v (median)
 const RUN_TIMEOUT_MS = 30_000; // one command taking longer than this fails the bench
 const TREE_POLL_MS = 5; // 5. how often the process tree's VmHWM is sampled
+const ROUNDS_HOOKS = 5; // 6. rounds of the four hook configs, after one untimed check run of each
+const HOOK_CALLS = 500; // 6a/6b. timed calls per run
+const HOOK_CALLS_GATED = 200; // 6c/6d. timed calls per run: each call also makes a hook call / spawns a process
+const HOOK_CHECK_CALLS = 2; // 6. calls of the check run (its hook frames are counted; it is also the warm-up)
 
 // ── targets (issue 2) ────────────────────────────────────────────────────────
 const TARGET_EXEC_RATIO = 2.5;
@@ -149,7 +160,7 @@ interface Run {
   maxRssKiB: number;
 }
 
-type Check = (stdout: string) => string | undefined;
+type Check = (stdout: string, stderr: string) => string | undefined;
 
 async function run(argv: string[], check?: Check, onSpawn?: (pid: number) => void): Promise<Run> {
   const t0 = performance.now();
@@ -164,7 +175,7 @@ async function run(argv: string[], check?: Check, onSpawn?: (pid: number) => voi
   ]);
   clearTimeout(timer);
   live.delete(proc);
-  const problem = code !== 0 ? `exited with ${proc.signalCode ?? code}` : check?.(stdout);
+  const problem = code !== 0 ? `exited with ${proc.signalCode ?? code}` : check?.(stdout, stderr);
   if (problem) {
     console.error(`bench: \`${argv.map((a) => (a === "" || /[\s'"{}]/.test(a) ? `'${a}'` : a)).join(" ")}\` ${problem}\n--- stdout\n${stdout}--- stderr\n${stderr}`);
     process.exit(1);
@@ -177,12 +188,12 @@ async function run(argv: string[], check?: Check, onSpawn?: (pid: number) => voi
 const printsX: Check = (out) => (out.trim() === "x" ? undefined : `printed ${JSON.stringify(out)}, expected "x"`);
 
 /** the {"n","ms"} line a call-loop run prints last, as µs per call */
-function perCallUs(out: string): number {
-  return (loopLine(out).ms / CALLS) * 1000;
+function perCallUs(out: string, n = CALLS): number {
+  return (loopLine(out, n).ms / n) * 1000;
 }
-function loopLine(out: string): { n: number; ms: number; connectMs?: number } {
+function loopLine(out: string, n = CALLS): { n: number; ms: number; connectMs?: number } {
   const line = JSON.parse(out.trim().split("\n").pop() ?? "") as { n: number; ms: number; connectMs?: number };
-  if (line.n !== CALLS || !(line.ms > 0)) throw new Error(`call loop reported ${JSON.stringify(line)}, expected n=${CALLS}`);
+  if (line.n !== n || !(line.ms > 0)) throw new Error(`call loop reported ${JSON.stringify(line)}, expected n=${n}`);
   return line;
 }
 /** fake-server start-up (spawn to initialize answered) as the SDK peer saw it, one per peer run */
@@ -378,6 +389,97 @@ async function memory(pair: Pair): Promise<{ mcpx: Memory; peer: Memory }> {
   return { mcpx: med(runs.mcpx), peer: med(runs.peer) };
 }
 
+// ── 6. the hook gate: one loop under four config files ───────────────────────
+interface HookConfig {
+  key: "a" | "b" | "c" | "d";
+  label: string;
+  /** what the config's `hooks` holds, for the table */
+  what: string;
+  /** the `hooks` setting of its config file (absent for (a): nothing configured) */
+  hooks?: unknown[];
+  /** timed calls per run */
+  calls: number;
+  /** the hook frames each call yields, and their action (checked on the check run) */
+  framesPerCall: number;
+  action?: "run" | "plugin";
+  /** its config file, in the sandbox; passed as `mcpx run --config FILE` */
+  file: string;
+}
+const HOOK_CONFIGS: HookConfig[] = [
+  { key: "a", label: "no hooks", what: "no `hooks` key", calls: HOOK_CALLS, framesPerCall: 0 },
+  {
+    key: "b",
+    label: "hooks, none matching",
+    what: 'run ["true"] ×2: when {tool: no_such_tool} / {server: other}',
+    hooks: [
+      { on: "call", phase: "before", when: { tool: "no_such_tool" }, run: ["true"] },
+      { on: "call", phase: "before", when: { server: "other" }, run: ["true"] },
+    ],
+    calls: HOOK_CALLS,
+    framesPerCall: 0,
+  },
+  {
+    key: "c",
+    label: "1 plugin hook",
+    what: 'plugin fake.echo {message: "{}"} → text {}',
+    hooks: [{ on: "call", phase: "before", plugin: "fake.echo", args: { message: "{}" } }],
+    calls: HOOK_CALLS_GATED,
+    framesPerCall: 1,
+    action: "plugin",
+  },
+  {
+    key: "d",
+    label: "1 run hook",
+    what: 'run ["true"] → exit 0, no output',
+    hooks: [{ on: "call", phase: "before", run: ["true"] }],
+    calls: HOOK_CALLS_GATED,
+    framesPerCall: 1,
+    action: "run",
+  },
+].map((c) => ({ ...c, file: join(SANDBOX, "hook-configs", `${c.key}.json`) }) as HookConfig);
+// the same server entry as everywhere else; only `hooks` differs between the files
+for (const c of HOOK_CONFIGS) writeJson(c.file, c.hooks ? { mcpServers: { fake: SERVER }, hooks: c.hooks } : { mcpServers: { fake: SERVER } });
+
+/** the check run: HOOK_CHECK_CALLS calls with NDJSON frames on stdout; every call must yield the
+ * config's hook frames, each with no advice, no dropped keys, no failure and nothing changed */
+function hookFramesCheck(c: HookConfig): Check {
+  return (out, err) => {
+    if (err.trim()) return "wrote to stderr (a hook failed or advised?)";
+    const frames = out.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const calls = frames.filter((f) => f.type === "call").length;
+    const hooks = frames.filter((f) => f.type === "hook");
+    if (calls !== HOOK_CHECK_CALLS) return `yielded ${calls} call frames, expected ${HOOK_CHECK_CALLS}`;
+    if (hooks.length !== c.framesPerCall * HOOK_CHECK_CALLS) return `yielded ${hooks.length} hook frames, expected ${c.framesPerCall * HOOK_CHECK_CALLS}`;
+    const odd = hooks.find((h) => h.on !== "call" || h.phase !== "before" || h.action !== c.action || h.changed !== false || "advice" in h || "dropped" in h || "failed" in h);
+    return odd ? `yielded a hook frame that is not a silent ${c.action} hook at call.before: ${JSON.stringify(odd)}` : undefined;
+  };
+}
+
+/** per-call µs of each config, index = round (so a[i] and b[i] ran side by side) */
+async function measureHooks(): Promise<Map<HookConfig, number[]>> {
+  for (const c of HOOK_CONFIGS) {
+    await run([MCPX, "run", "--config", c.file, "--output", "stream", SCRIPT, String(HOOK_CHECK_CALLS), "0"], hookFramesCheck(c));
+  }
+  const us = new Map(HOOK_CONFIGS.map((c) => [c, [] as number[]]));
+  for (let round = 0; round < ROUNDS_HOOKS; round++) {
+    for (let i = 0; i < HOOK_CONFIGS.length; i++) {
+      const c = HOOK_CONFIGS[(round + i) % HOOK_CONFIGS.length]!;
+      const loop: Check = (out, err) => {
+        if (err.trim()) return "wrote to stderr (a hook failed or advised?)";
+        try {
+          perCallUs(out, c.calls);
+          return undefined;
+        } catch (e) {
+          return `did not print the loop timing (${(e as Error).message})`;
+        }
+      };
+      const r = await run([MCPX, "run", "--config", c.file, SCRIPT, String(c.calls), String(CALL_WARMUP)], loop);
+      us.get(c)!.push(perCallUs(r.stdout, c.calls));
+    }
+  }
+  return us;
+}
+
 // ── statistics and printing ──────────────────────────────────────────────────
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -416,6 +518,9 @@ for (const pair of [EXEC, LOOP, ONESHOT, HELP]) {
 progress(`5. peak memory, ${ROUNDS_MEMORY} rounds of 1–3 under ${HAVE_TIME ? `${TIME} -v` : "Bun resourceUsage()"}`);
 const mem: Array<[Pair, { mcpx: Memory; peer: Memory }]> = [];
 for (const pair of [EXEC, LOOP, ONESHOT]) mem.push([pair, await memory(pair)]);
+const loadHooks = loadavg()[0]!;
+progress(`6. hook gate: ${HOOK_CONFIGS.length} configs, 1 check run each + ${ROUNDS_HOOKS} rounds (${HOOK_CALLS} / ${HOOK_CALLS_GATED} calls)`);
+const hookUs = await measureHooks();
 
 const left = leftovers();
 for (const { pid } of left) kill(pid);
@@ -466,6 +571,36 @@ for (const [pair, r] of mem) {
   memRows.push([`5${"abc"[[EXEC, LOOP, ONESHOT].indexOf(pair)]}. ${pair.title}`, pair.mcpx.label, pair.peer.label, mb(r.mcpx.maxKiB), mb(r.peer.maxKiB), ratio(r.mcpx.maxKiB / r.peer.maxKiB), mb(r.mcpx.treeKiB), mb(r.peer.treeKiB), ratio(r.mcpx.treeKiB / r.peer.treeKiB)]);
 }
 lines.push(table(memRows));
+lines.push("");
+lines.push(`6. hook gate, per call — mcpx run --config FILE calls-script.ts N (loop timed in the script); medians of ${ROUNDS_HOOKS} rounds, order rotated every round, after 1 check run per config (load ${loadHooks.toFixed(2)} at its start)`);
+{
+  const [A, B] = [hookUs.get(HOOK_CONFIGS[0]!)!, hookUs.get(HOOK_CONFIGS[1]!)!];
+  const a = median(A);
+  const pct = (x: number) => `${x >= a ? "+" : "−"}${Math.abs((x / a - 1) * 100).toFixed(0)}%`;
+  const hookRows: string[][] = [["", "hooks in the config file", "calls", "per call", "min … max", "added/call", "ratio", "judgement"]];
+  for (const c of HOOK_CONFIGS) {
+    const xs = hookUs.get(c)!;
+    const m = median(xs);
+    let judgement = "—";
+    if (c.key === "a") judgement = `baseline; its rounds span ${pct(Math.min(...xs))} … ${pct(Math.max(...xs))} of its median`;
+    if (c.key === "b") {
+      const inside = m >= Math.min(...A) && m <= Math.max(...A);
+      const paired = B.map((b, i) => b / A[i]!);
+      judgement = `${inside ? "within noise" : "NOT within noise"}: median ${inside ? "inside" : "outside"} (a)'s ${num(Math.min(...A))} … ${num(Math.max(...A))} µs; per-round b/a ${ratio(Math.min(...paired))} … ${ratio(Math.max(...paired))}`;
+    }
+    hookRows.push([
+      `6${c.key}. ${c.label}`,
+      c.what,
+      String(c.calls),
+      `${num(m)} µs`,
+      `${num(Math.min(...xs))} … ${num(Math.max(...xs))} µs`,
+      c.key === "a" ? "—" : `${m >= a ? "+" : "−"}${num(Math.abs(m - a))} µs`,
+      c.key === "a" ? "—" : `${c.key}/a ${ratio(m / a)}`,
+      judgement,
+    ]);
+  }
+  lines.push(table(hookRows));
+}
 lines.push("");
 lines.push(`first mcpx run in the fresh HOME (cold caches): exec '' ${num(results[0]!.coldMcpx)} ms, call ${num(results[2]!.coldMcpx)} ms`);
 lines.push(`fake-server start-up (spawn → initialize answered, seen by the SDK peer): median ${num(median(serverStartMs))} ms — both sides of 3 pay it`);

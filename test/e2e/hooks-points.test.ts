@@ -123,6 +123,19 @@ describe.concurrent("the call point gates mcpx call too", () => {
     expect(recordedCalls(record, "echo")).toHaveLength(1);
   });
 
+  test("mcpx call shows the advice and the failures of the server.start hooks its call set off on stderr", async () => {
+    const r = await mcpxWith(sb, ["call", "fake.echo", '{"message":"hi"}'], {
+      hooks: [
+        { name: "start-advice", on: "server.start", phase: "before", run: say({ advise: "the fake server is starting" }) },
+        { name: "start-broken", on: "server.start", phase: "onSuccess", run: ["sh", "-c", "cat > /dev/null; exit 1"] },
+      ],
+    });
+    expectExit(r, 0);
+    expect(r.stdout).toBe("hi\n");
+    expect(r.stderr).toContain("the fake server is starting");
+    expect(r.stderr).toContain("start-broken");
+  });
+
   test("mcpx call applies a call.before rewrite and shows advice on stderr", async () => {
     const record = recordPath(sb);
     const r = await mcpxWith(sb, ["call", "fake.echo", '{"message":"original"}'], {
