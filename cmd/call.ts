@@ -4,6 +4,7 @@ import { defineCommand } from "citty";
 import { loadUnwrap } from "../lib/exec/launcher-files.ts";
 import type { Frame } from "../lib/exec/frames.ts";
 import { gatedCall } from "../lib/exec/gated-call.ts";
+import { runContext } from "../lib/hooks/run-context.ts";
 import { terminalAsker } from "../lib/session/ask.ts";
 import { openEngine } from "../lib/session/engine.ts";
 import type { Session } from "../lib/session/session.ts";
@@ -28,11 +29,13 @@ export default defineCommand({
     const args = parseArgsJson(json);
     const session = openSession({ cwd: process.cwd(), env: process.env, configFlag: parsed.own.config as string | undefined, flags: parsed.settings });
     const engine = openEngine(session, { ask: terminalAsker() });
-    // a call may start its server: the server.start hooks' advice and failures show here too
-    engine.gate.startFrames = (f) => showFrame({ type: "hook", ...f }, session);
     try {
-      // the same gate a script's call passes: call hooks fire for `mcpx call` too
-      const answer = await gatedCall(engine.gate, { server: target.slice(0, dot), tool: target.slice(dot + 1), args }, { push: (f) => showFrame(f, session) });
+      // the same gate a script's call passes: call hooks fire for `mcpx call` too, and a server
+      // start it causes shows its server.start hooks' advice and failures here
+      const push = (f: Frame) => showFrame(f, session);
+      const answer = await runContext.run({ hookFrame: (f) => push({ type: "hook", ...f }) }, () =>
+        gatedCall(engine.gate, { server: target.slice(0, dot), tool: target.slice(dot + 1), args }, { push }),
+      );
       if (!answer.ok) {
         if (parsed.own.json) out(JSON.stringify((answer.error.data as { raw?: unknown })?.raw ?? { error: answer.error }, null, 2) + "\n");
         session.log("error", answer.error.message);

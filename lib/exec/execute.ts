@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { namespaceBindings } from "../codegen/identifiers.ts";
 import { runGate, type Gate, type Payload } from "../hooks/gate.ts";
+import { runContext } from "../hooks/run-context.ts";
 import { writeContentFile } from "../paths/content-file.ts";
 import { PushQueue } from "../util/frame-queue.ts";
 import type { Frame, HookFrameBody, SerializedError } from "./frames.ts";
@@ -32,7 +33,8 @@ export const EXIT_REFUSED = 77;
 
 export function execute(opts: ExecOptions, ctx: ExecContext): AsyncIterable<Frame> {
   const q = new PushQueue<Frame>();
-  void run(opts, ctx, q)
+  // server.start hooks fired by this run's calls report into this run's stream
+  void runContext.run({ hookFrame: (f) => q.push({ type: "hook", ...f }) }, () => run(opts, ctx, q))
     .catch((err) => {
       // a bug here must still end the stream with exactly one error and an end
       q.push({ type: "error", error: { name: "InternalError", code: "INTERNAL", message: String((err as Error)?.stack ?? err) } });
@@ -50,7 +52,6 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
   const gate = ctx.gate;
   const hookFrame = (f: HookFrameBody) => q.push({ type: "hook", ...f });
   q.push({ type: "start", runId });
-  gate.startFrames = hookFrame;
   const end = (exitCode: number) => q.push({ type: "end", exitCode, durationMs: Math.round(performance.now() - started) });
   const usage = (message: string) => {
     q.push({ type: "error", error: { name: "UsageError", code: "USAGE", message } });
@@ -77,7 +78,6 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
     q.push({ type: "error", error });
     // suffix is a finally: it sees the refusal as the outcome, as call.suffix does for a refused call
     await runGate(gate, "script", "suffix", { ...payload, error: { name: error.name, message: error.message, code: error.code } }, hookFrame);
-    gate.startFrames = undefined;
     return end(EXIT_REFUSED);
   }
   if (before.replaced && !isStringArray(payload.script!.args)) {
@@ -143,7 +143,6 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
   await runGate(gate, "script", "suffix", payload, hookFrame);
   const durationMs = Math.round(performance.now() - started);
   gate.bus.publish("script.finished", { runId, ok: result.ok, exitCode, durationMs });
-  gate.startFrames = undefined;
   end(exitCode);
 }
 

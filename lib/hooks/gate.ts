@@ -33,8 +33,6 @@ export interface Gate {
   ask?: (question: string) => Promise<boolean>;
   /** MCP hook-tool timeouts in a row, per server: the second one restarts the server */
   mcpTimeouts: Map<string, number>;
-  /** where server.start hook frames go: the run in progress sets it (a start happens inside a call) */
-  startFrames?: (f: HookFrameBody) => void;
 }
 
 /** what the hook receives on stdin, beside point and phase */

@@ -6,14 +6,9 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ServerConfig } from "../config/servers.ts";
 import { isHookToolName } from "../codegen/identifiers.ts";
+import type { Tool } from "../codegen/tool-signature.ts";
 
-export interface Tool {
-  name: string;
-  description?: string;
-  inputSchema?: unknown;
-  outputSchema?: unknown;
-  annotations?: Record<string, unknown>;
-}
+export type { Tool };
 
 export type CallResult = { content?: unknown[]; structuredContent?: unknown; isError?: boolean; [k: string]: unknown };
 

@@ -6,6 +6,7 @@ import { buildGate, hooksFromSetting } from "../hooks/build-gate.ts";
 import { runGate, type Gate } from "../hooks/gate.ts";
 import type { Hook } from "../hooks/hook.ts";
 import type { Observers } from "../hooks/observe.ts";
+import { runContext } from "../hooks/run-context.ts";
 import { writeCatalog } from "../mcp/catalog-cache.ts";
 import { Pool } from "../mcp/pool.ts";
 import type { Sourced } from "../settings/resolve.ts";
@@ -48,7 +49,7 @@ export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
       if (!gate || gate.hooks.length === 0) return;
       const server = { name: cfg.name, kind: cfg.kind, ...(cfg.kind === "stdio" ? { command: cfg.command } : { url: cfg.url }) };
       const payload = { server, tools: info.tools, error: info.error ? { name: info.error.name, message: info.error.message, code: (info.error as { code?: string }).code } : undefined };
-      const d = await runGate(gate, "server.start", phase, payload, (f) => gate!.startFrames?.(f));
+      const d = await runGate(gate, "server.start", phase, payload, (f) => runContext.getStore()?.hookFrame(f));
       if (d.refused) throw Object.assign(new Error(`server "${cfg.name}" was refused by hook ${d.refused.hook}: ${d.refused.reason}`), { name: "UpstreamError", code: "REFUSED" });
     },
   });

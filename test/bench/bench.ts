@@ -28,7 +28,7 @@
 // runs an empty program, which is the least `mcpx exec ''` could do, so it is the floor here.
 //
 // Round counts are the constants below; the whole run takes about 1.5–2 minutes on 2 cores (6 adds
-// about 30 s).
+// about 30 s, 45 s on a loaded machine).
 
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
