@@ -49,7 +49,8 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
     args: [...more, ...parsed.rest],
     export: parsed.own.export as string | undefined,
     script: session.phases(),
-    hooks: session.get<Record<string, unknown>[]>("hooks"),
+    // configured hooks are in force through the engine's gate; ExecOptions.hooks is for per-run extras
+    hooks: [],
     runtime: session.get<ExecOptions["runtime"]>("script.runtime"),
     timeoutMs: session.get<number>("exec.timeout"),
     env: parseEnvFlags((parsed.own.env as string[] | undefined) ?? []),

@@ -8,6 +8,7 @@ import { basename, join, resolve } from "node:path";
 import { namespaceBindings } from "../codegen/identifiers.ts";
 import { runGate, type Gate, type Payload } from "../hooks/gate.ts";
 import { runContext } from "../hooks/run-context.ts";
+import { perRunHooks } from "../hooks/build-gate.ts";
 import { writeContentFile } from "../paths/content-file.ts";
 import { PushQueue } from "../util/frame-queue.ts";
 import type { Frame, HookFrameBody, SerializedError } from "./frames.ts";
@@ -49,7 +50,6 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: SerializedErro
 async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Promise<void> {
   const started = performance.now();
   const runId = randomUUID();
-  const gate = ctx.gate;
   const hookFrame = (f: HookFrameBody) => q.push({ type: "hook", ...f });
   q.push({ type: "start", runId });
   const end = (exitCode: number) => q.push({ type: "end", exitCode, durationMs: Math.round(performance.now() - started) });
@@ -61,6 +61,15 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
   const cwd = opts.cwd ? resolve(ctx.cwd, opts.cwd) : ctx.cwd;
   const bad = checkPhases(opts.script);
   if (bad) return usage(bad);
+  // this run's own script hooks, after the ones in force (they may only lower effects: build-gate.ts)
+  let gate = ctx.gate;
+  if (opts.hooks.length > 0) {
+    try {
+      gate = { ...ctx.gate, hooks: [...ctx.gate.hooks, ...perRunHooks(opts.hooks, cwd, ctx.env)] };
+    } catch (err) {
+      return usage((err as Error).message);
+    }
+  }
   let scriptPath: string;
   if (opts.file !== undefined) {
     scriptPath = resolve(cwd, opts.file);

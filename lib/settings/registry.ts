@@ -19,12 +19,13 @@ export interface SettingDecl {
   commands?: readonly CommandName[];
 }
 
-export type CommandName = "run" | "exec" | "call" | "ls" | "types" | "settings" | "hooks";
+export type CommandName = "run" | "exec" | "call" | "ls" | "types" | "settings" | "hooks" | "daemon" | "serve";
 
 const RUNS: readonly CommandName[] = ["run", "exec"];
-const EVERY: readonly CommandName[] = ["run", "exec", "call", "ls", "types", "settings", "hooks"];
+const EVERY: readonly CommandName[] = ["run", "exec", "call", "ls", "types", "settings", "hooks", "daemon", "serve"];
 /** commands through which hooks can fire (or be inspected) */
-const HOOKED: readonly CommandName[] = ["run", "exec", "call", "settings", "hooks"];
+const HOOKED: readonly CommandName[] = ["run", "exec", "call", "settings", "hooks", "daemon", "serve"];
+
 const LEVEL_VALUES = ["off", "advise", "ask", "refuse", "propose", "apply", "run"] as const;
 
 export const SCRIPT_PHASES = ["before", "prefix", "onSuccess", "onError", "suffix"] as const;
@@ -57,6 +58,34 @@ export const SETTINGS: readonly SettingDecl[] = [
       commands: RUNS,
     }),
   ),
+  {
+    path: "daemon.address",
+    kind: "string",
+    default: "",
+    description: "Where the daemon listens and --remote connects: a unix socket path (default $XDG_RUNTIME_DIR/mcpx/daemon.sock, else /tmp/mcpx-UID/daemon.sock) or http://127.0.0.1:PORT (TCP: loopback only, needs daemon.token)",
+    commands: ["run", "exec", "daemon"],
+  },
+  {
+    path: "daemon.token",
+    kind: "string",
+    default: "",
+    description: "Bearer token the daemon requires on TCP (and --remote sends); prefer MCPX_DAEMON_TOKEN to a config file",
+    commands: ["run", "exec", "daemon"],
+  },
+  {
+    path: "daemon.maxBody",
+    kind: "int",
+    default: "4194304",
+    description: "Largest request body the daemon accepts, in bytes; a larger one is refused with 413",
+    commands: ["daemon"],
+  },
+  {
+    path: "daemon.idleTimeout",
+    kind: "duration",
+    default: "5m",
+    description: "An upstream server no run has used for this long is stopped (the daemon's pool is shared by all runs)",
+    commands: ["daemon"],
+  },
   {
     path: "script.runtime",
     kind: "enum",
