@@ -34,6 +34,7 @@ export default defineCommand({
     const engine = openEngine(session);
     const json = parsed.own.json === true;
     try {
+      await engine.ready; // plugins' hooks are in force once their servers run
       const { gate } = engine;
       const all = [...gate.hooks, ...allObservers(engine)];
       if (action === "list") {
@@ -100,5 +101,5 @@ export default defineCommand({
 });
 
 function allObservers(engine: ReturnType<typeof openEngine>) {
-  return engine.observerHooks;
+  return engine.observerHooks();
 }

@@ -52,6 +52,7 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
   const runId = randomUUID();
   const hookFrame = (f: HookFrameBody) => q.push({ type: "hook", ...f });
   q.push({ type: "start", runId });
+  await ctx.gate.ready;
   const end = (exitCode: number) => q.push({ type: "end", exitCode, durationMs: Math.round(performance.now() - started) });
   const usage = (message: string) => {
     q.push({ type: "error", error: { name: "UsageError", code: "USAGE", message } });

@@ -20,6 +20,7 @@ export interface CallRequest {
 }
 
 export async function gatedCall(gate: Gate, req: CallRequest, q: Pick<PushQueue<Frame>, "push">): Promise<CallAnswer> {
+  await gate.ready;
   const t0 = performance.now();
   const hookFrame = (f: HookFrameBody) => q.push({ type: "hook", ...f });
   const report = (answer: CallAnswer, tool: string, args: Record<string, unknown>, destructiveHint?: boolean): CallAnswer => {

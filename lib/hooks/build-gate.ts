@@ -61,10 +61,12 @@ export interface GateInput {
   pool: Pool;
   bus: EventBus;
   hooks: Hook[];
+  /** hooks that come and go (a plugin's, while its server lives), after the fixed ones */
+  dynamicHooks?: () => Hook[];
   ask?: (question: string) => Promise<boolean>;
 }
 
-export function buildGate({ session, pool, bus, hooks, ask }: GateInput): { gate: Gate; observers: Observers } {
+export function buildGate({ session, pool, bus, hooks, dynamicHooks = () => [], ask }: GateInput): { gate: Gate; observers: Observers } {
   const get = session.get;
   const url = get<string>("model.url");
   const deps: ActionDeps = {
@@ -74,8 +76,12 @@ export function buildGate({ session, pool, bus, hooks, ask }: GateInput): { gate
     model: url ? { url, name: get<string>("model.name"), apiKey: get<string>("model.apiKey") || undefined } : undefined,
     warn: (m) => session.log("warn", m, "hooks"),
   };
+  const fixed = hooks.filter((h) => h.phase !== "observe");
   const gate: Gate = {
-    hooks: hooks.filter((h) => h.phase !== "observe"),
+    get hooks() {
+      const extra = dynamicHooks().filter((h) => h.phase !== "observe");
+      return extra.length ? [...fixed, ...extra] : fixed;
+    },
     policy: {
       autonomy: get<Level>("hooks.autonomy"),
       max: get<Level>("autonomy.max"),
@@ -90,7 +96,8 @@ export function buildGate({ session, pool, bus, hooks, ask }: GateInput): { gate
     ask,
     mcpTimeouts: new Map(),
   };
-  const observers = startObservers(gate, hooks.filter((h) => h.phase === "observe"));
+  const observing = hooks.filter((h) => h.phase === "observe");
+  const observers = startObservers(gate, () => [...observing, ...dynamicHooks().filter((h) => h.phase === "observe")]);
   return { gate, observers };
 }
 

@@ -33,6 +33,8 @@ export interface Gate {
   ask?: (question: string) => Promise<boolean>;
   /** MCP hook-tool timeouts in a row, per server: the second one restarts the server */
   mcpTimeouts: Map<string, number>;
+  /** settles when the hooks that arrive with plugin servers are in force; every door awaits it */
+  ready?: Promise<void>;
 }
 
 /** what the hook receives on stdin, beside point and phase */

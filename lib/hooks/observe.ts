@@ -13,13 +13,13 @@ export interface Observers {
   stop(): void;
 }
 
-export function startObservers(gate: Gate, hooks: Hook[]): Observers {
+/** @param hooks the observe hooks in force at the moment an event is published */
+export function startObservers(gate: Gate, hooks: () => Hook[]): Observers {
   const inflight = new Set<Promise<unknown>>();
-  if (hooks.length === 0) return { drain: async () => {}, stop() {} };
   const off = gate.bus.on((event) => {
     // an observer's own failure is not observed again, or one broken observer on "*" would loop
     if (event.kind === "hook.failed" && (event.data as { phase?: string }).phase === "observe") return;
-    for (const hook of hooks) {
+    for (const hook of hooks()) {
       if (!hookMatches(hook, event.kind, "observe", { server: event.server, tool: event.tool, session: event.session, uri: event.uri })) continue;
       const p = runHookAction(hook, "call", "observe", { point: event.kind, phase: "observe", hook: hook.name, event }, gate, gate.deps).then((out) => {
         if (out.failure) gate.bus.publish("hook.failed", { hook: hook.name, point: event.kind, phase: "observe", reason: out.failure });

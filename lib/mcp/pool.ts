@@ -137,7 +137,11 @@ export class Pool {
       // keep only a live connection in the pool
       // (a connection that failed to open rejects; that failure is reported by whoever awaited it)
       void this.conns.get(server)?.then(
-        (c) => c.client === client && this.conns.delete(server),
+        (c) => {
+          if (c.client !== client) return;
+          this.conns.delete(server);
+          this.opts.onEvent?.("server.stopped", { server, reason: "connection closed" });
+        },
         () => {},
       );
     };

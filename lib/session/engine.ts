@@ -10,6 +10,8 @@ import { runContext } from "../hooks/run-context.ts";
 import { writeCatalog } from "../mcp/catalog-cache.ts";
 import { Pool } from "../mcp/pool.ts";
 import type { Sourced } from "../settings/resolve.ts";
+import { loadPlugins } from "../plugins/load.ts";
+import type { Plugin } from "../plugins/manifest.ts";
 import type { Session } from "./session.ts";
 
 export interface Engine {
@@ -17,8 +19,11 @@ export interface Engine {
   bus: EventBus;
   gate: Gate;
   observers: Observers;
-  /** the observe hooks, which the gate does not hold (they run from the bus) */
-  observerHooks: Hook[];
+  /** the observe hooks in force now, which the gate does not hold (they run from the bus) */
+  observerHooks(): Hook[];
+  plugins: Plugin[];
+  /** settles once every plugin's server has started (or failed to): only then are its hooks in force */
+  ready: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -33,7 +38,12 @@ export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
   const hooks = [...hooksFromSetting((session.settings.get("hooks")!.items ?? []) as Sourced[], session.cwd, session.env), ...(opts.extraHooks ?? [])];
   const bus = new EventBus();
   let gate: Gate | undefined;
-  const pool = new Pool(session.config.servers, {
+  const plugins = loadPlugins(session, session.config.servers);
+  const servers = { ...session.config.servers, ...Object.fromEntries(plugins.map((p) => [p.name, p.server])) };
+  // a plugin's hooks are in force exactly while its server's session lives
+  const live = new Set<string>();
+  const pluginHooks = () => plugins.filter((p) => live.has(p.name)).flatMap((p) => p.hooks);
+  const pool = new Pool(servers, {
     log: (level, message) => session.log(level, message, "upstream"),
     callTimeoutMs: session.get<number>("mcp.callTimeout"),
     baseEnv: session.env,
@@ -44,7 +54,11 @@ export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
         session.log("debug", `catalogue cache not written: ${(e as Error).message}`);
       }
     },
-    onEvent: (kind, data) => bus.publish(kind, data as never),
+    onEvent: (kind, data) => {
+      if (kind === "server.started") live.add(String(data.server));
+      if (kind === "server.stopped") live.delete(String(data.server));
+      bus.publish(kind, data as never);
+    },
     startGate: async (cfg, phase, info) => {
       if (!gate || gate.hooks.length === 0) return;
       const server = { name: cfg.name, kind: cfg.kind, ...(cfg.kind === "stdio" ? { command: cfg.command } : { url: cfg.url }) };
@@ -53,15 +67,25 @@ export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
       if (d.refused) throw Object.assign(new Error(`server "${cfg.name}" was refused by hook ${d.refused.hook}: ${d.refused.reason}`), { name: "UpstreamError", code: "REFUSED" });
     },
   });
-  const built = buildGate({ session, pool, bus, hooks, ask: opts.ask });
+  const built = buildGate({ session, pool, bus, hooks, dynamicHooks: pluginHooks, ask: opts.ask });
   gate = built.gate;
+  const ready = Promise.all(
+    plugins.map((p) => pool.tools(p.name).then(
+      () => {},
+      (e) => session.log("warn", `plugin ${p.name} (${p.manifest}): its server did not start, so its hooks are not in force: ${(e as Error).message}`),
+    )),
+  ).then(() => {});
+  gate.ready = ready;
   return {
     pool,
     bus,
     gate,
+    plugins,
+    ready,
     observers: built.observers,
-    observerHooks: hooks.filter((h) => h.phase === "observe"),
+    observerHooks: () => [...hooks, ...pluginHooks()].filter((h) => h.phase === "observe"),
     async close() {
+      await ready;
       await built.observers.drain();
       built.observers.stop();
       await pool.close();

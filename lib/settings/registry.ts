@@ -134,6 +134,13 @@ export const SETTINGS: readonly SettingDecl[] = [
     commands: HOOKED,
   },
   {
+    path: "plugins",
+    kind: "list",
+    default: [],
+    description: "Plugin directories (or mcpx-plugin.json paths), relative to the config file: each brings one MCP server and hooks that are in force while its server runs",
+    commands: EVERY,
+  },
+  {
     path: "hooks.autonomy",
     kind: "enum",
     default: "run",

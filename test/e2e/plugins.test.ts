@@ -1,0 +1,46 @@
+// Plugins: a manifest brings a server and hooks; the hooks are in force while that server's session
+// lives, show their origin, and are dropped when the session ends.
+
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { ROOT, fakeServer, sandbox } from "./harness.ts";
+import { expectExit, mcpx, parseFrames, writeConfig } from "./support.ts";
+
+const sb = sandbox();
+writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer() }, plugins: [join(ROOT, "fixtures/plugins/guard")] });
+
+describe("a plugin", () => {
+  test("its hook runs on the calls it matches, while its server lives", async () => {
+    const r = await mcpx(sb, ["exec", "--output", "stream", 'console.log(await fake.echo({ message: "hi" }))']);
+    expectExit(r, 0);
+    const hooks = parseFrames(r.stdout).filter((f) => f.type === "hook");
+    expect(hooks.map((h) => [h.name, h.phase, h.advice])).toEqual([["guard-advice", "before", ["guard is watching"]]]);
+  });
+
+  test("its hooks are listed with the plugin as their origin", async () => {
+    const r = await mcpx(sb, ["hooks", "list", "--json"]);
+    expectExit(r, 0);
+    const { hooks } = JSON.parse(r.stdout) as { hooks: Array<{ name: string; origin: string }> };
+    const mine = hooks.find((h) => h.name === "guard-advice");
+    expect(mine?.origin).toContain("plugin guard");
+    expect(mine?.origin).toContain("mcpx-plugin.json");
+  });
+
+  test("its hooks are dropped when its server's session ends", async () => {
+    // FAKE_MCP_CRASH_ON=slow in the manifest: calling guard.slow ends the plugin's server
+    const r = await mcpx(sb, ["exec", "--output", "stream", 'await fake.echo({ message: "1" }); await guard.slow({ ms: 1 }).catch(() => {}); await Bun.sleep(200); await fake.echo({ message: "2" })']);
+    expectExit(r, 0);
+    const frames = parseFrames(r.stdout);
+    const calls = frames.filter((f) => f.type === "call" || (f.type === "hook" && f.name === "guard-advice")).map((f) => (f.type === "call" ? `call ${f.server}.${f.tool}` : "guard-advice"));
+    expect(calls).toEqual(["guard-advice", "call fake.echo", "call guard.slow", "call fake.echo"]);
+  });
+
+  test("a plugin whose manifest is missing is a config error before anything runs", async () => {
+    const other = sandbox();
+    writeConfig(other, ".mcpx.json", { plugins: ["./nowhere"] });
+    const r = await mcpx(other, ["exec", "console.log(1)"]);
+    expectExit(r, 2);
+    expect(r.stderr).toContain("mcpx-plugin.json");
+    expect(r.stdout).toBe("");
+  });
+});
