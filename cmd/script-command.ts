@@ -14,7 +14,8 @@ import { terminalAsker } from "../lib/session/ask.ts";
 import { writeGlobalsBeside } from "../lib/codegen/globals-file.ts";
 import { cittyArgs } from "./help.ts";
 
-const OWN: Record<string, OwnFlag> = {
+/** the run/exec flags that are not registry settings (the parity test checks each against every door) */
+export const SCRIPT_FLAGS: Record<string, OwnFlag> = {
   export: { type: "string", description: "Call this named export with the args spread, instead of the default export with the args array", valueHint: "NAME" },
   json: { type: "boolean", description: "Print one JSON envelope (ok, exitCode, result, emits, logs, stdout, stderr, calls, durationMs, runId, error)" },
   output: { type: "string", description: "text (default), json (same as --json) or stream (NDJSON frames on stdout)", valueHint: "MODE" },
@@ -30,7 +31,7 @@ export function scriptCommand(kind: "run" | "exec") {
           ? "Run a TypeScript file (or a named script from .mcpx/scripts/) against your MCP servers. Arguments after the file (or after --) go to the script."
           : "Run a TypeScript snippet against your MCP servers; it is written to a file and imported like a script, so every phase applies.",
     },
-    args: cittyArgs(kind, OWN, kind === "run" ? { name: "script", description: "file or named script" } : { name: "snippet", description: "TypeScript source" }),
+    args: cittyArgs(kind, SCRIPT_FLAGS, kind === "run" ? { name: "script", description: "file or named script" } : { name: "snippet", description: "TypeScript source" }),
     async run({ rawArgs }) {
       process.exitCode = await runScriptCommand(kind, rawArgs);
     },
@@ -38,7 +39,7 @@ export function scriptCommand(kind: "run" | "exec") {
 }
 
 async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<number> {
-  const parsed = parseCommandArgs(kind, argv, OWN);
+  const parsed = parseCommandArgs(kind, argv, SCRIPT_FLAGS);
   const [target, ...more] = parsed.positionals;
   if (target === undefined) throw new UsageError(kind === "run" ? "mcpx run needs a script: mcpx run FILE [ARGS…]" : "mcpx exec needs a snippet: mcpx exec 'console.log(1)'");
   if (kind === "exec" && more.length > 0) throw new UsageError(`mcpx exec takes one snippet; got ${more.length + 1} arguments (quote the snippet, or pass script arguments after --)`);
