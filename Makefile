@@ -3,7 +3,7 @@ BUN := node_modules/.bin/bun
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 SOURCES := $(shell find cmd lib launcher -name '*.ts') package.json build.ts
 
-.PHONY: all install build demo test test-unit test-e2e bench typecheck clean
+.PHONY: all install build demo test test-unit test-e2e bench typecheck conformance clean
 
 all: build demo
 
@@ -33,6 +33,10 @@ test-unit: node_modules/.installed
 
 test-e2e: dist/mcpx
 	$(BUN) run test/run.ts e2e
+
+# the MCP conformance suite against mcpx's /mcp handler (also part of make test)
+conformance: node_modules/.installed
+	$(BUN) run test/conformance/run.ts
 
 bench: dist/mcpx
 	$(BUN) run test/bench/bench.ts

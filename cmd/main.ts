@@ -13,6 +13,8 @@ const COMMANDS: Record<string, () => Promise<CommandDef>> = {
   call: () => import("./call.ts").then((m) => m.default as CommandDef),
   settings: () => import("./settings.ts").then((m) => m.default as CommandDef),
   hooks: () => import("./hooks.ts").then((m) => m.default as CommandDef),
+  serve: () => import("./serve.ts").then((m) => m.default as CommandDef),
+  daemon: () => import("./daemon.ts").then((m) => m.default as CommandDef),
 };
 
 const main = defineCommand({

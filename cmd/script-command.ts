@@ -8,7 +8,10 @@ import { resolveScriptPath } from "../lib/exec/script-path.ts";
 import { renderFrames, type OutputMode } from "../lib/render/frames-to-cli.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import type { LogFormat } from "../lib/render/log-line.ts";
-import { openSession } from "../lib/session/session.ts";
+import { openSession, type Session } from "../lib/session/session.ts";
+import { parseAddress } from "../lib/daemon/address.ts";
+import { postExec } from "../lib/daemon/client.ts";
+import { remoteScriptHooks } from "../lib/exec/remote.ts";
 import { openEngine } from "../lib/session/engine.ts";
 import { terminalAsker } from "../lib/session/ask.ts";
 import { writeGlobalsBeside } from "../lib/codegen/globals-file.ts";
@@ -20,6 +23,7 @@ export const SCRIPT_FLAGS: Record<string, OwnFlag> = {
   json: { type: "boolean", description: "Print one JSON envelope (ok, exitCode, result, emits, logs, stdout, stderr, calls, durationMs, runId, error)" },
   output: { type: "string", description: "text (default), json (same as --json) or stream (NDJSON frames on stdout)", valueHint: "MODE" },
   env: { type: "string", multiple: true, description: "Set a variable for the script (repeatable)", valueHint: "KEY=VALUE" },
+  remote: { type: "boolean", description: "Run on the daemon at daemon.address (mcpx daemon): resolved here, run there, rendered here exactly as a local run" },
 };
 
 export function scriptCommand(kind: "run" | "exec") {
@@ -61,6 +65,7 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
     if (!file) throw new UsageError(`script not found: ${target} (not a file, and no .mcpx/scripts/${target}.ts from ${session.cwd} up)`);
     opts.file = file;
   } else opts.source = target;
+  if (parsed.own.remote === true) return runRemote(opts, session, mode);
 
   const abort = new AbortController();
   const onSignal = () => abort.abort();
@@ -76,6 +81,25 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     await engine.close();
+  }
+}
+
+// --remote: the same ExecOptions, plus what a local run has in force through its engine (the
+// config's script hooks) and where it runs (cwd), posted to the daemon; its frames are rendered by
+// the same renderFrames, so stdout, stderr, the envelope and the exit code match a local run.
+async function runRemote(opts: ExecOptions, session: Session, mode: OutputMode): Promise<number> {
+  const address = parseAddress(session.get<string>("daemon.address"), session.env, `daemon.address (${session.settings.get("daemon.address")!.origin})`);
+  const remote: ExecOptions = { ...opts, cwd: session.cwd, hooks: remoteScriptHooks(session) };
+  const abort = new AbortController();
+  const onSignal = () => abort.abort();
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    const frames = postExec(address, session.get<string>("daemon.token"), remote, abort.signal);
+    return await renderFrames(frames, { mode, format: session.get<LogFormat>("logging.format"), level: session.get("logging.level") });
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
   }
 }
 

@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { withGeneratedHooks } from "../lib/hooks/docs.ts";
 import { withGeneratedSettings } from "../lib/settings/docs.ts";
+import { withGeneratedRoutes } from "../lib/daemon/docs.ts";
 
 export const SETTINGS_DOC = join(import.meta.dir, "..", "docs", "settings.md");
 export const HOOKS_DOC = join(import.meta.dir, "..", "docs", "hooks.md");
@@ -14,6 +15,7 @@ export const HOOKS_DOC = join(import.meta.dir, "..", "docs", "hooks.md");
 export const GENERATED_DOCS: ReadonlyArray<{ path: string; regenerate: (doc: string) => string }> = [
   { path: SETTINGS_DOC, regenerate: withGeneratedSettings },
   { path: HOOKS_DOC, regenerate: withGeneratedHooks },
+  { path: join(import.meta.dir, "..", "docs", "daemon.md"), regenerate: withGeneratedRoutes },
 ];
 
 if (import.meta.main) {

@@ -12,7 +12,7 @@ import { effectiveLevel, applyDial } from "./dial.ts";
 import type { Hook } from "./hook.ts";
 import { hookMatches } from "./match.ts";
 import { callHookTools } from "./mcp-hook-calls.ts";
-import type { Level, Phase, PointName } from "./points.ts";
+import { POINTS, type Level, type Phase, type PointName, type PointSpec } from "./points.ts";
 
 export interface GatePolicy {
   autonomy: Level;
@@ -50,6 +50,8 @@ export interface Payload {
 
 export interface Decision {
   refused?: { hook: string; reason: string };
+  /** at a point that hears every objection (agent.stop): every refusal, in order; `refused` is the first */
+  objections?: Array<{ hook: string; reason: string }>;
   /** the replaced value (arguments, result, recovery value or script args) when `replaced` */
   value?: unknown;
   replaced: boolean;
@@ -69,6 +71,13 @@ const recoverySubject = (p: Payload) => ({ get: () => p.error, set: (v: unknown)
 /** @param retriesLeft at onError: how many more attempts hooks.retryBudget allows; a retry asked for beyond it is dropped and reported */
 export async function runGate(gate: Gate, point: PointName, phase: Phase, payload: Payload, emit: (f: HookFrameBody) => void, retriesLeft = 0): Promise<Decision> {
   const decision: Decision = { replaced: false, retry: false, advice: [] };
+  // agent.stop hears every hook: a refusal is one objection among others, not the end of the phase
+  const hearsAll = (POINTS[point] as PointSpec).hearsEveryObjection === true;
+  if (hearsAll) decision.objections = [];
+  const refuse = (r: { hook: string; reason: string }) => {
+    decision.refused ??= r;
+    decision.objections?.push(r);
+  };
   const match = { server: payload.call?.server ?? payload.server?.name, tool: payload.call?.tool };
   const subject = (SUBJECT[`${point}.${phase}`] ?? (phase === "onError" ? recoverySubject : resultSubject))(payload);
 
@@ -79,7 +88,7 @@ export async function runGate(gate: Gate, point: PointName, phase: Phase, payloa
     if (out.failure !== undefined) {
       frame.failed = out.failure;
       gate.bus.publish("hook.failed", { hook: hook.name, point, phase, reason: out.failure, runId: payload.runId }, match);
-      if (hook.failure === "closed") decision.refused ??= { hook: hook.name, reason: `hook failed and fails closed: ${out.failure}` };
+      if (hook.failure === "closed") refuse({ hook: hook.name, reason: `hook failed and fails closed: ${out.failure}` });
       emit(frame);
       return;
     }
@@ -109,9 +118,9 @@ export async function runGate(gate: Gate, point: PointName, phase: Phase, payloa
 
   const resolveRefusals = async () => {
     for (const r of pendingAsk.splice(0)) {
-      if (decision.refused) return;
+      if (decision.refused && !hearsAll) return;
       if (r.ask && gate.ask && (await gate.ask(`${r.hook} asks: ${r.reason}. Allow ${point}${match.server ? ` ${match.server}.${match.tool ?? ""}` : ""}?`))) continue;
-      decision.refused = { hook: r.hook, reason: r.ask && !gate.ask ? `${r.reason} (asked, and nobody can answer here)` : r.reason };
+      refuse({ hook: r.hook, reason: r.ask && !gate.ask ? `${r.reason} (asked, and nobody can answer here)` : r.reason });
     }
   };
 
@@ -122,14 +131,14 @@ export async function runGate(gate: Gate, point: PointName, phase: Phase, payloa
     const out = await runHookAction(hook, point, phase, input, gate, gate.deps);
     settle({ name: hook.name, on: hook.on, effect: hook.effect, failure: hook.failure, action: hook.action.kind }, { ...out, durationMs: ms(started) });
     await resolveRefusals();
-    if (decision.refused) return decision; // a refusal ends the phase: the operation will not happen
+    if (decision.refused && !hearsAll) return decision; // a refusal ends the phase: the operation will not happen
   }
 
   // hook tools of allowlisted servers: in parallel, merged in config order
   for (const r of await callHookTools(gate, point, phase, payload)) {
     settle({ name: `${r.server}.${r.tool}`, on: point, effect: r.effect, failure: "open", action: "plugin" }, r);
     await resolveRefusals();
-    if (decision.refused) return decision;
+    if (decision.refused && !hearsAll) return decision;
   }
   return decision;
 }

@@ -21,10 +21,10 @@ export const HOOK_TOOL_BINDINGS = [
   { tool: "_PostToolUseFailure", point: "call", phase: "onError", event: "PostToolUseFailure" },
   { tool: "_SessionStart", point: "script", phase: "before", event: "SessionStart" },
   { tool: "_SessionEnd", point: "script", phase: "suffix", event: "SessionEnd" },
-  // Added with `mcpx serve`'s agent-host points (design §5); the points must exist first, since a
-  // binding to a point nothing fires is forbidden:
-  // { tool: "_Stop", point: "agent.stop", phase: "before", event: "Stop" },
-  // { tool: "_PostCompact", point: "agent.compact", phase: "onSuccess", event: "PostCompact" },
+  // `mcpx serve`'s agent-host points (design §5): when the host calls mcpx's own `_Stop` or
+  // `_PostCompact`, allowlisted upstream servers' tools of the same name are fanned out to
+  { tool: "_Stop", point: "agent.stop", phase: "before", event: "Stop" },
+  { tool: "_PostCompact", point: "agent.compact", phase: "onSuccess", event: "PostCompact" },
 ] as const satisfies readonly HookToolBinding[];
 
 const BY_TOOL: ReadonlyMap<string, HookToolBinding> = new Map(HOOK_TOOL_BINDINGS.map((b) => [b.tool, b]));

@@ -27,12 +27,18 @@ export interface PointSpec {
   fires: string;
   /** the `when` keys a hook on this point may filter by: the context the point's owner passes to hookMatches */
   filters: readonly ("server" | "tool" | "session" | "uri")[];
+  /**
+   * a refusal does not end the phase: every hook is heard and the gate returns every objection
+   * (agent.stop, where the agent host gets all of them at once, as seed 000's gate delivers a hook
+   * objection and a reminder together). Elsewhere the first refusal ends the phase.
+   */
+  hearsEveryObjection?: boolean;
   phases: Partial<Record<Exclude<Phase, "observe" | "prefix">, PhaseSpec>>;
 }
 
 export const POINTS = {
   script: {
-    fires: "one script run: mcpx run/exec (and later /v1/exec and mcpx_exec)",
+    fires: "one script run: mcpx run/exec (local or --remote), POST /v1/exec, mcpx_exec",
     filters: ["session"],
     phases: {
       before: {
@@ -90,6 +96,35 @@ export const POINTS = {
         effects: { refuse: "the started server is stopped again; calls to it fail naming the hook" },
       },
       onError: { receives: "server, error", keys: ["advise"], effects: {} },
+    },
+  },
+  // The agent-host points of design §5: `mcpx serve` offers the `_Stop` and `_PostCompact` tools of
+  // the seed-000 convention, and each call of one fires its point once (lib/mcpserver/agent-hooks.ts).
+  "agent.stop": {
+    fires: "an agent host calling mcpx serve's _Stop tool: its model wants to end the turn",
+    filters: [],
+    hearsEveryObjection: true,
+    phases: {
+      before: {
+        receives: "nothing else: the convention's input is {}",
+        keys: ["advise", "ask", "refuse"],
+        effects: {
+          advise: "a note on mcpx serve's stderr and MCP log; not an objection",
+          ask: "asks the MCP client (elicitation) whether the agent may stop; objects where nobody can answer",
+          refuse: "objects: _Stop returns the text, attributed {hook, server, text}, and the host keeps the agent going; every hook is heard",
+        },
+      },
+    },
+  },
+  "agent.compact": {
+    fires: "an agent host calling mcpx serve's _PostCompact tool: it has just compacted its context",
+    filters: [],
+    phases: {
+      onSuccess: {
+        receives: "nothing else: the convention's input is {}",
+        keys: ["advise"],
+        effects: { advise: "text to re-inject into the fresh context: _PostCompact returns it, attributed {hook, server, text}" },
+      },
     },
   },
 } as const satisfies Record<string, PointSpec>;

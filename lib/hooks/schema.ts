@@ -262,7 +262,7 @@ function checkPoint(on: string, phase: Phase, when: Record<string, string | unde
   const filters: readonly string[] = POINTS[point].filters;
   for (const key of Object.keys(when)) {
     if (!filters.includes(key)) {
-      fail(`when.${key} on point ${point}`, `when.${key}`, `${point} can be filtered by ${filters.join(", ")}; a ${key} filter would never match there`);
+      fail(`when.${key} on point ${point}`, `when.${key}`, `${filters.length ? `${point} can be filtered by ${filters.join(", ")}` : `${point} takes no when filters`}; a ${key} filter would never match there`);
     }
   }
 }

@@ -48,6 +48,9 @@ interface Connection {
 
 export class Pool {
   private readonly conns = new Map<string, Promise<Connection>>();
+  /** when each server was last used (a call started or ended, its tools were read), and calls in flight */
+  private readonly used = new Map<string, number>();
+  private readonly busy = new Map<string, number>();
 
   constructor(
     readonly servers: Readonly<Record<string, ServerConfig>>,
@@ -60,6 +63,7 @@ export class Pool {
 
   /** every tool the server lists, lifecycle hook tools included (callers partition them) */
   async tools(server: string): Promise<Tool[]> {
+    this.used.set(server, Date.now());
     const conn = await this.connect(server);
     conn.tools ??= this.listAll(server, conn.client);
     return conn.tools;
@@ -72,6 +76,17 @@ export class Pool {
 
   /** @param keepOnTimeout hook tools: a single timeout must not restart the server (design §5) */
   async call(server: string, tool: string, args: Record<string, unknown>, timeoutMs = this.opts.callTimeoutMs, keepOnTimeout = false): Promise<CallResult> {
+    this.busy.set(server, (this.busy.get(server) ?? 0) + 1);
+    this.used.set(server, Date.now());
+    try {
+      return await this.callOn(server, tool, args, timeoutMs, keepOnTimeout);
+    } finally {
+      this.busy.set(server, (this.busy.get(server) ?? 1) - 1);
+      this.used.set(server, Date.now());
+    }
+  }
+
+  private async callOn(server: string, tool: string, args: Record<string, unknown>, timeoutMs: number, keepOnTimeout: boolean): Promise<CallResult> {
     const conn = await this.connect(server);
     try {
       return (await conn.client.callTool({ name: tool, arguments: args }, undefined, { timeout: timeoutMs })) as CallResult;
@@ -90,6 +105,11 @@ export class Pool {
     }
   }
 
+  /** ms timestamp of the server's last use (now, while a call is in flight); undefined if never used (the daemon's idle reaper reads it) */
+  lastUsed(server: string): number | undefined {
+    return (this.busy.get(server) ?? 0) > 0 ? Date.now() : this.used.get(server);
+  }
+
   /** true once a server has been started in this pool */
   started(server: string): boolean {
     return this.conns.has(server);
@@ -99,9 +119,9 @@ export class Pool {
     await Promise.all([...this.conns.keys()].map((s) => this.drop(s, "pool closed")));
   }
 
-  /** stops a server; the next call starts it again */
-  async restart(server: string): Promise<void> {
-    await this.drop(server, "restarted");
+  /** stops a server; the next call starts it again. `reason` goes into server.stopped ("idle" from the daemon's reaper) */
+  async restart(server: string, reason = "restarted"): Promise<void> {
+    await this.drop(server, reason);
   }
 
   private async drop(server: string, reason: string): Promise<void> {

@@ -21,7 +21,8 @@ export interface SettingDecl {
 
 export type CommandName = "run" | "exec" | "call" | "ls" | "types" | "settings" | "hooks" | "daemon" | "serve";
 
-const RUNS: readonly CommandName[] = ["run", "exec"];
+/** commands that run scripts (serve and daemon: the defaults for runs whose request leaves a field out) */
+const RUNS: readonly CommandName[] = ["run", "exec", "serve", "daemon"];
 const EVERY: readonly CommandName[] = ["run", "exec", "call", "ls", "types", "settings", "hooks", "daemon", "serve"];
 /** commands through which hooks can fire (or be inspected) */
 const HOOKED: readonly CommandName[] = ["run", "exec", "call", "settings", "hooks", "daemon", "serve"];

@@ -1,7 +1,6 @@
 // What every end-to-end test uses: the compiled binary, run in an isolated HOME/XDG tree with a
 // config that points at the fixture servers, and a check that no process was left behind.
 
-import { afterAll } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -22,7 +21,8 @@ export interface Sandbox {
 }
 
 const made: string[] = [];
-afterAll(() => {
+// on exit, not afterAll: an afterAll in a shared module registers only for the first file importing it
+process.on("exit", () => {
   for (const d of made) rmSync(d, { recursive: true, force: true });
 });
 

@@ -57,7 +57,7 @@ describe("settingsMarkdown", () => {
 
   test("a setting limited to some commands names them in its flags cell", () => {
     const row = lines.find((l) => l.startsWith("| `script.before` |"))!;
-    expect(row).toContain("(run, exec)");
+    expect(row).toContain("(run, exec, serve, daemon)");
     const everywhere = lines.find((l) => l.startsWith("| `logging.format` |"))!;
     expect(everywhere).not.toContain("(run");
   });

@@ -179,7 +179,7 @@ describe("parseHooks refuses when the config loads", () => {
       name: "an unknown point lists the points and suggests the nearest",
       value: { on: "calls", phase: "before", run: ["guard"] },
       key: "on",
-      says: ['unknown hook point "calls"', "use one of script, call, server.start (did you mean call?)", '"phase": "observe"'],
+      says: ['unknown hook point "calls"', "use one of script, call, server.start, agent.stop, agent.compact (did you mean call?)", '"phase": "observe"'],
     },
     {
       name: "a point and phase written together in on are split for the user",

@@ -1,0 +1,26 @@
+// mcpx daemon: serve /v1 (and /mcp) until SIGINT or SIGTERM. Everything it does is in lib/daemon.
+
+import { defineCommand } from "citty";
+import { startDaemon } from "../lib/daemon/server.ts";
+import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
+import { openSession } from "../lib/session/session.ts";
+import { cittyArgs } from "./help.ts";
+
+const OWN: Record<string, OwnFlag> = {};
+
+export default defineCommand({
+  meta: { name: "daemon", description: "Serve /v1/exec, /v1/settings, /v1/events and /v1/health on a unix socket (default) or loopback TCP with a token, until SIGINT/SIGTERM (docs/daemon.md)" },
+  args: cittyArgs("daemon", OWN),
+  async run({ rawArgs }) {
+    const parsed = parseCommandArgs("daemon", rawArgs, OWN);
+    if (parsed.positionals.length || parsed.rest.length) throw new UsageError(`mcpx daemon takes no arguments (got ${[...parsed.positionals, ...parsed.rest].join(" ")}); its address is the daemon.address setting (--daemon-address)`);
+    const session = openSession({ cwd: process.cwd(), env: process.env, configFlag: parsed.own.config as string | undefined, flags: parsed.settings });
+    const daemon = await startDaemon(session);
+    const onSignal = () => void daemon.stop();
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+    await daemon.closed;
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  },
+});

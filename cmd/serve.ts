@@ -1,0 +1,25 @@
+// mcpx serve: mcpx as an MCP server over stdio, for agent hosts (mcpx_exec, mcpx_call,
+// mcpx_namespaces, mcpx_types, and the `_Stop`/`_PostCompact` lifecycle hooks). Everything it does
+// is in lib/mcpserver; stdout is the MCP channel, so nothing here prints to it.
+
+import { defineCommand } from "citty";
+import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
+import { openEngine } from "../lib/session/engine.ts";
+import { openSession } from "../lib/session/session.ts";
+import { cittyArgs } from "./help.ts";
+
+const OWN: Record<string, OwnFlag> = {};
+
+export default defineCommand({
+  meta: { name: "serve", description: "Serve mcpx as an MCP server on stdio (tools mcpx_exec, mcpx_call, mcpx_namespaces, mcpx_types, and _Stop/_PostCompact for agent hosts); ends when stdin closes" },
+  args: cittyArgs("serve", OWN),
+  async run({ rawArgs }) {
+    const parsed = parseCommandArgs("serve", rawArgs, OWN);
+    if (parsed.positionals.length > 0 || parsed.rest.length > 0) throw new UsageError(`mcpx serve takes no arguments (got ${[...parsed.positionals, ...parsed.rest].join(" ")}); configure servers in .mcpx.json`);
+    const session = openSession({ cwd: process.cwd(), env: process.env, configFlag: parsed.own.config as string | undefined, flags: parsed.settings });
+    // no ask: stdin is the MCP channel; `ask` hooks ask through the client's elicitation instead
+    const engine = openEngine(session);
+    const { serveStdio } = await import("../lib/mcpserver/stdio.ts");
+    await serveStdio({ engine, session });
+  },
+});

@@ -1,0 +1,108 @@
+// The client half of --remote: POST an ExecOptions to a daemon's /v1/exec asking for NDJSON, and
+// yield its frames as they arrive, so the caller renders them exactly as it renders a local run.
+// A stream that ends early still ends like a run: an error (if none came yet) and an end.
+
+import type { Frame } from "../exec/frames.ts";
+import type { ExecOptions } from "../exec/options.ts";
+import { formatAddress, routeUrl, type DaemonAddress } from "./address.ts";
+
+/** a daemon that cannot be reached or refuses the request: a usage problem (exit 2), named by code */
+export class DaemonClientError extends Error {
+  override name = "DaemonClientError";
+  constructor(
+    message: string,
+    /** E_* codes are usage errors for cmd/main.ts (exit 2) */
+    readonly code: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** the frames a local run would end with when the user interrupts it (runner.ts says the same) */
+const INTERRUPTED: Frame = { type: "error", error: { name: "InterruptedError", code: "INTERRUPTED", message: "the run was interrupted and its process group was ended" } };
+
+export async function* postExec(address: DaemonAddress, token: string, opts: ExecOptions, signal?: AbortSignal): AsyncIterable<Frame> {
+  const where = formatAddress(address);
+  const started = performance.now();
+  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/x-ndjson" };
+  if (token !== "") headers.authorization = `Bearer ${token}`;
+  let res: Response;
+  try {
+    res = await fetch(routeUrl(address, "/v1/exec"), {
+      method: "POST",
+      headers,
+      body: JSON.stringify(opts),
+      signal,
+      // Bun's fetch gives up on a connection idle for 5 minutes; a run may be quiet for longer
+      timeout: false,
+      ...(address.kind === "unix" ? { unix: address.path } : {}),
+    } as RequestInit);
+  } catch (e) {
+    if (signal?.aborted) {
+      yield INTERRUPTED;
+      yield { type: "end", exitCode: 130, durationMs: Math.round(performance.now() - started) };
+      return;
+    }
+    const code = (e as { code?: string }).code ?? "";
+    if (["ENOENT", "ECONNREFUSED", "ConnectionRefused", "FailedToOpenSocket"].includes(code) || /ENOENT|ECONNREFUSED|Unable to connect/i.test(String((e as Error).message))) {
+      throw new DaemonClientError(`no daemon at ${where}: start one with \`mcpx daemon\``, "E_NO_DAEMON");
+    }
+    throw new DaemonClientError(`the daemon at ${where} could not be reached: ${(e as Error).message}`, "E_DAEMON_UNREACHABLE");
+  }
+  if (!res.ok) throw await refusal(res, where);
+
+  let final = false;
+  let ended = false;
+  let lastExit = 1;
+  const decoder = new TextDecoder();
+  let buf = "";
+  const parse = (line: string): Frame | undefined => {
+    if (line.trim() === "") return undefined;
+    const f = JSON.parse(line) as Frame;
+    if (f.type === "result" || f.type === "error") final = true;
+    if (f.type === "end") (ended = true), (lastExit = f.exitCode);
+    return f;
+  };
+  try {
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      buf += decoder.decode(chunk, { stream: true });
+      let nl: number;
+      while ((nl = buf.indexOf("\n")) >= 0) {
+        const f = parse(buf.slice(0, nl));
+        buf = buf.slice(nl + 1);
+        if (f) yield f;
+      }
+    }
+    const f = parse(buf + decoder.decode());
+    if (f) yield f;
+  } catch (e) {
+    if (!signal?.aborted) {
+      if (!final) yield { type: "error", error: { name: "DaemonError", code: "DAEMON_LOST", message: `the connection to the daemon at ${where} broke before the run ended: ${(e as Error).message}` } };
+      if (!ended) yield { type: "end", exitCode: 1, durationMs: Math.round(performance.now() - started) };
+      return;
+    }
+  }
+  if (ended) return;
+  if (signal?.aborted) {
+    // the daemon cancels the run when the connection goes; what it said after that is not seen here
+    if (!final) yield INTERRUPTED;
+    yield { type: "end", exitCode: final ? lastExit : 130, durationMs: Math.round(performance.now() - started) };
+    return;
+  }
+  if (!final) yield { type: "error", error: { name: "DaemonError", code: "DAEMON_LOST", message: `the daemon at ${where} closed the stream before the run ended` } };
+  yield { type: "end", exitCode: 1, durationMs: Math.round(performance.now() - started) };
+}
+
+async function refusal(res: Response, where: string): Promise<DaemonClientError> {
+  let message = `HTTP ${res.status}`;
+  try {
+    const body = (await res.json()) as { error?: { message?: string } };
+    if (body.error?.message) message = body.error.message;
+  } catch {
+    // not JSON: the status is all there is
+  }
+  if (res.status === 401) return new DaemonClientError(`the daemon at ${where} refused the request: ${message}`, "E_DAEMON_AUTH", 401);
+  if (res.status === 400 || res.status === 413) return new DaemonClientError(`the daemon at ${where} refused the run: ${message}`, "E_DAEMON_REFUSED", res.status);
+  return new DaemonClientError(`the daemon at ${where} answered ${res.status}: ${message}`, res.status === 404 ? "E_DAEMON_VERSION" : "DAEMON_FAILED", res.status);
+}

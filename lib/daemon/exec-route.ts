@@ -1,0 +1,93 @@
+// POST /v1/exec: an ExecOptions body, validated with the same schema every door uses, run through
+// the one exec path on the daemon's shared engine. NDJSON frames as they happen when the client asks
+// for application/x-ndjson, otherwise one envelope after the run. The client going away cancels the
+// run, which ends its process group.
+
+import { resolve } from "node:path";
+import * as v from "valibot";
+import { collectEnvelope } from "../exec/envelope.ts";
+import { execute } from "../exec/execute.ts";
+import type { Frame } from "../exec/frames.ts";
+import { ExecOptionsSchema, type ExecOptions } from "../exec/options.ts";
+import { withServerDefaults } from "../exec/server-defaults.ts";
+import { perRunHooks } from "../hooks/build-gate.ts";
+import type { Hook } from "../hooks/hook.ts";
+import { stableStringify } from "../util/stable-json.ts";
+import type { Handler } from "./context.ts";
+import { errorResponse, readJson, wantsNdjson } from "./http.ts";
+import { describeIssues, issuesSummary } from "./validate.ts";
+
+export const execRoute: Handler = async (req, { deps }) => {
+  const body = await readJson(req, deps.maxBody);
+  if (!body.ok) return body.response;
+  if (body.value === null || typeof body.value !== "object" || Array.isArray(body.value)) {
+    return errorResponse(400, "BAD_REQUEST", `the body must be one JSON object of ExecOptions (source or file, args, script, hooks, …), not ${Array.isArray(body.value) ? "an array" : JSON.stringify(body.value)}`);
+  }
+  const parsed = v.safeParse(ExecOptionsSchema, body.value);
+  if (!parsed.success) {
+    const issues = describeIssues(ExecOptionsSchema, parsed.issues);
+    return errorResponse(400, "BAD_REQUEST", `the body is not valid ExecOptions: ${issuesSummary(issues)}`, { issues });
+  }
+  const { session, engine } = deps;
+  // a knob the request leaves out is the daemon's own setting, exactly as mcpx_exec does it
+  const opts: ExecOptions = withServerDefaults(body.value as Record<string, unknown>, parsed.output, deps.session);
+  // per-run hooks are checked here so a bad one is a 400, as a bad hook is a usage error on the CLI
+  try {
+    opts.hooks = withoutHooksInForce(opts.hooks, perRunHooks(opts.hooks, resolve(session.cwd, opts.cwd ?? "."), session.env), engine.gate.hooks);
+  } catch (err) {
+    return errorResponse(400, "BAD_REQUEST", `hooks: ${(err as Error).message}`, { issues: [{ path: "hooks", message: (err as Error).message }] });
+  }
+
+  const run = deps.runs.start(req.signal);
+  const frames = execute(opts, {
+    gate: engine.gate,
+    env: session.env,
+    cacheDir: session.cacheDir,
+    sockDir: session.sockDir,
+    // stdin is ExecOptions.stdin or empty: never the daemon's own
+    inheritStdin: false,
+    cwd: session.cwd,
+    signal: run.signal,
+  });
+
+  if (!wantsNdjson(req)) {
+    try {
+      return Response.json(await collectEnvelope(frames));
+    } finally {
+      run.done();
+    }
+  }
+  const it = frames[Symbol.asyncIterator]();
+  const enc = new TextEncoder();
+  let finished = false;
+  const finish = () => {
+    if (!finished) (finished = true), run.done();
+  };
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const r = await it.next();
+      if (r.done) {
+        finish();
+        controller.close();
+      } else controller.enqueue(enc.encode(JSON.stringify(r.value satisfies Frame) + "\n"));
+    },
+    async cancel() {
+      // the client went away: end the run, then let its last frames drain so the run counts as done
+      run.abort();
+      while (!(await it.next()).done);
+      finish();
+    },
+  });
+  return new Response(stream, { headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" } });
+};
+
+/**
+ * Drops the per-run hooks that are already in force with the same name, point, phase, action and
+ * filter: a client whose config is also the daemon's (same project, same user file) sends its
+ * script hooks along, and without this they would run twice.
+ */
+export function withoutHooksInForce(raw: ExecOptions["hooks"], parsed: readonly Hook[], inForce: readonly Hook[]): ExecOptions["hooks"] {
+  const key = (h: Hook) => stableStringify({ name: h.name, on: h.on, phase: h.phase, action: h.action, when: h.when, compat: h.compat ?? null });
+  const have = new Set(inForce.map(key));
+  return raw.filter((_, i) => !have.has(key(parsed[i]!)));
+}

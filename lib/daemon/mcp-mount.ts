@@ -1,0 +1,18 @@
+// ── MOUNT POINT: /mcp ──────────────────────────────────────────────────────────────────────────
+// mcpx as an MCP server over Streamable HTTP lives in lib/mcpserver/ (its own owner); the daemon only
+// mounts it here, after its own bearer check, on the daemon's one engine. On a unix socket the Host
+// header is whatever the client made up (no browser can reach the socket), so the DNS-rebinding
+// check is skipped there and kept on TCP.
+
+import { closeMcpSessions, handleMcpHttp } from "../mcpserver/http.ts";
+import type { Engine } from "../session/engine.ts";
+import type { Handler } from "./context.ts";
+
+export const mcpRoute: Handler = (req, { deps }) => {
+  return handleMcpHttp(req, { session: deps.session, engine: deps.engine, anyHost: deps.transport === "unix" });
+};
+
+/** ends every /mcp session on shutdown, before the engine they share closes */
+export function closeMcp(engine: Engine): Promise<void> {
+  return closeMcpSessions(engine);
+}

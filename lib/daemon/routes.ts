@@ -1,0 +1,75 @@
+// The daemon's routes: ONE table, the single source for dispatch, 404/405 answers, docs/daemon.md and
+// the test that proves every route is alive. There is no hook-registration route, and there must
+// never be one (design §1: hooks are settings, not endpoints).
+
+import { VERSION } from "../version.ts";
+import type { Handler, RouteContext } from "./context.ts";
+import { eventsRoute } from "./events-route.ts";
+import { execRoute } from "./exec-route.ts";
+import { errorResponse, json } from "./http.ts";
+import { mcpRoute } from "./mcp-mount.ts";
+import { hooksRoute, settingRoute, settingsListRoute } from "./settings-route.ts";
+
+export interface Route {
+  methods: readonly string[];
+  /** literal segments and {name} placeholders (one segment each) */
+  path: string;
+  doc: string;
+  handle: Handler;
+}
+
+const healthRoute: Handler = (_req, { deps }) =>
+  json({
+    ok: true,
+    version: VERSION,
+    pid: process.pid,
+    uptimeMs: Date.now() - deps.startedAt,
+    runs: { active: deps.runs.active, total: deps.runs.total },
+    events: { lastSeq: deps.engine.bus.lastSeq },
+  });
+
+/** in match order: a literal path before a placeholder that would also match it */
+export const ROUTES: readonly Route[] = [
+  { methods: ["GET"], path: "/v1/health", doc: "`{ok, version, pid, uptimeMs, runs: {active, total}, events: {lastSeq}}`", handle: healthRoute },
+  { methods: ["POST"], path: "/v1/exec", doc: "runs an `ExecOptions` body: NDJSON frames with `Accept: application/x-ndjson`, else one envelope", handle: execRoute },
+  { methods: ["GET"], path: "/v1/settings", doc: "every setting as the row `mcpx settings list --json` prints: value, origin, what it shadowed", handle: settingsListRoute },
+  { methods: ["GET"], path: "/v1/settings/hooks", doc: "`{hooks: [{name, on, phase, action, effect, failure, origin}], mcpHookServers}`, as `mcpx hooks list --json`", handle: hooksRoute },
+  { methods: ["GET"], path: "/v1/settings/{path}", doc: "one setting's row; an unknown path is a 404 naming the accepted paths", handle: settingRoute },
+  { methods: ["GET"], path: "/v1/events", doc: "the event bus as server-sent events: `kinds=`, `since=` or `Last-Event-ID`, `server=`, `tool=`, `session=`, `uri=`", handle: eventsRoute },
+  { methods: ["GET", "POST", "DELETE"], path: "/mcp", doc: "mcpx as an MCP server over Streamable HTTP (docs/mcpserver.md)", handle: mcpRoute },
+];
+
+const compiled = ROUTES.map((route) => ({
+  route,
+  names: [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!),
+  re: new RegExp(`^${route.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{\w+\\?\}/g, "([^/]+)")}$`),
+}));
+
+export type Match = { kind: "route"; route: Route; params: Record<string, string> } | { kind: "method"; allow: string[] } | { kind: "none" };
+
+/** which route a method and path reach; pure, so routing is tested without a server */
+export function matchRoute(method: string, pathname: string): Match {
+  const allow: string[] = [];
+  for (const c of compiled) {
+    const m = c.re.exec(pathname);
+    if (!m) continue;
+    if (c.route.methods.includes(method)) {
+      let params: Record<string, string>;
+      try {
+        params = Object.fromEntries(c.names.map((n, i) => [n, decodeURIComponent(m[i + 1]!)]));
+      } catch {
+        continue;
+      }
+      return { kind: "route", route: c.route, params };
+    }
+    allow.push(...c.route.methods);
+  }
+  return allow.length ? { kind: "method", allow: [...new Set(allow)] } : { kind: "none" };
+}
+
+export async function dispatch(req: Request, ctx: Omit<RouteContext, "params">): Promise<Response> {
+  const m = matchRoute(req.method, ctx.url.pathname);
+  if (m.kind === "none") return errorResponse(404, "NOT_FOUND", `no route ${ctx.url.pathname}: the daemon serves ${ROUTES.map((r) => `${r.methods.join("|")} ${r.path}`).join(", ")}`);
+  if (m.kind === "method") return errorResponse(405, "METHOD_NOT_ALLOWED", `${req.method} ${ctx.url.pathname} is not served: use ${m.allow.join(" or ")}`, {}, { allow: m.allow.join(", ") });
+  return m.route.handle(req, { ...ctx, params: m.params });
+}

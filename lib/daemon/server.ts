@@ -1,0 +1,156 @@
+// `mcpx daemon`: one engine (pool, bus, gate) for the daemon's lifetime, shared by every run, served
+// over HTTP on a unix socket (0600, in a 0700 directory) by default, or on loopback TCP with a
+// bearer token. It ends cleanly on SIGINT/SIGTERM: runs are cancelled (their process groups ended),
+// event streams closed, the pool closed and the socket removed.
+
+import { chmodSync, existsSync, lstatSync, mkdirSync, rmSync } from "node:fs";
+import { dirname } from "node:path";
+import type { Server } from "bun";
+import { openEngine, type Engine } from "../session/engine.ts";
+import type { Session } from "../session/session.ts";
+import { SettingsError } from "../settings/resolve.ts";
+import { err } from "../render/write.ts";
+import { defaultSocketPath, formatAddress, parseAddress, type DaemonAddress } from "./address.ts";
+import type { DaemonDeps } from "./context.ts";
+import { bearerOk, errorResponse } from "./http.ts";
+import { startReaper } from "./reaper.ts";
+import { closeMcp } from "./mcp-mount.ts";
+import { dispatch } from "./routes.ts";
+import { Runs } from "./runs.ts";
+import { KEEPALIVE_MS } from "./sse.ts";
+
+/** how long shutdown waits for cancelled runs to end their process groups (the runner's kill grace is 1.5 s) */
+const SHUTDOWN_WAIT_MS = 5_000;
+
+export interface Daemon {
+  /** the address as printed: the socket path or the URL (with the port actually bound) */
+  address: string;
+  /** cancels every run, closes streams, the pool and the socket; idempotent */
+  stop(): Promise<void>;
+  /** resolves once stop() has finished */
+  closed: Promise<void>;
+}
+
+/** a daemon that cannot start (address in use, not a socket, cannot bind): exit 2, as E_* codes are */
+export class DaemonError extends Error {
+  override name = "DaemonError";
+  readonly code = "E_DAEMON";
+}
+
+export async function startDaemon(session: Session): Promise<Daemon> {
+  const origin = session.settings.get("daemon.address")!.origin;
+  const addr = parseAddress(session.get<string>("daemon.address"), session.env, `daemon.address (${origin})`, true);
+  const token = session.get<string>("daemon.token");
+  if (addr.kind === "tcp" && token === "") {
+    throw new SettingsError(`daemon.address ${formatAddress(addr)} is TCP, and TCP needs daemon.token: set MCPX_DAEMON_TOKEN (or daemon.token in a config file) to a secret, or leave daemon.address empty for the unix socket`);
+  }
+  const maxBody = session.get<number>("daemon.maxBody");
+  if (maxBody <= 0) throw new SettingsError(`daemon.maxBody ${maxBody}: give the largest request body to accept, in bytes (> 0)`);
+  if (addr.kind === "unix") await prepareSocketPath(addr.path, addr.path === defaultSocketPath(session.env));
+
+  const engine = openEngine(session);
+  const runs = new Runs();
+  const deps: DaemonDeps = { session, engine, runs, startedAt: Date.now(), address: formatAddress(addr), transport: addr.kind, maxBody, keepAliveMs: KEEPALIVE_MS };
+
+  let server: Server<unknown>;
+  try {
+    server = listen(addr, deps, token);
+  } catch (e) {
+    await engine.close();
+    throw new DaemonError(`cannot listen on ${formatAddress(addr)}: ${(e as Error).message}`);
+  }
+  const address = addr.kind === "unix" ? addr.path : formatAddress({ ...addr, port: server.port ?? addr.port });
+  deps.address = address;
+  const reaper = startReaper(engine.pool, session.get<number>("daemon.idleTimeout"), engine.plugins.map((p) => p.name));
+
+  let stopping: Promise<void> | undefined;
+  let closedResolve!: () => void;
+  const closed = new Promise<void>((r) => (closedResolve = r));
+  const stop = () =>
+    (stopping ??= (async () => {
+      reaper.stop();
+      await runs.stopAll(SHUTDOWN_WAIT_MS);
+      engine.bus.close(); // ends every /v1/events stream
+      await closeMcp(engine).catch(() => {});
+      await server.stop(true);
+      await closeEngine(engine);
+      if (addr.kind === "unix") rmSync(addr.path, { force: true });
+      closedResolve();
+    })());
+  err(`mcpx daemon listening on ${address}\n`);
+  return { address, stop, closed };
+}
+
+function listen(addr: DaemonAddress, deps: DaemonDeps, token: string): Server<unknown> {
+  const options = {
+    // no idle cut-off: a run may be quiet for minutes and an event stream waits for events (Bun's
+    // default closes a connection after 10 s without bytes, and its per-request timeout does not
+    // cover a streaming response); clients that go away are noticed by the closed connection
+    idleTimeout: 0,
+    // the daemon's own check answers 413 with its JSON; Bun's cap sits above it as a backstop
+    maxRequestBodySize: deps.maxBody + 1024 * 1024,
+    fetch: async (req: Request): Promise<Response> => {
+      if (addr.kind === "tcp" && !bearerOk(req, token)) {
+        return errorResponse(401, "UNAUTHORIZED", "this daemon listens on TCP and needs Authorization: Bearer TOKEN (the daemon.token setting, MCPX_DAEMON_TOKEN)", {}, { "www-authenticate": 'Bearer realm="mcpx"' });
+      }
+      try {
+        return await dispatch(req, { deps, url: new URL(req.url) });
+      } catch (e) {
+        return errorResponse(500, "INTERNAL", `the daemon failed on ${req.method} ${new URL(req.url).pathname}: ${(e as Error)?.stack ?? e}`);
+      }
+    },
+    error: (e: Error) => errorResponse(500, "INTERNAL", String(e?.stack ?? e)),
+  };
+  if (addr.kind === "tcp") return Bun.serve({ ...options, hostname: addr.host, port: addr.port });
+  // the socket is created with no access for group or others, then chmod'ed to be sure: no window
+  // in which another user could connect
+  const umask = process.umask(0o177);
+  try {
+    // bun-types leave idleTimeout out of the unix-socket options, but Bun honours it there (an SSE
+    // stream stays open past 10 s only with it: test/e2e/daemon-runs.test.ts)
+    const server = Bun.serve({ ...options, unix: addr.path } as unknown as Parameters<typeof Bun.serve>[0]);
+    chmodSync(addr.path, 0o600);
+    return server;
+  } finally {
+    process.umask(umask);
+  }
+}
+
+/**
+ * Makes the socket's directory (0700) and clears a stale socket left by a daemon that died; a live
+ * daemon on the path, or a path that is not a socket, is an error.
+ */
+async function prepareSocketPath(path: string, isDefault: boolean): Promise<void> {
+  const dir = dirname(path);
+  if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // the default directory is mcpx's own; a directory the user named is left as they made it
+  if (isDefault) chmodSync(dir, 0o700);
+  let stat;
+  try {
+    stat = lstatSync(path);
+  } catch {
+    return;
+  }
+  if (!stat.isSocket()) throw new DaemonError(`${path} exists and is not a socket: remove it, or set daemon.address to another path`);
+  if (await socketAnswers(path)) throw new DaemonError(`a daemon is already listening on ${path}: stop it first, or set daemon.address to another path`);
+  rmSync(path, { force: true });
+}
+
+/** whether something accepts connections on the socket (a stale file refuses them) */
+async function socketAnswers(path: string): Promise<boolean> {
+  try {
+    const s = await Bun.connect({ unix: path, socket: { data() {}, open() {}, error() {} } });
+    s.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function closeEngine(engine: Engine): Promise<void> {
+  try {
+    await engine.close();
+  } catch (e) {
+    err(`mcpx daemon: closing the upstream pool failed: ${(e as Error).message}\n`);
+  }
+}

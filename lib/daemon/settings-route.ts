@@ -1,0 +1,55 @@
+// GET /v1/settings, /v1/settings/{path} and /v1/settings/hooks: the daemon's resolved settings as
+// the same rows `mcpx settings --json` prints, and every hook in force with where it came from.
+// Secrets (tokens, API keys) are shown as set or not, never by value.
+
+import { settingRow, type SettingRow } from "../settings/rows.ts";
+import { SETTINGS } from "../settings/registry.ts";
+import { suggest } from "../settings/resolve.ts";
+import type { DaemonDeps, Handler } from "./context.ts";
+import { errorResponse, json } from "./http.ts";
+
+/** settings whose values never leave the daemon; a row says only whether one is set */
+export const SECRET_SETTINGS: ReadonlySet<string> = new Set(["daemon.token", "model.apiKey"]);
+export const REDACTED = "(set; not shown)";
+
+function redact(row: SettingRow): SettingRow {
+  if (!SECRET_SETTINGS.has(row.path)) return row;
+  const hide = (v: unknown) => (v === "" || v === undefined ? v : REDACTED);
+  return { ...row, value: hide(row.value), shadowed: row.shadowed.map((s) => ({ ...s, value: hide(s.value) })) };
+}
+
+export function settingRows(deps: DaemonDeps): SettingRow[] {
+  return [...deps.session.settings.values()].map(settingRow).map(redact);
+}
+
+export const settingsListRoute: Handler = (_req, { deps }) => json(settingRows(deps));
+
+export const settingRoute: Handler = (_req, { deps, params }) => {
+  const path = params.path!;
+  const row = settingRows(deps).find((r) => r.path === path);
+  if (row) return json(row);
+  const paths = SETTINGS.map((s) => s.path);
+  return errorResponse(404, "NOT_FOUND", `unknown setting "${path}"${suggest(path, paths)}: use one of ${paths.join(", ")} (GET /v1/settings lists them all; /v1/settings/hooks lists the hooks in force)`);
+};
+
+export interface HookRow {
+  name: string;
+  on: string;
+  phase: string;
+  action: string;
+  effect: string;
+  failure: string;
+  origin: string;
+}
+
+/**
+ * every hook in force now, in the order the gate runs them: config hooks and the hooks of plugins
+ * whose server is running, then the observe hooks (config, then plugins). A plugin hook's origin
+ * names the plugin and its manifest.
+ */
+export function hookRows(deps: DaemonDeps): HookRow[] {
+  const { gate } = deps.engine;
+  return [...gate.hooks, ...deps.engine.observerHooks()].map((h) => ({ name: h.name, on: h.on, phase: h.phase, action: h.action.kind, effect: h.effect, failure: h.failure, origin: h.origin }));
+}
+
+export const hooksRoute: Handler = (_req, { deps }) => json({ hooks: hookRows(deps), mcpHookServers: deps.engine.gate.policy.hookServers });

@@ -1,0 +1,27 @@
+// ExecOptions from a caller that is not the CLI (/v1/exec, mcpx_exec): what the request leaves out
+// comes from the serving process's own settings, as it would for `mcpx exec` in that directory. The
+// CLI's --remote always sends every phase, the runtime and the timeout, so for it nothing is filled.
+
+import * as v from "valibot";
+import type { Session } from "../session/session.ts";
+import { SCRIPT_PHASES } from "../settings/registry.ts";
+import { ExecOptionsSchema, type ExecOptions } from "./options.ts";
+
+/**
+ * What the caller left out comes from the server's own settings, as it would for `mcpx exec` in the
+ * server's directory: the script.* phases one phase at a time (a phase given replaces the server's
+ * lines for it, like a flag does), script.runtime and exec.timeout. A knob configured for runs must
+ * not be dropped on this door.
+ */
+export function withServerDefaults(raw: Record<string, unknown>, given: ExecOptions, session: Pick<Session, "phases" | "get">): ExecOptions {
+  const rawScript = (raw.script ?? {}) as Record<string, unknown>;
+  const configured = session.phases();
+  const script = Object.fromEntries(SCRIPT_PHASES.map((p) => [p, rawScript[p] === undefined ? configured[p] : given.script[p]]));
+  return v.parse(ExecOptionsSchema, {
+    ...given,
+    script,
+    runtime: raw.runtime === undefined ? session.get("script.runtime") : given.runtime,
+    timeoutMs: raw.timeoutMs === undefined ? session.get("exec.timeout") : given.timeoutMs,
+  });
+}
+

@@ -1,0 +1,136 @@
+// `/mcp` on the daemon: the same MCP server over Streamable HTTP, with sessions. An `initialize`
+// POST without Mcp-Session-Id opens a session (its own SDK Server and transport, sharing the
+// daemon's engine) and the answer carries its id; every later request names it. GET opens the
+// session's server-to-client stream, DELETE ends it. Sessions live in memory: a restarted daemon
+// answers 404 for an old id, which tells a client to initialize again.
+//
+// Stateful rather than stateless because a tools/call may outlive one request's patience and talk
+// back while it runs (log notifications, elicitation for `ask` hooks), which needs the session's
+// streams, and because the conformance suite's SSE scenarios need a session id.
+
+import { randomUUID } from "node:crypto";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { Engine } from "../session/engine.ts";
+import type { Session } from "../session/session.ts";
+import { createMcpServer, type McpServerHandle } from "./server.ts";
+
+export interface McpHttpDeps {
+  engine: Engine;
+  session: Session;
+  /**
+   * skip the Host/Origin check: only for a listener no browser can reach (a unix socket), where the
+   * Host header is whatever the client made up. Default false: the check that stops DNS rebinding.
+   */
+  anyHost?: boolean;
+}
+
+/** a session no request has touched for this long, with no call running, is closed: a client that vanished without DELETE. Raise it if agents idle longer; never remove it, or sessions leak. */
+export const MCP_SESSION_IDLE_MS = 30 * 60_000;
+
+interface Entry {
+  transport: WebStandardStreamableHTTPServerTransport;
+  mcp: McpServerHandle;
+  lastUsed: number;
+}
+
+// per engine, so two daemons in one process (tests) never see each other's sessions
+const SESSIONS = new WeakMap<Engine, Map<string, Entry>>();
+
+function sessionsOf(engine: Engine): Map<string, Entry> {
+  let m = SESSIONS.get(engine);
+  if (!m) SESSIONS.set(engine, (m = new Map()));
+  return m;
+}
+
+/** one request to `/mcp` (any method); the caller routes the path and checks its own auth first */
+export async function handleMcpHttp(req: Request, deps: McpHttpDeps): Promise<Response> {
+  if (!deps.anyHost) {
+    const bad = foreignOrigin(req);
+    if (bad) return jsonRpcError(403, -32000, `Forbidden: ${bad}: /mcp answers only requests addressed to localhost, 127.0.0.1 or [::1] (DNS rebinding protection)`);
+  }
+  const sessions = sessionsOf(deps.engine);
+  reapIdle(sessions);
+  const id = req.headers.get("mcp-session-id");
+  if (id !== null) {
+    const entry = sessions.get(id);
+    if (!entry) return jsonRpcError(404, -32001, `Session not found: ${id} is not a live session (it ended, or the daemon restarted); send initialize without Mcp-Session-Id to start one`);
+    entry.lastUsed = Date.now();
+    return entry.transport.handleRequest(req);
+  }
+  if (req.method !== "POST") {
+    return jsonRpcError(400, -32000, `Bad Request: ${req.method} needs the Mcp-Session-Id header of a live session; start one with an initialize POST`);
+  }
+
+  // no session yet: this must be an initialize, which opens one (the transport refuses anything else)
+  const mcp = createMcpServer(deps);
+  const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: () => randomUUID(),
+    onsessioninitialized: (sid) => {
+      sessions.set(sid, { transport, mcp, lastUsed: Date.now() });
+    },
+    onsessionclosed: (sid) => {
+      sessions.delete(sid);
+      void mcp.close();
+    },
+  });
+  mcp.server.onclose = () => {
+    if (transport.sessionId) sessions.delete(transport.sessionId);
+  };
+  await mcp.server.connect(transport);
+  const res = await transport.handleRequest(req);
+  if (transport.sessionId === undefined) void mcp.close(); // not an initialize: nothing to keep
+  return res;
+}
+
+/** ends every /mcp session of this engine (the daemon calls it when it shuts down) */
+export async function closeMcpSessions(engine: Engine): Promise<void> {
+  const sessions = sessionsOf(engine);
+  const all = [...sessions.values()];
+  sessions.clear();
+  await Promise.all(all.map((e) => e.mcp.close()));
+}
+
+/** how many /mcp sessions are open (for health and tests) */
+export function mcpSessionCount(engine: Engine): number {
+  return sessionsOf(engine).size;
+}
+
+function reapIdle(sessions: Map<string, Entry>, now = Date.now()): void {
+  for (const [sid, e] of sessions) {
+    if (now - e.lastUsed < MCP_SESSION_IDLE_MS || e.mcp.busy()) continue;
+    sessions.delete(sid);
+    void e.mcp.close();
+  }
+}
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** why the Host or Origin header is not a loopback name, or undefined when both are fine (or absent) */
+export function foreignOrigin(req: Request): string | undefined {
+  const host = req.headers.get("host");
+  if (host !== null && !LOOPBACK_HOSTS.has(hostName(host))) return `Host ${JSON.stringify(host)}`;
+  const origin = req.headers.get("origin");
+  if (origin !== null) {
+    let ok = false;
+    try {
+      const u = new URL(origin);
+      ok = (u.protocol === "http:" || u.protocol === "https:") && LOOPBACK_HOSTS.has(u.hostname);
+    } catch {
+      ok = false;
+    }
+    if (!ok) return `Origin ${JSON.stringify(origin)}`;
+  }
+  return undefined;
+}
+
+/** "localhost:8080" → "localhost", "[::1]:8080" → "[::1]" */
+function hostName(host: string): string {
+  const h = host.trim().toLowerCase();
+  if (h.startsWith("[")) return h.slice(0, h.indexOf("]") + 1);
+  const colon = h.indexOf(":");
+  return colon < 0 ? h : h.slice(0, colon);
+}
+
+function jsonRpcError(status: number, code: number, message: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), { status, headers: { "content-type": "application/json" } });
+}

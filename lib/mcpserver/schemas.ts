@@ -1,0 +1,147 @@
+// The arguments of the tools `mcpx serve` offers, as valibot schemas: one declaration drives the
+// JSON Schema a client sees in tools/list and the check of what it sends. mcpx_exec's schema is
+// ExecOptionsSchema's own entries (minus `file`, with `source` required) so that the MCP door takes
+// exactly what the other doors take; a unit test fails when the two drift apart.
+
+import { toJsonSchema } from "@valibot/to-json-schema";
+import * as v from "valibot";
+import { ExecOptionsSchema } from "../exec/options.ts";
+import { suggest } from "../settings/resolve.ts";
+
+/** what the agent reads beside each mcpx_exec key; a key without words here still works, undocumented */
+const EXEC_KEY_DOCS: Record<string, string> = {
+  name: "The name the script sees as script.name (default \"exec\").",
+  args: "Arguments for the script: its default export is called with this array (or the --export function with them spread).",
+  export: "Call this named export with the args spread, instead of the default export.",
+  script:
+    "Inline TypeScript lines per phase, spliced into the launcher around the source: before (before mcpx's globals exist), prefix (after them), onSuccess (sees result.value), onError (sees result.error, which still propagates), suffix (last, on both paths). A phase you give replaces the server's configured lines for it; a phase you leave out keeps them.",
+  hooks:
+    'Hooks on the script point for this run only, as in config ({"on":"script","phase":"before","run":["./check"],"effect":"refuse"}); they may stop the run but never change values.',
+  runtime: "auto or bun (the embedded Bun), deno or node from PATH. Default: the server's script.runtime setting.",
+  timeoutMs: "End the script's whole process group after this many milliseconds; 0 = no limit. Default: the server's exec.timeout setting.",
+  env: "Variables set for the script, over the server's environment.",
+  stdin: "Text written to the script's stdin (default: empty).",
+  cwd: "Working directory of the script, relative to the server's.",
+};
+
+const execEntries = ExecOptionsSchema.pipe[0].entries;
+
+function documented(schema: v.GenericSchema, doc: string | undefined): v.GenericSchema {
+  return doc === undefined ? schema : v.pipe(schema, v.description(doc));
+}
+
+/** mcpx_exec's arguments: the ExecOptions fields, `source` required, `file` not offered over MCP */
+export const McpExecArgsSchema = (() => {
+  const { source: _source, file: _file, ...rest } = execEntries;
+  const entries: Record<string, v.GenericSchema> = {
+    source: v.pipe(
+      v.string(),
+      v.description(
+        "TypeScript to run. Each configured MCP server is a global namespace (`await fake.echo({message: \"hi\"})`; see mcpx_namespaces, mcpx_types). It is written to a file and imported like a script: `export default (args) => value` sets the result; console output is captured as stdout/stderr.",
+      ),
+    ),
+  };
+  for (const [key, schema] of Object.entries(rest)) entries[key] = documented(schema as v.GenericSchema, EXEC_KEY_DOCS[key]);
+  return v.strictObject(entries);
+})();
+
+export const McpCallArgsSchema = v.strictObject({
+  server: v.pipe(v.string(), v.nonEmpty("must not be empty"), v.description("The configured server's name (as mcpx_namespaces lists it).")),
+  tool: v.pipe(v.string(), v.nonEmpty("must not be empty"), v.description("The tool's name as the server lists it, or its identifier as a script calls it.")),
+  args: v.optional(v.pipe(v.record(v.string(), v.unknown()), v.description("The tool's arguments object.")), {}),
+});
+
+export const McpNamespacesArgsSchema = v.strictObject({});
+
+export const McpTypesArgsSchema = v.strictObject({
+  server: v.pipe(v.string(), v.nonEmpty("must not be empty"), v.description("The configured server's name, or its namespace identifier.")),
+  tool: v.optional(v.pipe(v.string(), v.nonEmpty("must not be empty"), v.description("One tool (name or identifier); without it, the whole namespace."))),
+});
+
+/** `_Stop` and `_PostCompact` take `{}` (seed 000); a host that sends more is not refused for it */
+export const McpAgentHookArgsSchema = v.looseObject({});
+
+/** the JSON Schema of a tool's input, as tools/list advertises it (draft 2020-12, MCP's default dialect) */
+export function inputSchemaOf(schema: v.GenericSchema): { type: "object"; [k: string]: unknown } {
+  // the input type: a key with a default is optional for the caller
+  return toJsonSchema(schema, { target: "draft-2020-12", typeMode: "input" }) as { type: "object"; [k: string]: unknown };
+}
+
+export type ParsedArgs<T> = { ok: true; value: T } | { ok: false; message: string };
+
+/** validates a tool's arguments; a failure names the tool, the key and what the key accepts */
+export function parseToolArgs<S extends v.GenericSchema>(tool: string, schema: S, args: unknown): ParsedArgs<v.InferOutput<S>> {
+  const misfit = arrayForObject(schema, args);
+  if (misfit) return { ok: false, message: `invalid arguments for ${tool}: ${misfit}` };
+  const r = v.safeParse(schema, args ?? {});
+  if (r.success) return { ok: true, value: r.output };
+  return { ok: false, message: `invalid arguments for ${tool}: ${r.issues.map((i) => describeIssue(schema, i)).join("; ")}` };
+}
+
+// valibot's record and object schemas take an array as an object with index keys, where JSON
+// Schema's "type": "object" (what the client was shown) does not: `"args": [1]` must not become {"0": 1}
+function arrayForObject(root: v.GenericSchema, args: unknown): string | undefined {
+  if (Array.isArray(args)) return `the arguments: expected an object, got an array`;
+  if (typeof args !== "object" || args === null) return undefined;
+  for (const [key, value] of Object.entries(args)) {
+    if (!Array.isArray(value)) continue;
+    const type = (entryAt(root, [key]) as { type?: string } | undefined)?.type;
+    if (type === "record" || type === "object" || type === "strict_object" || type === "loose_object") return `${key}: expected an object, got ${received(value)}`;
+  }
+  return undefined;
+}
+
+function describeIssue(root: v.GenericSchema, issue: v.BaseIssue<unknown>): string {
+  const keys = (issue.path ?? []).map((p) => p.key as string | number);
+  const where = keys.length === 0 ? "the arguments" : pathText(keys);
+  if (issue.type === "strict_object" && issue.expected === "never" && keys.length > 0) {
+    // an unknown key: say which keys this object takes
+    const accepted = acceptedKeys(root, keys.slice(0, -1));
+    const word = String(keys[keys.length - 1]);
+    const owner = keys.length === 1 ? "it" : pathText(keys.slice(0, -1));
+    return `unknown key ${JSON.stringify(where)}: ${owner} takes ${accepted.length ? accepted.join(", ") : "no keys"}${suggest(word, accepted)}`;
+  }
+  if (issue.input === undefined && keys.length > 0 && issue.expected === JSON.stringify(keys[keys.length - 1])) {
+    // a required key is missing: say what it takes
+    const entry = entryAt(root, keys);
+    return `missing required key ${JSON.stringify(where)}${entry?.expects ? ` (${entry.expects})` : ""}`;
+  }
+  // valibot's own messages start "Invalid …"; a schema's own words say it better than `expected`
+  const custom = issue.message !== undefined && !issue.message.startsWith("Invalid ");
+  const what = custom ? issue.message : issue.expected ? `expected ${issue.expected}` : issue.message;
+  return `${where}: ${what}, got ${received(issue.input)}`;
+}
+
+function pathText(keys: Array<string | number>): string {
+  return keys.reduce<string>((s, k) => (typeof k === "number" ? `${s}[${k}]` : s === "" ? k : `${s}.${k}`), "");
+}
+
+function received(x: unknown): string {
+  if (x === undefined) return "nothing";
+  const text = JSON.stringify(x);
+  return text === undefined ? typeof x : text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** the keys of the object schema at `keys` below `root`, through optional, pipe, array and record wrappers */
+export function acceptedKeys(root: v.GenericSchema, keys: Array<string | number>): string[] {
+  return Object.keys((entryAt(root, keys) as { entries?: Record<string, unknown> } | undefined)?.entries ?? {});
+}
+
+function entryAt(root: v.GenericSchema, keys: Array<string | number>): { expects?: string } | undefined {
+  let s: unknown = root;
+  const unwrap = () => {
+    for (;;) {
+      const o = s as { wrapped?: unknown; type?: string };
+      if (o && o.wrapped !== undefined) s = o.wrapped;
+      else return;
+    }
+  };
+  unwrap();
+  for (const k of keys) {
+    const o = s as { entries?: Record<string, unknown>; item?: unknown; value?: unknown };
+    s = typeof k === "number" ? o.item : (o.entries?.[k] ?? o.value);
+    if (s === undefined) return undefined;
+    unwrap();
+  }
+  return s as { expects?: string };
+}

@@ -1,0 +1,44 @@
+// `mcpx serve`: the MCP server over stdio. Stdout carries MCP messages and nothing else (every log
+// line goes to stderr); the server ends when its client closes stdin, or on SIGINT/SIGTERM, and
+// then cancels the runs in flight and closes the engine (upstream pool, observers).
+
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { createMcpServer, type ServeDeps } from "./server.ts";
+
+/** resolves once the client has gone and everything is closed */
+export async function serveStdio(deps: ServeDeps): Promise<void> {
+  // anything in this process that prints through console would corrupt the MCP stream
+  console.log = console.info = console.debug = console.warn = console.error;
+  const mcp = createMcpServer(deps);
+  const transport = new StdioServerTransport();
+  let done!: () => void;
+  const closed = new Promise<void>((resolve) => (done = resolve));
+  let closing = false;
+  const shutdown = async (why: string) => {
+    if (closing) return;
+    closing = true;
+    deps.session.log("debug", `mcpx serve: ${why}; closing`);
+    try {
+      await mcp.close();
+      await deps.engine.close();
+    } finally {
+      done();
+    }
+  };
+  // the SDK's stdio transport does not notice end of input: a client that closes stdin has gone
+  process.stdin.on("end", () => void shutdown("stdin closed"));
+  process.stdin.on("close", () => void shutdown("stdin closed"));
+  const onSignal = (sig: string) => () => void shutdown(sig);
+  const onInt = onSignal("SIGINT");
+  const onTerm = onSignal("SIGTERM");
+  process.on("SIGINT", onInt);
+  process.on("SIGTERM", onTerm);
+  mcp.server.onclose = () => void shutdown("transport closed");
+  await mcp.server.connect(transport);
+  try {
+    await closed;
+  } finally {
+    process.off("SIGINT", onInt);
+    process.off("SIGTERM", onTerm);
+  }
+}

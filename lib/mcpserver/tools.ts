@@ -1,0 +1,256 @@
+// The tools `mcpx serve` offers, one table: name, words for the agent, the valibot schema its input
+// schema is generated from, and the handler. Every failure is a result with isError and a message
+// that says what to do next, never a protocol error: the model reading it can correct itself.
+
+import { withServerDefaults } from "../exec/server-defaults.ts";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import * as v from "valibot";
+import { renderToolTypes } from "../codegen/declarations.ts";
+import { namespaceBindings, resolveName } from "../codegen/identifiers.ts";
+import { collectEnvelope, type Envelope } from "../exec/envelope.ts";
+import { execute } from "../exec/execute.ts";
+import type { Frame, HookFrameBody } from "../exec/frames.ts";
+import { gatedCall } from "../exec/gated-call.ts";
+import { ExecOptionsSchema, type ExecOptions } from "../exec/options.ts";
+import type { Gate } from "../hooks/gate.ts";
+import { runContext } from "../hooks/run-context.ts";
+import type { CallResult } from "../mcp/pool.ts";
+import type { Engine } from "../session/engine.ts";
+import type { Session } from "../session/session.ts";
+import { agentCompact, agentStop, hookToolText } from "./agent-hooks.ts";
+import {
+  McpAgentHookArgsSchema,
+  McpCallArgsSchema,
+  McpExecArgsSchema,
+  McpNamespacesArgsSchema,
+  McpTypesArgsSchema,
+  parseToolArgs,
+} from "./schemas.ts";
+
+/** what every handler works with: the engine (pool, gate, bus) and the session (settings, dirs, log) */
+export interface ServeDeps {
+  engine: Engine;
+  session: Session;
+}
+
+/** one tools/call as a handler sees it */
+export interface ToolCall {
+  deps: ServeDeps;
+  /** the engine's gate, with `ask` wired to the client's elicitation when it offers that */
+  gate: Gate;
+  /** aborted when the client cancels the request or the server shuts down */
+  signal: AbortSignal;
+  /** a hook frame of this call: advice, failures and dropped keys reach stderr and the MCP log */
+  hookFrame(f: HookFrameBody): void;
+  /** a progress notification, when the client asked for them (a progressToken): long runs stay alive */
+  progress(message: string): void;
+}
+
+export interface ServedTool {
+  name: string;
+  title: string;
+  description: string;
+  schema: v.GenericSchema;
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+  handle(args: unknown, call: ToolCall): Promise<CallToolResult>;
+}
+
+export const SERVED_TOOLS: readonly ServedTool[] = [
+  {
+    name: "mcpx_exec",
+    title: "Run TypeScript against the MCP servers",
+    description:
+      "Runs TypeScript with every configured MCP server as a global namespace (`const r = await fake.echo({ message: \"hi\" })`), through mcpx's hook gate, with optional inline phases (script.before … script.suffix) and per-run script hooks. Returns the run's envelope as structuredContent (ok, exitCode, result, stdout, stderr, logs, emits, calls, hooks, error) and its stdout and result as text; isError when the run failed. Use mcpx_namespaces and mcpx_types to see what the servers offer.",
+    schema: McpExecArgsSchema,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    handle: execTool,
+  },
+  {
+    name: "mcpx_call",
+    title: "Call one upstream tool",
+    description:
+      "Calls one tool of a configured MCP server through mcpx's hook gate (call hooks may refuse it, change its arguments or its result) and returns the tool's result; isError when the tool failed or a hook refused the call.",
+    schema: McpCallArgsSchema,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    handle: callTool,
+  },
+  {
+    name: "mcpx_namespaces",
+    title: "List the MCP servers",
+    description:
+      "Lists the configured MCP servers: each one's name, the identifier a script uses for it (a global namespace unless that name is taken), and how many tools it offers (starting servers that are not running yet).",
+    schema: McpNamespacesArgsSchema,
+    annotations: { readOnlyHint: true, openWorldHint: true },
+    handle: namespacesTool,
+  },
+  {
+    name: "mcpx_types",
+    title: "TypeScript declarations of a server or tool",
+    description:
+      "Returns the TypeScript declarations a script sees for one server (its namespace with every tool's signature, argument and result types) or for one of its tools.",
+    schema: McpTypesArgsSchema,
+    annotations: { readOnlyHint: true, openWorldHint: true },
+    handle: typesTool,
+  },
+  {
+    name: "_Stop",
+    title: "Lifecycle hook: may the agent stop?",
+    description:
+      "Agent-host lifecycle hook (the `_` convention): call it when the model wants to end its turn. Empty text = no objection; otherwise a JSON array of {hook, server, text} objections from mcpx's agent.stop hooks and allowlisted servers' _Stop tools, and the agent should carry on.",
+    schema: McpAgentHookArgsSchema,
+    handle: async (args, call) => {
+      const bad = parseToolArgs("_Stop", McpAgentHookArgsSchema, args);
+      if (!bad.ok) return failure(bad.message);
+      return text(hookToolText((await agentStop(call.gate, call.hookFrame)).texts));
+    },
+  },
+  {
+    name: "_PostCompact",
+    title: "Lifecycle hook: context was compacted",
+    description:
+      "Agent-host lifecycle hook (the `_` convention): call it after compacting the context. Empty text = nothing to re-inject; otherwise a JSON array of {hook, server, text} to put back into the fresh context, from mcpx's agent.compact hooks and allowlisted servers' _PostCompact tools.",
+    schema: McpAgentHookArgsSchema,
+    handle: async (args, call) => {
+      const bad = parseToolArgs("_PostCompact", McpAgentHookArgsSchema, args);
+      if (!bad.ok) return failure(bad.message);
+      return text(hookToolText((await agentCompact(call.gate, call.hookFrame)).texts));
+    },
+  },
+];
+
+async function execTool(args: unknown, call: ToolCall): Promise<CallToolResult> {
+  const parsed = parseToolArgs("mcpx_exec", McpExecArgsSchema, args);
+  if (!parsed.ok) return failure(parsed.message);
+  const { session } = call.deps;
+  const opts = withServerDefaults(args as Record<string, unknown>, parsed.value as ExecOptions, session);
+  const frames = execute(opts, {
+    gate: call.gate,
+    env: session.env,
+    cacheDir: session.cacheDir,
+    sockDir: session.sockDir,
+    // stdin is the MCP channel (stdio) or nothing (HTTP): a script only gets ExecOptions.stdin
+    inheritStdin: false,
+    cwd: session.cwd,
+    signal: call.signal,
+  });
+  const envelope = await collectEnvelope(tap(frames, call));
+  return { content: [{ type: "text", text: summary(envelope) }], structuredContent: envelope as unknown as Record<string, unknown>, isError: !envelope.ok };
+}
+
+/** the run's frames on their way into the envelope: hook notes to the log, a progress note per step */
+async function* tap(frames: AsyncIterable<Frame>, call: ToolCall): AsyncIterable<Frame> {
+  for await (const f of frames) {
+    if (f.type === "hook") {
+      const { type: _t, ...body } = f;
+      call.hookFrame(body);
+    }
+    const note = progressNote(f);
+    if (note !== undefined) call.progress(note);
+    yield f;
+  }
+}
+
+function progressNote(f: Frame): string | undefined {
+  switch (f.type) {
+    case "start":
+      return "started";
+    case "call":
+      return `called ${f.server}.${f.tool}${f.ok ? "" : " (failed)"}`;
+    case "hook":
+      return `hook ${f.name ?? f.on} (${f.on}.${f.phase})`;
+    case "log":
+      return f.message;
+    default:
+      // stdout and stderr arrive in the result, not piecemeal; so does the end (a note sent just
+      // before the result is lost by the SDK's client, which dispatches notifications a tick late)
+      return undefined;
+  }
+}
+
+/** the text an agent reads: what the script printed, then its result or its error */
+export function summary(env: Envelope): string {
+  const parts: string[] = [];
+  if (env.stdout) parts.push(env.stdout.endsWith("\n") ? env.stdout : `${env.stdout}\n`);
+  if (env.ok) parts.push(`result: ${JSON.stringify(env.result)}`);
+  else {
+    // a failed run's stderr is usually why it failed
+    if (env.stderr) parts.push(`stderr:\n${env.stderr.endsWith("\n") ? env.stderr : `${env.stderr}\n`}`);
+    const e = env.error;
+    parts.push(`error (exit ${env.exitCode}): ${e ? `${e.name}${e.code ? ` [${e.code}]` : ""}: ${e.message}` : "the run failed"}`);
+  }
+  return parts.join("");
+}
+
+async function callTool(args: unknown, call: ToolCall): Promise<CallToolResult> {
+  const parsed = parseToolArgs("mcpx_call", McpCallArgsSchema, args);
+  if (!parsed.ok) return failure(parsed.message);
+  const { server, tool, args: toolArgs } = parsed.value as v.InferOutput<typeof McpCallArgsSchema>;
+  const push = (f: Frame) => {
+    if (f.type === "hook") {
+      const { type: _t, ...body } = f;
+      call.hookFrame(body);
+    }
+  };
+  // server.start hooks fired by this call report here, as they do for `mcpx call`
+  const answer = await runContext.run({ hookFrame: call.hookFrame }, () => gatedCall(call.gate, { server, tool, args: toolArgs }, { push }));
+  if (!answer.ok) return { content: [{ type: "text", text: answer.error.message }], structuredContent: { error: answer.error } as Record<string, unknown>, isError: true };
+  return asToolResult(answer.value);
+}
+
+/** a call's value as a tools/call result: an MCP result as it came, anything a hook applied wrapped */
+function asToolResult(value: unknown): CallToolResult {
+  const r = value as CallResult;
+  if (r && typeof r === "object" && Array.isArray(r.content)) {
+    const { isError: _e, ...rest } = r;
+    return rest as CallToolResult;
+  }
+  const t = typeof value === "string" ? value : JSON.stringify(value ?? null);
+  return value && typeof value === "object" && !Array.isArray(value) ? { content: [{ type: "text", text: t }], structuredContent: value as Record<string, unknown> } : text(t);
+}
+
+async function namespacesTool(args: unknown, call: ToolCall): Promise<CallToolResult> {
+  const parsed = parseToolArgs("mcpx_namespaces", McpNamespacesArgsSchema, args);
+  if (!parsed.ok) return failure(parsed.message);
+  const { pool } = call.deps.engine;
+  const names = pool.names();
+  // listed concurrently, reported in config order; hook tools (`_` names) are never counted
+  const listed = await Promise.all(
+    names.map(async (name) => {
+      try {
+        return { name, tools: (await pool.visibleTools(name)).length };
+      } catch (e) {
+        return { name, error: (e as Error).message };
+      }
+    }),
+  );
+  const bindings = namespaceBindings(names);
+  const servers = listed.map((s, i) => {
+    const b = bindings[i]!;
+    return { name: s.name, identifier: b.identifier, global: b.hiddenBecause === undefined, ...(b.hiddenBecause ? { hiddenBecause: b.hiddenBecause } : {}), ...("error" in s ? { error: s.error } : { tools: s.tools }) };
+  });
+  const lines = servers.map((s) => `${s.name}\t${s.global ? s.identifier : `tools[${JSON.stringify(s.name)}]`}\t${"error" in s ? `error: ${s.error}` : `${s.tools} tools`}`);
+  return { content: [{ type: "text", text: lines.length ? lines.join("\n") : "no MCP servers are configured (mcpServers in .mcpx.json)" }], structuredContent: { servers }, isError: servers.some((s) => "error" in s) };
+}
+
+async function typesTool(args: unknown, call: ToolCall): Promise<CallToolResult> {
+  const parsed = parseToolArgs("mcpx_types", McpTypesArgsSchema, args);
+  if (!parsed.ok) return failure(parsed.message);
+  const { server: requested, tool } = parsed.value as v.InferOutput<typeof McpTypesArgsSchema>;
+  const { pool } = call.deps.engine;
+  const names = pool.names();
+  const server = resolveName(requested, names);
+  if (server === undefined) return failure(`unknown server ${JSON.stringify(requested)}: configured servers are ${names.join(", ") || "none"} (mcpx_namespaces lists them)`);
+  try {
+    return text(renderToolTypes({ name: server, tools: await pool.visibleTools(server) }, tool));
+  } catch (e) {
+    return failure((e as Error).message);
+  }
+}
+
+function text(t: string): CallToolResult {
+  return { content: [{ type: "text", text: t }] };
+}
+
+export function failure(message: string): CallToolResult {
+  return { content: [{ type: "text", text: message }], isError: true };
+}

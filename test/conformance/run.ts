@@ -1,0 +1,110 @@
+// The MCP conformance suite against mcpx's Streamable HTTP server (lib/mcpserver/http.ts, the
+// handler the daemon mounts at /mcp), with test/conformance/expected-failures.yml as the baseline.
+// Exits non-zero on an unexpected failure and on a stale baseline entry (a listed scenario that now
+// passes), which is how the suite itself judges a baseline.
+//
+//   bun test/conformance/run.ts [conformance server options, e.g. --scenario tools-list --verbose]
+//
+// The suite is @modelcontextprotocol/conformance (0.1.16 measured). It crashes on Node 20
+// (globSync), so it runs under Bun. It is found in node_modules, or at MCPX_CONFORMANCE_CLI (the
+// path of its dist/index.js). The server runs in a throwaway HOME/XDG tree whose config names the
+// fake fixture server, so nothing from the machine leaks in.
+
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const ROOT = resolve(import.meta.dir, "../..");
+const BASELINE = join(import.meta.dir, "expected-failures.yml");
+const SERVER = join(import.meta.dir, "http-server.ts");
+const FAKE = join(ROOT, "fixtures/servers/fake-server.ts");
+/** the version this baseline was measured with; another one may add or rename scenarios */
+export const CONFORMANCE_VERSION = "0.1.16";
+/** how long the HTTP server may take to say `listening` */
+const START_TIMEOUT_MS = 15_000;
+
+function findCli(): string | undefined {
+  if (process.env.MCPX_CONFORMANCE_CLI) return process.env.MCPX_CONFORMANCE_CLI;
+  try {
+    return Bun.resolveSync("@modelcontextprotocol/conformance/dist/index.js", ROOT);
+  } catch {
+    return undefined;
+  }
+}
+
+async function main(): Promise<number> {
+  const cli = findCli();
+  if (!cli) {
+    process.stderr.write(
+      `conformance: @modelcontextprotocol/conformance is not installed: npm install --no-save @modelcontextprotocol/conformance@${CONFORMANCE_VERSION} (or set MCPX_CONFORMANCE_CLI to its dist/index.js)\n`,
+    );
+    return 2;
+  }
+  const dir = mkdtempSync(join(tmpdir(), "mcpx-conformance-"));
+  const home = join(dir, "home");
+  mkdirSync(home, { recursive: true });
+  writeFileSync(join(dir, ".mcpx.json"), JSON.stringify({ mcpServers: { fake: { command: process.execPath, args: [FAKE] } } }, null, 2));
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_CACHE_HOME: join(home, ".cache"),
+    XDG_STATE_HOME: join(home, ".local/state"),
+    XDG_RUNTIME_DIR: join(dir, "run"),
+    NO_COLOR: "1",
+  };
+
+  const server = Bun.spawn([process.execPath, SERVER, "0"], { cwd: dir, env, stdin: "pipe", stdout: "inherit", stderr: "pipe" });
+  try {
+    const port = await listeningPort(server);
+    const url = `http://127.0.0.1:${port}/mcp`;
+    process.stderr.write(`conformance: ${cli} against ${url}\n`);
+    const suite = Bun.spawn([process.execPath, cli, "server", "--url", url, "--expected-failures", BASELINE, ...process.argv.slice(2)], {
+      cwd: dir, // the suite writes results/ into its working directory
+      env: { ...env, PATH: process.env.PATH ?? env.PATH! },
+      stdin: "ignore",
+      stdout: "inherit",
+      stderr: "inherit",
+    });
+    const code = await suite.exited;
+    process.stderr.write(`conformance: ${code === 0 ? "every failure is expected (test/conformance/expected-failures.yml)" : `exit ${code}: an unexpected failure, or a baseline entry that now passes`}\n`);
+    return code;
+  } finally {
+    server.stdin.end(); // its stdin closing ends it
+    const killer = setTimeout(() => server.kill("SIGKILL"), 5000);
+    await server.exited;
+    clearTimeout(killer);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** reads the server's stderr until `listening PORT`; the rest of its stderr is passed through */
+async function listeningPort(proc: Bun.Subprocess<"pipe", "inherit", "pipe">): Promise<number> {
+  const reader = proc.stderr.getReader();
+  const dec = new TextDecoder();
+  let seen = "";
+  const deadline = setTimeout(() => proc.kill("SIGKILL"), START_TIMEOUT_MS);
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the conformance HTTP server ended before listening:\n${seen}`);
+      seen += dec.decode(value, { stream: true });
+      const m = /listening (\d+)/.exec(seen);
+      if (m) {
+        // keep draining (and showing) its stderr so it never blocks on a full pipe
+        void (async () => {
+          for (;;) {
+            const r = await reader.read();
+            if (r.done) return;
+            process.stderr.write(r.value);
+          }
+        })();
+        return Number(m[1]);
+      }
+    }
+  } finally {
+    clearTimeout(deadline);
+  }
+}
+
+process.exit(await main());

@@ -1,0 +1,71 @@
+// TCP is opt-in: loopback only, and only with daemon.token. Every request then needs the bearer
+// token (compared in constant time), and --remote sends it.
+
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { sandbox } from "./harness.ts";
+import { expectExit, mcpx, writeConfig } from "./support.ts";
+import { startDaemon, stopDaemons, type Daemon } from "./daemon-support.ts";
+
+const sb = sandbox();
+writeConfig(sb, ".mcpx.json", {});
+const TOKEN = "tcp-secret-" + Math.random().toString(36).slice(2);
+let d: Daemon;
+
+afterAll(stopDaemons);
+
+beforeAll(async () => {
+  // port 0: the daemon picks a free port and prints the address it bound
+  d = await startDaemon(sb, ["--daemon-address", "http://127.0.0.1:0"], { env: { MCPX_DAEMON_TOKEN: TOKEN } });
+});
+
+describe.concurrent("TCP", () => {
+  test("without daemon.token the daemon refuses to start, naming the setting", async () => {
+    const r = await mcpx(sb, ["daemon", "--daemon-address", "http://127.0.0.1:0"]);
+    expectExit(r, 2);
+    expect(r.stderr).toContain("TCP needs daemon.token");
+    expect(r.stderr).toContain("MCPX_DAEMON_TOKEN");
+  });
+
+  for (const address of ["http://0.0.0.0:7777", "http://192.168.1.4:7777", "https://127.0.0.1:7777", "tcp://127.0.0.1:1", "relative/daemon.sock"]) {
+    test(`${address} is refused, naming daemon.address and the accepted forms`, async () => {
+      const r = await mcpx(sb, ["daemon", "--daemon-address", address], { env: { MCPX_DAEMON_TOKEN: TOKEN } });
+      expectExit(r, 2);
+      expect(r.stderr).toContain(`daemon.address (flag:--daemon-address) "${address}"`);
+      expect(r.stderr).toContain("http://127.0.0.1:PORT, http://[::1]:PORT or http://localhost:PORT");
+    });
+  }
+
+  test("it listens on loopback and prints the port it bound", () => {
+    expect(d.address).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(d.address).not.toEndWith(":0");
+  });
+
+  test("a request without a bearer token is a 401", async () => {
+    const res = await d.fetch("/v1/health");
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toContain("Bearer");
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("UNAUTHORIZED");
+  });
+
+  test("a wrong bearer token is a 401, on every route, known or not", async () => {
+    for (const path of ["/v1/health", "/v1/settings", "/v1/nope"]) {
+      expect((await d.fetch(path, { headers: { authorization: `Bearer ${TOKEN}x` } })).status).toBe(401);
+    }
+    expect((await d.fetch("/v1/exec", { method: "POST", headers: { authorization: "Bearer " }, body: "{}" })).status).toBe(401);
+  });
+
+  test("the right bearer token is let in", async () => {
+    const res = await d.fetch("/v1/health", { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { ok: boolean }).ok).toBe(true);
+  });
+
+  test("--remote over TCP sends daemon.token as its bearer", async () => {
+    const ok = await mcpx(sb, ["exec", "--remote", "--daemon-address", d.address, 'console.log("over tcp")'], { env: { MCPX_DAEMON_TOKEN: TOKEN } });
+    expectExit(ok, 0);
+    expect(ok.stdout).toBe("over tcp\n");
+    const wrong = await mcpx(sb, ["exec", "--remote", "--daemon-address", d.address, "console.log(1)"], { env: { MCPX_DAEMON_TOKEN: "nope" } });
+    expectExit(wrong, 2);
+    expect(wrong.stderr).toContain(`the daemon at ${d.address} refused the request: this daemon listens on TCP and needs Authorization: Bearer TOKEN`);
+  });
+});

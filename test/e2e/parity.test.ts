@@ -1,0 +1,217 @@
+// One run, four doors: every run/exec flag and setting that changes what a run does is given to the
+// same script locally, through `--remote`, through POST /v1/exec and through the MCP tool mcpx_exec,
+// and each door must show the same effect. The cases are derived from the settings registry and the
+// run/exec flags, so a new knob without a case here fails the coverage test below: that is how the
+// seed's hole (phases accepted and dropped by /v1/exec and mcpx_exec) cannot come back.
+
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { join } from "node:path";
+import { SCRIPT_FLAGS } from "../../cmd/script-command.ts";
+import { settingsFor } from "../../lib/settings/registry.ts";
+import { MCPX, fakeServer, sandbox } from "./harness.ts";
+import { mcpx, writeConfig } from "./support.ts";
+
+interface Envelope {
+  ok: boolean;
+  exitCode: number;
+  result: unknown;
+  stdout: string;
+  stderr: string;
+  error: { message: string; code?: string } | null;
+  hooks: Array<{ on: string; phase: string; name?: string }>;
+}
+
+/** one behaviour-changing knob: how each door says it, and what every door must then show */
+interface Case {
+  /** the registry path or the flag it exercises */
+  knob: string;
+  /** exec snippet */
+  source: string;
+  /** CLI flags (local and --remote) */
+  cli: string[];
+  /** the same, as ExecOptions fields (/v1/exec and mcpx_exec) */
+  options: Record<string, unknown>;
+  check(e: Envelope): void;
+}
+
+const sb = sandbox();
+const SOCKET = join(sb.dir, "run", "parity.sock");
+const HOOK = join(sb.dir, "hook.sh");
+
+const CASES: Case[] = [
+  {
+    knob: "script.before",
+    source: 'console.log("body")',
+    cli: ["--before", 'console.log("B1")', "--before", 'console.log("B2")'],
+    options: { script: { before: ['console.log("B1")', 'console.log("B2")'] } },
+    check: (e) => expect(e.stdout).toBe("B1\nB2\nbody\n"),
+  },
+  {
+    knob: "script.prefix",
+    source: 'console.log("body")',
+    cli: ["--prefix", 'console.log("P", typeof log)'],
+    options: { script: { prefix: ['console.log("P", typeof log)'] } },
+    check: (e) => expect(e.stdout).toBe("P function\nbody\n"),
+  },
+  {
+    knob: "script.onSuccess",
+    source: "export default () => 41",
+    cli: ["--on-success", "result.value = (result.value as number) + 1"],
+    options: { script: { onSuccess: ["result.value = (result.value as number) + 1"] } },
+    check: (e) => expect(e.result).toBe(42),
+  },
+  {
+    knob: "script.onError",
+    source: 'throw new Error("boom")',
+    cli: ["--on-error", 'console.log("E", (result.error as Error).message)'],
+    options: { script: { onError: ['console.log("E", (result.error as Error).message)'] } },
+    check: (e) => {
+      expect(e.stdout).toBe("E boom\n");
+      expect(e.exitCode).toBe(1);
+      expect(e.error?.message).toBe("boom");
+    },
+  },
+  {
+    knob: "script.suffix",
+    source: 'throw new Error("boom")',
+    cli: ["--suffix", 'console.log("F")'],
+    options: { script: { suffix: ['console.log("F")'] } },
+    check: (e) => {
+      expect(e.stdout).toBe("F\n");
+      expect(e.exitCode).toBe(1);
+    },
+  },
+  {
+    knob: "script.runtime",
+    source: 'export default () => typeof (globalThis as any).Deno === "undefined" ? "bun" : "deno"',
+    cli: ["--runtime", "deno"],
+    options: { runtime: "deno" },
+    check: (e) => expect(e.result).toBe("deno"),
+  },
+  {
+    knob: "exec.timeout",
+    source: 'console.log("started"); await new Promise(() => setInterval(() => {}, 1000))',
+    cli: ["--timeout", "1s"],
+    options: { timeoutMs: 1000 },
+    check: (e) => {
+      expect(e.exitCode).toBe(124);
+      expect(e.stdout).toBe("started\n");
+    },
+  },
+  {
+    knob: "--env",
+    source: "export default () => process.env.PARITY_VALUE",
+    cli: ["--env", "PARITY_VALUE=seen"],
+    options: { env: { PARITY_VALUE: "seen" } },
+    check: (e) => expect(e.result).toBe("seen"),
+  },
+  {
+    knob: "args",
+    source: "export default (args: string[]) => args.join(\",\")",
+    cli: ["--", "a", "b"],
+    options: { args: ["a", "b"] },
+    check: (e) => expect(e.result).toBe("a,b"),
+  },
+  {
+    knob: "--export",
+    source: "export function pick(a: string, b: string) { return b + a }",
+    cli: ["--export", "pick", "--", "x", "y"],
+    options: { export: "pick", args: ["x", "y"] },
+    check: (e) => expect(e.result).toBe("yx"),
+  },
+  {
+    knob: "hooks",
+    source: 'console.log("body")',
+    cli: ["--hooks", JSON.stringify([{ name: "parity-advice", on: "script", phase: "onSuccess", run: ["sh", HOOK] }])],
+    options: { hooks: [{ name: "parity-advice", on: "script", phase: "onSuccess", run: ["sh", HOOK] }] },
+    check: (e) => expect(e.hooks.map((h) => `${h.name} ${h.on}.${h.phase}`)).toEqual(["parity-advice script.onSuccess"]),
+  },
+];
+
+/**
+ * Run/exec knobs that do not change what a run does, only how the CLI shows it or where it finds
+ * things, each with the reason it has no parity case.
+ */
+const NOT_RUN_BEHAVIOUR: Record<string, string> = {
+  "logging.format": "rendering on the client's stderr; the frames are the same",
+  "logging.level": "rendering on the client's stderr; the frames are the same",
+  "mcp.callTimeout": "a property of the pool that serves the call: the daemon's own setting for remote runs",
+  "hooks.autonomy": "clamps hooks in force where the gate runs; per-run hooks are capped at refuse anyway",
+  "autonomy.max": "the daemon's own ceiling",
+  "hooks.retryBudget": "the gate's setting where the run executes",
+  "hooks.timeout": "the gate's setting where the run executes",
+  "hooks.mcpTimeout": "the gate's setting where the run executes",
+  "model.url": "prompt hooks are the gate's, where the run executes",
+  "model.name": "prompt hooks are the gate's, where the run executes",
+  "model.apiKey": "prompt hooks are the gate's, where the run executes",
+  plugins: "plugins live where the gate runs (the daemon's config)",
+  "daemon.address": "how --remote finds the daemon",
+  "daemon.token": "how --remote authenticates",
+  "--json": "the envelope itself: every door returns one (checked by reading it)",
+  "--output": "stream vs envelope: the frames behind both are the same",
+  "--config": "which config file the client reads",
+  "--remote": "the door itself",
+};
+
+type Door = (c: Case) => Promise<Envelope>;
+let daemon: ReturnType<typeof Bun.spawn> | undefined;
+let mcp: Client | undefined;
+
+const DOORS: Record<string, Door> = {
+  local: async (c) => JSON.parse((await mcpx(sb, ["exec", "--json", ...withSource(c)])).stdout),
+  remote: async (c) => JSON.parse((await mcpx(sb, ["exec", "--remote", "--json", "--daemon-address", SOCKET, ...withSource(c)])).stdout),
+  "POST /v1/exec": async (c) => {
+    const res = await fetch("http://localhost/v1/exec", { unix: SOCKET, method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ source: c.source, ...c.options }) } as RequestInit);
+    return (await res.json()) as Envelope;
+  },
+  mcpx_exec: async (c) => {
+    const r = (await mcp!.callTool({ name: "mcpx_exec", arguments: { source: c.source, ...c.options } })) as { structuredContent?: Envelope };
+    return r.structuredContent!;
+  },
+};
+
+/** CLI argv: flags, then the snippet; positional script args (after --) last */
+function withSource(c: Case): string[] {
+  const dd = c.cli.indexOf("--");
+  return dd < 0 ? [...c.cli, c.source] : [...c.cli.slice(0, dd), c.source, ...c.cli.slice(dd)];
+}
+
+beforeAll(async () => {
+  sb.write("hook.sh", `echo '{"advise": "parity"}'\n`);
+  writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer() } });
+  daemon = Bun.spawn([MCPX, "daemon", "--daemon-address", SOCKET], { cwd: sb.dir, env: sb.env, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+  const decoder = new TextDecoder();
+  let said = "";
+  for await (const chunk of daemon.stderr as ReadableStream<Uint8Array>) {
+    said += decoder.decode(chunk);
+    if (said.includes("listening")) break;
+  }
+  mcp = new Client({ name: "parity", version: "1" });
+  await mcp.connect(new StdioClientTransport({ command: MCPX, args: ["serve"], cwd: sb.dir, env: sb.env, stderr: "ignore" }));
+});
+
+afterAll(async () => {
+  await mcp?.close();
+  daemon?.kill("SIGTERM");
+  await daemon?.exited;
+});
+
+describe("every knob that changes a run has a parity case", () => {
+  test("each run/exec setting is covered by a case or named as not run behaviour", () => {
+    const knobs = [...new Set([...settingsFor("run"), ...settingsFor("exec")].map((s) => s.path)), ...Object.keys(SCRIPT_FLAGS).map((f) => `--${f}`), "--config"];
+    const uncovered = knobs.filter((k) => !CASES.some((c) => c.knob === k) && !(k in NOT_RUN_BEHAVIOUR));
+    expect(uncovered).toEqual([]);
+  });
+});
+
+for (const c of CASES) {
+  describe(`${c.knob} has the same effect through every door`, () => {
+    for (const [door, run] of Object.entries(DOORS)) {
+      test(door, async () => {
+        c.check(await run(c));
+      });
+    }
+  });
+}
