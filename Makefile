@@ -35,7 +35,7 @@ test-e2e: dist/mcpx
 	$(BUN) run test/run.ts e2e
 
 # the MCP conformance suite against mcpx's /mcp handler (also part of make test)
-conformance: node_modules/.installed
+conformance: dist/mcpx
 	$(BUN) run test/conformance/run.ts
 
 bench: dist/mcpx

@@ -1,47 +1,42 @@
-// A tiny Streamable HTTP server for the MCP conformance suite: lib/mcpserver/http.ts's
-// handleMcpHttp on 127.0.0.1, with an engine opened like `mcpx serve` opens one, from the config of
-// the current directory. The daemon mounts the same handler at /mcp; the suite cannot send the
-// daemon's bearer token (TCP) or reach its unix socket, so it runs against this instead.
+// The conformance suite's way into the daemon's /mcp: the daemon listens on loopback TCP, where it
+// requires a bearer token the suite cannot send, so this proxy on another loopback port adds the
+// token and forwards every request (streams included) to the daemon's /mcp untouched.
 //
-//   bun test/conformance/http-server.ts [PORT]      prints `listening PORT` on stderr once ready
+//   bun test/conformance/http-server.ts DAEMON_URL TOKEN      prints `listening PORT` on stderr
 //
 // Ends on SIGINT/SIGTERM, or when stdin (a pipe from run.ts) closes.
 
 import { fstatSync } from "node:fs";
-import { closeMcpSessions, handleMcpHttp } from "../../lib/mcpserver/http.ts";
-import { openEngine } from "../../lib/session/engine.ts";
-import { openSession } from "../../lib/session/session.ts";
 
-const port = Number(process.argv[2] ?? 0);
-const session = openSession({ cwd: process.cwd(), env: process.env, flags: [] });
-const engine = openEngine(session);
+const [daemonUrl, token] = process.argv.slice(2);
+if (!daemonUrl || !token) throw new Error("usage: bun test/conformance/http-server.ts DAEMON_URL TOKEN");
+const upstream = new URL(daemonUrl);
 
 const http = Bun.serve({
   hostname: "127.0.0.1",
-  port,
+  port: 0,
   idleTimeout: 0, // a GET stream and a long run are held open
-  fetch(req) {
-    if (new URL(req.url).pathname !== "/mcp") return new Response("not found: use /mcp\n", { status: 404 });
-    return handleMcpHttp(req, { engine, session });
+  async fetch(req) {
+    const url = new URL(req.url);
+    if (url.pathname !== "/mcp") return new Response("not found: use /mcp\n", { status: 404 });
+    const headers = new Headers(req.headers);
+    // Host and Origin pass through as the suite sent them: the daemon's DNS-rebinding check judges them
+    headers.set("authorization", `Bearer ${token}`);
+    const body = req.method === "GET" || req.method === "HEAD" ? undefined : await req.arrayBuffer();
+    return fetch(new URL("/mcp" + url.search, upstream), { method: req.method, headers, body, signal: req.signal, redirect: "manual" });
   },
 });
 
-let stopping = false;
-async function stop(): Promise<never> {
-  if (!stopping) {
-    stopping = true;
-    await closeMcpSessions(engine);
-    await http.stop(true);
-    await engine.close();
-  }
+const stop = () => {
+  http.stop(true);
   process.exit(0);
-}
-process.on("SIGTERM", () => void stop());
-process.on("SIGINT", () => void stop());
+};
+process.on("SIGTERM", stop);
+process.on("SIGINT", stop);
 const stdin = fstatSync(0);
 if (stdin.isFIFO() || stdin.isSocket()) {
-  process.stdin.on("end", () => void stop());
-  process.stdin.on("close", () => void stop());
+  process.stdin.on("end", stop);
+  process.stdin.on("close", stop);
   process.stdin.resume();
 }
 process.stderr.write(`listening ${http.port}\n`);

@@ -1,5 +1,6 @@
-// The MCP conformance suite against mcpx's Streamable HTTP server (lib/mcpserver/http.ts, the
-// handler the daemon mounts at /mcp), with test/conformance/expected-failures.yml as the baseline.
+// The MCP conformance suite against the daemon's /mcp (dist/mcpx daemon on loopback TCP with a
+// token; http-server.ts is a proxy that adds the token the suite cannot send), with
+// test/conformance/expected-failures.yml as the baseline.
 // Exits non-zero on an unexpected failure and on a stale baseline entry (a listed scenario that now
 // passes), which is how the suite itself judges a baseline.
 //
@@ -17,6 +18,7 @@ import { join, resolve } from "node:path";
 const ROOT = resolve(import.meta.dir, "../..");
 const BASELINE = join(import.meta.dir, "expected-failures.yml");
 const SERVER = join(import.meta.dir, "http-server.ts");
+const MCPX = join(ROOT, "dist/mcpx");
 const FAKE = join(ROOT, "fixtures/servers/fake-server.ts");
 /** the version this baseline was measured with; another one may add or rename scenarios */
 export const CONFORMANCE_VERSION = "0.1.16";
@@ -54,8 +56,13 @@ async function main(): Promise<number> {
     NO_COLOR: "1",
   };
 
-  const server = Bun.spawn([process.execPath, SERVER, "0"], { cwd: dir, env, stdin: "pipe", stdout: "inherit", stderr: "pipe" });
+  // the real daemon's /mcp, on loopback TCP with a token, reached through the token-adding proxy
+  const token = crypto.randomUUID();
+  const daemonUrl = `http://127.0.0.1:${freePort()}`;
+  const daemon = Bun.spawn([MCPX, "daemon", "--daemon-address", daemonUrl], { cwd: dir, env: { ...env, MCPX_DAEMON_TOKEN: token }, stdin: "ignore", stdout: "inherit", stderr: "pipe" });
+  const server = Bun.spawn([process.execPath, SERVER, daemonUrl, token], { cwd: dir, env, stdin: "pipe", stdout: "inherit", stderr: "pipe" });
   try {
+    await saysListening(daemon);
     const port = await listeningPort(server);
     const url = `http://127.0.0.1:${port}/mcp`;
     process.stderr.write(`conformance: ${cli} against ${url}\n`);
@@ -71,10 +78,43 @@ async function main(): Promise<number> {
     return code;
   } finally {
     server.stdin.end(); // its stdin closing ends it
-    const killer = setTimeout(() => server.kill("SIGKILL"), 5000);
-    await server.exited;
+    daemon.kill("SIGTERM");
+    const killer = setTimeout(() => (server.kill("SIGKILL"), daemon.kill("SIGKILL")), 5000);
+    await Promise.all([server.exited, daemon.exited]);
     clearTimeout(killer);
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** a loopback port nobody listens on right now */
+function freePort(): number {
+  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = probe.port;
+  probe.stop(true);
+  return port;
+}
+
+/** waits for the daemon's "listening" line on stderr, then keeps its stderr drained */
+async function saysListening(proc: Bun.Subprocess<"ignore", "inherit", "pipe">): Promise<void> {
+  const reader = proc.stderr.getReader();
+  const dec = new TextDecoder();
+  let seen = "";
+  const deadline = setTimeout(() => proc.kill("SIGKILL"), START_TIMEOUT_MS);
+  try {
+    while (!seen.includes("listening")) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the daemon ended before listening:\n${seen}`);
+      seen += dec.decode(value, { stream: true });
+    }
+    void (async () => {
+      for (;;) {
+        const r = await reader.read();
+        if (r.done) return;
+        process.stderr.write(r.value);
+      }
+    })();
+  } finally {
+    clearTimeout(deadline);
   }
 }
 

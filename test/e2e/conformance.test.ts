@@ -1,4 +1,4 @@
-// The MCP conformance suite against mcpx's /mcp handler, as part of `make test`: every scenario
+// The MCP conformance suite against the daemon's /mcp (test/conformance/run.ts), as part of `make test`: every scenario
 // either passes or is listed, with its reason, in test/conformance/expected-failures.yml.
 
 import { expect, test } from "bun:test";
