@@ -15,7 +15,8 @@ export function cittyArgs(command: CommandName, own: Record<string, OwnFlag>, ..
     args[name] = { type: f.type, description: f.description, valueHint: f.valueHint, alias: f.short ? [f.short] : undefined };
   }
   for (const s of settingsFor(command)) {
-    const def = s.kind === "duration" ? formatDuration(0) === s.default ? "" : ` (default ${s.default})` : Array.isArray(s.default) ? "" : ` (default ${s.default})`;
+    // no "(default …)" for an empty default, a list, or a duration of 0 (which means "no limit", said in the text)
+    const def = Array.isArray(s.default) || s.default === "" || (s.kind === "duration" && formatDuration(0) === s.default) ? "" : ` (default ${s.default})`;
     const values = s.values ? ` [${s.values.join("|")}]` : "";
     // citty prints long aliases with a single dash, a spelling that does not parse: name them here
     const also = s.aliases?.length ? ` (also ${s.aliases.map((a) => `--${a}`).join(", ")})` : "";

@@ -1,7 +1,7 @@
 // mcpx: the entry point. Commands load lazily so that `mcpx --help` never pays for the MCP SDK.
 // Usage and config errors exit 2 before anything runs; see docs/exit-codes.md.
 
-import { defineCommand, runCommand, showUsage, type CommandDef } from "citty";
+import { defineCommand, renderUsage, runCommand, type CommandDef } from "citty";
 import { VERSION } from "../lib/version.ts";
 import { err, out } from "../lib/render/write.ts";
 
@@ -25,9 +25,13 @@ const main = defineCommand({
 /** errors that mean "the request was wrong", not "the run failed" */
 const USAGE_ERRORS = new Set(["UsageError", "ConfigError", "SettingsError", "RuntimeError", "HookConfigError"]);
 
+/** help on stdout; citty decides on colour when it loads, so escape codes are removed for a pipe or a file */
+async function printUsage(cmd: CommandDef, parent?: CommandDef): Promise<void> {
+  const text = await renderUsage(cmd, parent);
+  out((process.stdout.isTTY ? text : text.replace(/\x1b\[[0-9;]*m/g, "")) + "\n");
+}
+
 async function mainEntry(argv: string[]): Promise<number> {
-  // citty colours help unless NO_COLOR: no escape codes into a pipe or a file
-  if (!process.stdout.isTTY && process.env.NO_COLOR === undefined) process.env.NO_COLOR = "1";
   const head = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
     out(VERSION + "\n");
@@ -35,7 +39,7 @@ async function mainEntry(argv: string[]): Promise<number> {
   }
   const name = argv[0];
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    await showUsage(main);
+    await printUsage(main);
     return name === undefined ? 2 : 0;
   }
   const load = COMMANDS[name];
@@ -45,7 +49,7 @@ async function mainEntry(argv: string[]): Promise<number> {
   }
   const cmd = await load();
   if (head.includes("--help") || head.includes("-h")) {
-    await showUsage(cmd, main);
+    await printUsage(cmd, main);
     return 0;
   }
   try {
