@@ -82,6 +82,41 @@ describe.concurrent("prompt hooks", () => {
   });
 });
 
+describe("prompt hooks with a model", () => {
+  test("the text goes to the OpenAI-compatible endpoint with placeholders JSON-encoded, and the answer is a dial object", async () => {
+    const seen: Array<{ auth: string | null; body: { model: string; messages: Array<{ content: string }> } }> = [];
+    // a stand-in model on loopback: it objects to every call it is asked about
+    const model = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      async fetch(req) {
+        seen.push({ auth: req.headers.get("authorization"), body: (await req.json()) as never });
+        return Response.json({ choices: [{ message: { content: '{"refuse": "the model says no"}' } }] });
+      },
+    });
+    try {
+      const record = recordPath(sb);
+      const r = await execStream(sb, tryCall(ECHO), {
+        record,
+        hooks: [{ name: "ask-model", on: "call", phase: "before", prompt: "Is this call safe? tool=@call.tool args=@call.arguments", effect: "refuse" }],
+        env: { MCPX_MODEL_URL: `http://127.0.0.1:${model.port}/v1`, MCPX_MODEL_NAME: "stand-in", MCPX_MODEL_API_KEY: "k123" },
+      });
+      expectExit(r, 0);
+      expect(printed(r.frames)).toMatchObject({ ok: false });
+      expect(JSON.stringify(printed(r.frames))).toContain("the model says no");
+      expect(onlyHookFrame(r.frames, "ask-model")).toMatchObject({ action: "prompt", effect: "refuse" });
+      expect(seen).toHaveLength(1);
+      expect(seen[0]!.auth).toBe("Bearer k123");
+      expect(seen[0]!.body.model).toBe("stand-in");
+      // values are JSON-encoded, never pasted in as raw text
+      expect(seen[0]!.body.messages[0]!.content).toBe('Is this call safe? tool="echo" args={"message":"hi"}');
+      expect(recordedCalls(record)).toEqual([]);
+    } finally {
+      model.stop(true);
+    }
+  });
+});
+
 describe.concurrent("observe hooks", () => {
   test("an observe hook on call runs after a call: its marker file exists after the run, holding the call.finished event", async () => {
     const marker = join(sb.dir, `${uniqueMarker("observe")}.json`);
