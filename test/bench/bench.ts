@@ -14,6 +14,16 @@
 //      `run` hook on call.before (["true"]: exit 0, empty stdout, no opinion). The four alternate in
 //      rounds (the order rotates every round); the table gives µs per call, the ratios to (a), and
 //      whether (b) is within the noise of (a): its median inside the min … max of (a)'s rounds
+//   7. the daemon (issue 4), one `mcpx daemon --daemon-address SOCK` started by the bench in the sandbox:
+//      (a) `mcpx exec 'await fake.echo({message:"x"})'` locally vs the same with `--remote` against it,
+//      interleaved; both warm, but the daemon's pool keeps fake-server up between runs while every
+//      local run starts its own — that is the point of a daemon; the table gives medians and
+//      remote/local. (b) throughput of POST /v1/exec (the JSON envelope answer) with 1, 4 and 16
+//      concurrent clients (Bun's fetch over the unix socket), a fixed count of runs per level, levels
+//      rotated every round; runs/s per level and the ratios 4/1 and 16/1. Every answer is checked (200,
+//      ok, exit 0, one ok fake.echo call, its own runId); /v1/health's run count must match what was
+//      sent. The daemon is then stopped with SIGTERM, and the bench checks that it exited 0, removed its
+//      socket, and left no process behind
 //
 // The two sides of a pair alternate round by round (who goes first flips every round, so drift and
 // background load hit both alike), after untimed warm-up runs of each; the table reports medians and
@@ -27,8 +37,8 @@
 // usage without starting the JS engine (~5 MB RSS, no evaluation). `bun -e ';'` starts the engine and
 // runs an empty program, which is the least `mcpx exec ''` could do, so it is the floor here.
 //
-// Round counts are the constants below; the whole run takes about 1.5–2 minutes on 2 cores (6 adds
-// about 30 s, 45 s on a loaded machine).
+// Round counts are the constants below; the whole run takes about 2–2.5 minutes on 2 cores (6 adds
+// about 30 s, 45 s on a loaded machine; 7 about 30 s).
 
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
@@ -49,6 +59,13 @@ const ROUNDS_HOOKS = 5; // 6. rounds of the four hook configs, after one untimed
 const HOOK_CALLS = 500; // 6a/6b. timed calls per run
 const HOOK_CALLS_GATED = 200; // 6c/6d. timed calls per run: each call also makes a hook call / spawns a process
 const HOOK_CHECK_CALLS = 2; // 6. calls of the check run (its hook frames are counted; it is also the warm-up)
+const ROUNDS_REMOTE = 9; // 7a. rounds of local vs --remote, after WARMUP_RUNS checked (--json) runs of each
+const THROUGHPUT_LEVELS = [1, 4, 16]; // 7b. concurrent clients
+const THROUGHPUT_RUNS = 48; // 7b. POST /v1/exec runs per level and round (a fixed count, shared by the clients)
+const ROUNDS_THROUGHPUT = 3; // 7b. rounds of the three levels, the order rotated every round
+const THROUGHPUT_WARMUP = 16; // 7b. untimed runs, 16 at once, before the first round
+const DAEMON_READY_MS = 10_000; // 7. the daemon must print its listening line within this
+const DAEMON_STOP_MS = 5_000; // 7. …and exit within this after SIGTERM, its processes gone within this after that
 
 // ── targets (issue 2) ────────────────────────────────────────────────────────
 const TARGET_EXEC_RATIO = 2.5;
@@ -480,6 +497,236 @@ async function measureHooks(): Promise<Map<HookConfig, number[]>> {
   return us;
 }
 
+// ── 7. the daemon: --remote vs local, and /v1/exec throughput ────────────────
+const DAEMON_SOCK = join(ENV.XDG_RUNTIME_DIR!, "mcpx", "bench.sock");
+const ECHO_SNIPPET = 'await fake.echo({message:"x"})';
+const ECHO_BODY = JSON.stringify({ source: ECHO_SNIPPET });
+
+interface Daemon {
+  proc: ReturnType<typeof Bun.spawn>;
+  /** spawn to the listening line, ms */
+  readyMs: number;
+  /** everything it has written so far */
+  stderr: () => string;
+}
+
+async function startDaemon(): Promise<Daemon> {
+  const t0 = performance.now();
+  const proc = Bun.spawn([MCPX, "daemon", "--daemon-address", DAEMON_SOCK], { cwd: WORK, env: ENV, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  live.add(proc);
+  let err = "";
+  const ready = Promise.withResolvers<void>();
+  // both pipes are read for the daemon's whole life, so it never blocks on a full pipe
+  const drain = async (s: ReadableStream<Uint8Array>, onText: (t: string) => void) => {
+    const dec = new TextDecoder();
+    for await (const chunk of s) onText(dec.decode(chunk, { stream: true }));
+  };
+  void drain(proc.stderr as ReadableStream<Uint8Array>, (t) => {
+    err += t;
+    if (err.includes(`mcpx daemon listening on ${DAEMON_SOCK}`)) ready.resolve();
+  });
+  void drain(proc.stdout as ReadableStream<Uint8Array>, (t) => (err += t));
+  void proc.exited.then((c) => ready.reject(new Error(`exited with ${proc.signalCode ?? c} before it was ready`)));
+  const timer = setTimeout(() => ready.reject(new Error(`printed no listening line within ${DAEMON_READY_MS} ms`)), DAEMON_READY_MS);
+  try {
+    await ready.promise;
+  } catch (e) {
+    console.error(`bench: mcpx daemon --daemon-address ${DAEMON_SOCK} ${(e as Error).message}\n--- stderr\n${err}`);
+    process.exit(1);
+  } finally {
+    clearTimeout(timer);
+  }
+  return { proc, readyMs: performance.now() - t0, stderr: () => err };
+}
+
+interface Stopped {
+  code: number | string;
+  /** SIGTERM to exit, ms */
+  ms: number;
+  socketGone: boolean;
+  /** processes under the daemon just before SIGTERM */
+  children: number;
+  /** processes still alive DAEMON_STOP_MS after it exited (then killed) */
+  left: Array<{ pid: number; cmd: string }>;
+}
+
+async function stopDaemon(d: Daemon): Promise<Stopped> {
+  const children = descendants(d.proc.pid).length;
+  const t0 = performance.now();
+  d.proc.kill("SIGTERM");
+  const exited = await Promise.race([d.proc.exited, Bun.sleep(DAEMON_STOP_MS).then(() => null)]);
+  if (exited === null) {
+    d.proc.kill("SIGKILL");
+    console.error(`bench: mcpx daemon did not exit within ${DAEMON_STOP_MS} ms of SIGTERM\n--- stderr\n${d.stderr()}`);
+    process.exit(1);
+  }
+  const ms = performance.now() - t0;
+  live.delete(d.proc);
+  // its upstream servers are ended as it exits; give the last ones a moment to go
+  const deadline = performance.now() + DAEMON_STOP_MS;
+  let left = leftovers();
+  while (left.length > 0 && performance.now() < deadline) {
+    await Bun.sleep(20);
+    left = leftovers();
+  }
+  for (const { pid } of left) kill(pid);
+  return { code: d.proc.signalCode ?? exited, ms, socketGone: !existsSync(DAEMON_SOCK), children, left };
+}
+
+/** pids of fake-server processes under the daemon (its pool's upstream server) */
+function fakeServerPids(d: Daemon): number[] {
+  return descendants(d.proc.pid).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(FAKE_SERVER);
+    } catch {
+      return false;
+    }
+  });
+}
+
+async function health(): Promise<{ pid: number; runs: { active: number; total: number } }> {
+  const res = await fetch("http://mcpx/v1/health", { unix: DAEMON_SOCK, signal: AbortSignal.timeout(RUN_TIMEOUT_MS) });
+  if (!res.ok) throw new Error(`GET /v1/health answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as { pid: number; runs: { active: number; total: number } };
+}
+
+/** an envelope (the --json shape, and /v1/exec's non-NDJSON answer) of one ok run with exactly one ok fake.echo call */
+function envelopeProblem(text: string): string | undefined {
+  let e: { ok?: unknown; exitCode?: unknown; error?: unknown; stderr?: unknown; calls?: Array<{ server?: string; tool?: string; ok?: unknown }>; runId?: unknown };
+  try {
+    e = JSON.parse(text);
+  } catch {
+    return `answered something that is not JSON: ${JSON.stringify(text.slice(0, 200))}`;
+  }
+  if (e.ok !== true || e.exitCode !== 0 || e.error !== null) return `answered a failed run: ${text.slice(0, 400)}`;
+  if (e.stderr !== "") return `answered a run that wrote to stderr: ${text.slice(0, 400)}`;
+  const c = e.calls ?? [];
+  if (c.length !== 1 || c[0]!.server !== "fake" || c[0]!.tool !== "echo" || c[0]!.ok !== true) return `answered a run without exactly one ok fake.echo call: ${text.slice(0, 400)}`;
+  if (typeof e.runId !== "string" || !e.runId) return `answered a run without a runId: ${text.slice(0, 400)}`;
+  return undefined;
+}
+const silent: Check = (out, err) => (out === "" && err === "" ? undefined : `printed ${JSON.stringify(out)} / ${JSON.stringify(err)}, expected nothing`);
+
+interface RemoteVsLocal {
+  local: number[];
+  remote: number[];
+}
+
+async function measureRemote(): Promise<RemoteVsLocal> {
+  const local = [MCPX, "exec", ECHO_SNIPPET];
+  const remote = [MCPX, "exec", "--remote", "--daemon-address", DAEMON_SOCK, ECHO_SNIPPET];
+  // warm-up: the same runs with --json, whose envelope proves the call happened on each side
+  const envelopeCheck: Check = (out, err) => (err !== "" ? `wrote to stderr` : envelopeProblem(out));
+  for (let i = 0; i < WARMUP_RUNS; i++) {
+    await run([...local.slice(0, 2), "--json", ECHO_SNIPPET], envelopeCheck);
+    await run([...remote.slice(0, -1), "--json", ECHO_SNIPPET], envelopeCheck);
+  }
+  const m: RemoteVsLocal = { local: [], remote: [] };
+  for (let round = 0; round < ROUNDS_REMOTE; round++) {
+    const order = round % 2 === 0 ? (["local", "remote"] as const) : (["remote", "local"] as const);
+    for (const side of order) m[side].push((await run(side === "local" ? local : remote, silent)).ms);
+  }
+  return m;
+}
+
+interface Level {
+  clients: number;
+  /** runs/s of each round */
+  rps: number[];
+  /** every request's ms, over all rounds */
+  latency: number[];
+}
+
+const seenRunIds = new Set<string>();
+
+/** `count` POST /v1/exec runs shared by `clients` concurrent clients; wall ms and each request's ms */
+async function burst(clients: number, count: number): Promise<{ ms: number; latency: number[] }> {
+  let next = 0;
+  const latency: number[] = [];
+  const client = async () => {
+    while (next < count) {
+      next++;
+      const t0 = performance.now();
+      const res = await fetch("http://mcpx/v1/exec", {
+        method: "POST",
+        unix: DAEMON_SOCK,
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: ECHO_BODY,
+        signal: AbortSignal.timeout(RUN_TIMEOUT_MS),
+      });
+      const text = await res.text();
+      latency.push(performance.now() - t0);
+      const problem = res.status !== 200 ? `answered ${res.status}: ${text.slice(0, 400)}` : envelopeProblem(text);
+      if (problem) {
+        console.error(`bench: POST /v1/exec (${clients} clients) ${problem}`);
+        process.exit(1);
+      }
+      const runId = (JSON.parse(text) as { runId: string }).runId;
+      if (seenRunIds.has(runId)) {
+        console.error(`bench: POST /v1/exec answered runId ${runId} twice`);
+        process.exit(1);
+      }
+      seenRunIds.add(runId);
+    }
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: clients }, client));
+  return { ms: performance.now() - t0, latency };
+}
+
+async function measureThroughput(): Promise<Level[]> {
+  await burst(Math.max(...THROUGHPUT_LEVELS), THROUGHPUT_WARMUP);
+  const levels: Level[] = THROUGHPUT_LEVELS.map((clients) => ({ clients, rps: [], latency: [] }));
+  for (let round = 0; round < ROUNDS_THROUGHPUT; round++) {
+    for (let i = 0; i < levels.length; i++) {
+      const level = levels[(round + i) % levels.length]!;
+      const { ms, latency } = await burst(level.clients, THROUGHPUT_RUNS);
+      level.rps.push(THROUGHPUT_RUNS / (ms / 1000));
+      level.latency.push(...latency);
+    }
+  }
+  return levels;
+}
+
+interface DaemonResults {
+  readyMs: number;
+  load: number;
+  remote: RemoteVsLocal;
+  levels: Level[];
+  /** fake-server pids under the daemon after the warm-up, and at the end */
+  fakeFirst: number[];
+  fakeLast: number[];
+  /** /v1/health's runs.total over the section, and the runs the bench sent */
+  runsCounted: number;
+  runsSent: number;
+  stopped: Stopped;
+}
+
+async function measureDaemon(): Promise<DaemonResults> {
+  const load = loadavg()[0]!;
+  const d = await startDaemon();
+  const h0 = await health();
+  if (h0.pid !== d.proc.pid) throw new Error(`/v1/health answered pid ${h0.pid}, the daemon is ${d.proc.pid}`);
+  const remote = await measureRemote();
+  const fakeFirst = fakeServerPids(d);
+  const levels = await measureThroughput();
+  const fakeLast = fakeServerPids(d);
+  const h1 = await health();
+  if (h1.runs.active !== 0) throw new Error(`/v1/health reports ${h1.runs.active} runs still active`);
+  const stopped = await stopDaemon(d);
+  return {
+    readyMs: d.readyMs,
+    load,
+    remote,
+    levels,
+    fakeFirst,
+    fakeLast,
+    runsCounted: h1.runs.total - h0.runs.total,
+    runsSent: WARMUP_RUNS + ROUNDS_REMOTE + THROUGHPUT_WARMUP + ROUNDS_THROUGHPUT * THROUGHPUT_LEVELS.length * THROUGHPUT_RUNS,
+    stopped,
+  };
+}
+
 // ── statistics and printing ──────────────────────────────────────────────────
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -521,6 +768,8 @@ for (const pair of [EXEC, LOOP, ONESHOT]) mem.push([pair, await memory(pair)]);
 const loadHooks = loadavg()[0]!;
 progress(`6. hook gate: ${HOOK_CONFIGS.length} configs, 1 check run each + ${ROUNDS_HOOKS} rounds (${HOOK_CALLS} / ${HOOK_CALLS_GATED} calls)`);
 const hookUs = await measureHooks();
+progress(`7. daemon: ${WARMUP_RUNS} warm-up + ${ROUNDS_REMOTE} rounds of local vs --remote; /v1/exec throughput, ${ROUNDS_THROUGHPUT} rounds × ${THROUGHPUT_RUNS} runs at ${THROUGHPUT_LEVELS.join(", ")} clients`);
+const daemon = await measureDaemon();
 
 const left = leftovers();
 for (const { pid } of left) kill(pid);
@@ -600,6 +849,51 @@ lines.push(`6. hook gate, per call — mcpx run --config FILE calls-script.ts N 
     ]);
   }
   lines.push(table(hookRows));
+}
+lines.push("");
+{
+  const D = daemon;
+  lines.push(`7. the daemon — one \`mcpx daemon --daemon-address SOCK\` started by the bench (listening ${num(D.readyMs)} ms after spawn; load ${D.load.toFixed(2)} at its start)`);
+  const loc = median(D.remote.local);
+  const rem = median(D.remote.remote);
+  const sp = (xs: number[]) => `${num(Math.min(...xs))} … ${num(Math.max(...xs))} ms`;
+  lines.push(`7a. medians of ${ROUNDS_REMOTE} interleaved rounds after ${WARMUP_RUNS} checked (--json) warm-up runs per side`);
+  lines.push(
+    table([
+      ["", "command", "median", "min … max", "fake-server"],
+      ["    local", `mcpx exec '${ECHO_SNIPPET}'`, `${num(loc)} ms`, sp(D.remote.local), "started and stopped by every run"],
+      ["    remote", `mcpx exec --remote --daemon-address SOCK '${ECHO_SNIPPET}'`, `${num(rem)} ms`, sp(D.remote.remote), "kept running between runs by the daemon's pool (the point of a daemon)"],
+    ]),
+  );
+  lines.push(`    remote/local ${ratio(rem / loc)} (remote ${ratio(loc / rem)} faster); both warm: OS caches and compile caches, the same config`);
+  const base = median(D.levels[0]!.rps);
+  lines.push(`7b. POST /v1/exec throughput — body ${ECHO_BODY}, JSON envelope answers, Bun fetch over the unix socket; ${THROUGHPUT_RUNS} runs per level and round, shared by the clients; medians of ${ROUNDS_THROUGHPUT} rounds, level order rotated, after ${THROUGHPUT_WARMUP} untimed runs`);
+  const tRows: string[][] = [["", "clients", "runs/s", "min … max", "latency median", "latency max", "ratio"]];
+  for (const l of D.levels) {
+    const r = median(l.rps);
+    tRows.push([
+      "",
+      String(l.clients),
+      `${num(r)}/s`,
+      `${num(Math.min(...l.rps))} … ${num(Math.max(...l.rps))}/s`,
+      `${num(median(l.latency))} ms`,
+      `${num(Math.max(...l.latency))} ms`,
+      l === D.levels[0] ? "—" : `${l.clients}/${D.levels[0]!.clients} ${ratio(r / base)}`,
+    ]);
+  }
+  lines.push(table(tRows));
+  const cpus = availableParallelism();
+  lines.push(`    ${cpus} CPU${cpus === 1 ? "" : "s"}: each run starts its own runner process on the daemon's side, so once ${cpus === 1 ? "the core is" : `the ${cpus} cores are`} busy more clients only queue — the machine, not the daemon, caps 4/1 and 16/1 here`);
+  const same = D.fakeFirst.length === 1 && D.fakeLast.length === 1 && D.fakeFirst[0] === D.fakeLast[0];
+  lines.push(
+    `    checks: every answer 200, ok, exit 0, one ok fake.echo call, ${seenRunIds.size} distinct runIds; /v1/health counted ${D.runsCounted} runs for the ${D.runsSent} sent${D.runsCounted === D.runsSent ? "" : " (MISMATCH)"}; ` +
+      (same ? `one fake-server (pid ${D.fakeFirst[0]}) served every remote and /v1/exec run after the warm-up` : `fake-server pids under the daemon: ${D.fakeFirst.join(",") || "none"} after 7a, ${D.fakeLast.join(",") || "none"} after 7b`),
+  );
+  const S = D.stopped;
+  lines.push(
+    `    stop: SIGTERM → exit ${S.code} in ${num(S.ms)} ms, socket ${S.socketGone ? "removed" : "NOT removed"}, ${S.children} process(es) under it before; ` +
+      (S.left.length === 0 ? "none left after" : `${S.left.length} LEFT and killed: ${S.left.map((p) => `${p.pid} ${p.cmd}`).join("; ")}`),
+  );
 }
 lines.push("");
 lines.push(`first mcpx run in the fresh HOME (cold caches): exec '' ${num(results[0]!.coldMcpx)} ms, call ${num(results[2]!.coldMcpx)} ms`);
