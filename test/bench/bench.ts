@@ -20,10 +20,11 @@
 //      local run starts its own — that is the point of a daemon; the table gives medians and
 //      remote/local. (b) throughput of POST /v1/exec (the JSON envelope answer) with 1, 4 and 16
 //      concurrent clients (Bun's fetch over the unix socket), a fixed count of runs per level, levels
-//      rotated every round; runs/s per level and the ratios 4/1 and 16/1. Every answer is checked (200,
-//      ok, exit 0, one ok fake.echo call, its own runId); /v1/health's run count must match what was
-//      sent. The daemon is then stopped with SIGTERM, and the bench checks that it exited 0, removed its
-//      socket, and left no process behind
+//      rotated every round; runs/s per level and the ratios 4/1 and 16/1, with the CPU time per run on
+//      the daemon's side and how busy the CPUs were (a 2-core machine caps this). Every answer is
+//      checked (200, ok, exit 0, one ok fake.echo call, its own runId); /v1/health's run count must
+//      match what was sent. The daemon is then stopped with SIGTERM, and the bench checks that it
+//      exited 0, removed its socket, and left no process behind
 //
 // The two sides of a pair alternate round by round (who goes first flips every round, so drift and
 // background load hit both alike), after untimed warm-up runs of each; the table reports medians and
@@ -38,7 +39,7 @@
 // runs an empty program, which is the least `mcpx exec ''` could do, so it is the floor here.
 //
 // Round counts are the constants below; the whole run takes about 2–2.5 minutes on 2 cores (6 adds
-// about 30 s, 45 s on a loaded machine; 7 about 30 s).
+// about 30 s, 45 s on a loaded machine; 7 about 25 s).
 
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
@@ -635,7 +636,31 @@ interface Level {
   rps: number[];
   /** every request's ms, over all rounds */
   latency: number[];
+  /** CPU ms per run on the daemon's side (the daemon, its reaped runners, its fake-server), each round */
+  daemonCpuPerRun: number[];
+  /** (daemon's side + the bench's own client) CPU time / (wall × CPUs), each round */
+  busy: number[];
 }
+
+const CLK_TCK = Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString().trim()) || 100;
+/** CPU ms of a process: its own utime+stime, plus cutime+cstime of the children it has waited for */
+function cpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // f[0] is field 3 (state)
+    return ((Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 1000) / CLK_TCK;
+  } catch {
+    return 0;
+  }
+}
+/** the daemon's side: the daemon with the runners it has reaped, and the processes under it now */
+function daemonCpuMs(d: Daemon): number {
+  return cpuMs(d.proc.pid) + descendants(d.proc.pid).reduce((a, pid) => a + cpuMs(pid), 0);
+}
+const selfCpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 
 const seenRunIds = new Set<string>();
 
@@ -674,15 +699,19 @@ async function burst(clients: number, count: number): Promise<{ ms: number; late
   return { ms: performance.now() - t0, latency };
 }
 
-async function measureThroughput(): Promise<Level[]> {
+async function measureThroughput(d: Daemon): Promise<Level[]> {
   await burst(Math.max(...THROUGHPUT_LEVELS), THROUGHPUT_WARMUP);
-  const levels: Level[] = THROUGHPUT_LEVELS.map((clients) => ({ clients, rps: [], latency: [] }));
+  const levels: Level[] = THROUGHPUT_LEVELS.map((clients) => ({ clients, rps: [], latency: [], daemonCpuPerRun: [], busy: [] }));
   for (let round = 0; round < ROUNDS_THROUGHPUT; round++) {
     for (let i = 0; i < levels.length; i++) {
       const level = levels[(round + i) % levels.length]!;
+      const [d0, s0] = [daemonCpuMs(d), selfCpuMs()];
       const { ms, latency } = await burst(level.clients, THROUGHPUT_RUNS);
+      const [dd, ds] = [daemonCpuMs(d) - d0, selfCpuMs() - s0];
       level.rps.push(THROUGHPUT_RUNS / (ms / 1000));
       level.latency.push(...latency);
+      level.daemonCpuPerRun.push(dd / THROUGHPUT_RUNS);
+      level.busy.push((dd + ds) / (ms * availableParallelism()));
     }
   }
   return levels;
@@ -709,7 +738,7 @@ async function measureDaemon(): Promise<DaemonResults> {
   if (h0.pid !== d.proc.pid) throw new Error(`/v1/health answered pid ${h0.pid}, the daemon is ${d.proc.pid}`);
   const remote = await measureRemote();
   const fakeFirst = fakeServerPids(d);
-  const levels = await measureThroughput();
+  const levels = await measureThroughput(d);
   const fakeLast = fakeServerPids(d);
   const h1 = await health();
   if (h1.runs.active !== 0) throw new Error(`/v1/health reports ${h1.runs.active} runs still active`);
@@ -868,7 +897,7 @@ lines.push("");
   lines.push(`    remote/local ${ratio(rem / loc)} (remote ${ratio(loc / rem)} faster); both warm: OS caches and compile caches, the same config`);
   const base = median(D.levels[0]!.rps);
   lines.push(`7b. POST /v1/exec throughput — body ${ECHO_BODY}, JSON envelope answers, Bun fetch over the unix socket; ${THROUGHPUT_RUNS} runs per level and round, shared by the clients; medians of ${ROUNDS_THROUGHPUT} rounds, level order rotated, after ${THROUGHPUT_WARMUP} untimed runs`);
-  const tRows: string[][] = [["", "clients", "runs/s", "min … max", "latency median", "latency max", "ratio"]];
+  const tRows: string[][] = [["", "clients", "runs/s", "min … max", "latency median", "latency max", "daemon CPU/run", "CPU busy", "ratio"]];
   for (const l of D.levels) {
     const r = median(l.rps);
     tRows.push([
@@ -878,12 +907,15 @@ lines.push("");
       `${num(Math.min(...l.rps))} … ${num(Math.max(...l.rps))}/s`,
       `${num(median(l.latency))} ms`,
       `${num(Math.max(...l.latency))} ms`,
+      `${num(median(l.daemonCpuPerRun))} ms`,
+      `${(median(l.busy) * 100).toFixed(0)}%`,
       l === D.levels[0] ? "—" : `${l.clients}/${D.levels[0]!.clients} ${ratio(r / base)}`,
     ]);
   }
   lines.push(table(tRows));
   const cpus = availableParallelism();
-  lines.push(`    ${cpus} CPU${cpus === 1 ? "" : "s"}: each run starts its own runner process on the daemon's side, so once ${cpus === 1 ? "the core is" : `the ${cpus} cores are`} busy more clients only queue — the machine, not the daemon, caps 4/1 and 16/1 here`);
+  lines.push(`    daemon CPU/run: CPU time of the daemon, the runners it reaped and its fake-server, per run; CPU busy: that plus the bench's own (the clients), over wall × ${cpus} CPUs — other sessions' load is not in it`);
+  lines.push(`    ${cpus} CPU${cpus === 1 ? "" : "s"} cap this: each run starts its own runner process on the daemon's side, so once ${cpus === 1 ? "the core is" : `the ${cpus} cores are`} busy more clients only queue (latency grows with the clients, runs/s does not); 4/1 and 16/1 measure this machine more than the daemon`);
   const same = D.fakeFirst.length === 1 && D.fakeLast.length === 1 && D.fakeFirst[0] === D.fakeLast[0];
   lines.push(
     `    checks: every answer 200, ok, exit 0, one ok fake.echo call, ${seenRunIds.size} distinct runIds; /v1/health counted ${D.runsCounted} runs for the ${D.runsSent} sent${D.runsCounted === D.runsSent ? "" : " (MISMATCH)"}; ` +
