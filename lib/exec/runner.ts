@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import type { Socket } from "bun";
 import { fillTemplate } from "../../launcher/template.ts";
 import { writeContentFile } from "../paths/content-file.ts";
-import { runtimeDir } from "./launcher-files.ts";
+import { runtimeBundle } from "./launcher-files.ts";
 import type { ScriptPhase } from "../settings/registry.ts";
 import type { Frame, LogLevel, SerializedError } from "./frames.ts";
 import { runtimeCommand, type RuntimeName } from "./runtimes.ts";
@@ -58,7 +58,7 @@ const KILL_GRACE_MS = 1500;
 export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutcome> {
   const nonce = randomBytes(9).toString("base64url");
   const token = randomBytes(24).toString("base64url");
-  const launcher = writeLauncher(spec);
+  const launcher = writeLauncher(spec, await runtimeBundle(spec.cacheDir));
   const cmd = await runtimeCommand(spec.runtime, launcher, spec.cacheDir, spec.scriptPath);
 
   mkdirSync(spec.sockDir, { recursive: true, mode: 0o700 });
@@ -161,9 +161,8 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
 }
 
 /** the generated launcher for this run's phases and script, content-addressed in the cache */
-function writeLauncher(spec: RunSpec): string {
+function writeLauncher(spec: RunSpec, runtimeFile: string): string {
   const dir = join(spec.cacheDir, "launch");
-  const runtimeFile = join(runtimeDir(spec.cacheDir), "runtime.ts");
   const text = fillTemplate({
     runtime: JSON.stringify(pathToFileURL(runtimeFile).href),
     import: JSON.stringify(pathToFileURL(spec.scriptPath).href),
