@@ -44,7 +44,7 @@ export async function gatedCall(gate: Gate, req: CallRequest, q: Pick<PushQueue<
   }
   const destructiveHint = typeof annotations?.destructiveHint === "boolean" ? annotations.destructiveHint : undefined;
   const payload: Payload = { runId: req.runId, call: { server: req.server, tool: toolName, arguments: req.args, annotations } };
-  if (gateIsEmpty(gate)) return report(await upstream(gate, req.server, toolName, req.args), toolName, req.args, destructiveHint);
+  if (gateIsEmpty(gate, "call", { server: req.server, tool: toolName })) return report(await upstream(gate, req.server, toolName, req.args), toolName, req.args, destructiveHint);
 
   const before = await runGate(gate, "call", "before", payload, hookFrame);
   if (before.refused) {

@@ -143,9 +143,14 @@ export async function runGate(gate: Gate, point: PointName, phase: Phase, payloa
   return decision;
 }
 
-/** true when some hook (config or allowlisted MCP) could fire here, so callers skip payload work otherwise */
-export function gateIsEmpty(gate: Gate): boolean {
-  return gate.hooks.length === 0 && !(gate.policy.hookServers.all || gate.policy.hookServers.names.length > 0);
+/**
+ * true when no hook can fire at this point for this server and tool (no configured hook matches it
+ * in any phase, and no server is allowlisted for hook tools), so the caller may skip the gate's
+ * phases altogether: hooks that match other calls then cost a call nothing.
+ */
+export function gateIsEmpty(gate: Gate, point: PointName = "call", match: { server?: string; tool?: string } = {}): boolean {
+  if (gate.policy.hookServers.all || gate.policy.hookServers.names.length > 0) return false;
+  return !gate.hooks.some((h) => hookMatches(h, point, h.phase, match));
 }
 
 export function serverAllowed(gate: Gate, server: string): boolean {
