@@ -10,6 +10,7 @@
 import { chmodSync, copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { recordedCalls, recordedStarts } from "../../fixtures/servers/record.ts";
+import type { HookFrameBody } from "../../lib/exec/frames.ts";
 import { BUN, fakeServer, sandbox, type Result, type Sandbox } from "./harness.ts";
 import { mcpx, parseFrames, writeConfig, type Frame } from "./support.ts";
 
@@ -101,21 +102,8 @@ export function mcpxWith(sb: Sandbox, argv: string[], o: RunOptions = {}): Promi
   return mcpx(sb, argv, { env: runEnv(o) });
 }
 
-export type HookFrame = Frame & {
-  on: string;
-  phase: string;
-  name: string;
-  action: string;
-  effect: string;
-  durationMs: number;
-  changed: boolean;
-  original?: unknown;
-  advice?: string[];
-  dropped?: string[];
-  failed?: string;
-  proposed?: unknown;
-  retry?: boolean;
-};
+/** a parsed hook frame: the product's own HookFrameBody, so the tests cannot drift from it */
+export type HookFrame = Frame & HookFrameBody & { name: string };
 
 export function hookFrames(frames: Frame[], filter: { on?: string; phase?: string; name?: string } = {}): HookFrame[] {
   return frames.filter(
