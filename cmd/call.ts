@@ -8,6 +8,7 @@ import { runContext } from "../lib/hooks/run-context.ts";
 import { terminalAsker } from "../lib/session/ask.ts";
 import { openEngine } from "../lib/session/engine.ts";
 import type { Session } from "../lib/session/session.ts";
+import { renderHookNotes } from "../lib/render/frames-to-cli.ts";
 import { out } from "../lib/render/write.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openSession } from "../lib/session/session.ts";
@@ -65,8 +66,5 @@ function parseArgsJson(text: string | undefined): Record<string, unknown> {
 
 /** hook advice and failures on stderr, as a script run shows them */
 function showFrame(f: Frame, session: Session): void {
-  if (f.type !== "hook") return;
-  for (const a of f.advice ?? []) session.log("warn", a, `hook ${f.name}`);
-  if (f.failed) session.log("warn", `failed: ${f.failed}`, `hook ${f.name}`);
-  if (f.dropped?.length) session.log("info", `dropped: ${f.dropped.join("; ")}`, `hook ${f.name}`);
+  if (f.type === "hook") renderHookNotes(f, (level, message, source) => session.log(level, message, source));
 }

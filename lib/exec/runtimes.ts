@@ -1,10 +1,11 @@
 // The script runtimes: the binary itself as Bun (the default, nothing else installed), Deno 2 and
 // Node from PATH. The launcher is the same text on all three; Node only gets it transpiled.
 
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { writeContentDir, writeContentFile } from "../paths/content-file.ts";
+import { findExecutable } from "../paths/executable.ts";
 
 export type RuntimeName = "auto" | "bun" | "deno" | "node";
 
@@ -25,12 +26,12 @@ export async function runtimeCommand(name: RuntimeName, launcher: string, cacheD
       // again so that a child the script starts, such as mcpx itself, is not bun.
       return { argv: [process.execPath, "run", launcher], env: { BUN_BE_BUN: "1" } };
     case "deno": {
-      const deno = findOnPath("deno");
+      const deno = onPath("deno");
       if (!deno) throw new RuntimeError("script.runtime is deno, but deno is not on PATH: install Deno 2, or use --runtime bun (the embedded runtime)");
       return { argv: [deno, "run", "--allow-all", "--no-prompt", "--quiet", launcher], env: { DENO_NO_UPDATE_CHECK: "1" } };
     }
     case "node": {
-      const node = findOnPath("node");
+      const node = onPath("node");
       if (!node) throw new RuntimeError("script.runtime is node, but node is not on PATH: install Node.js, or use --runtime bun (the embedded runtime)");
       return { argv: [node, nodeEntry(launcher, cacheDir, scriptPath)], env: {} };
     }
@@ -59,9 +60,8 @@ function nodeEntry(launcher: string, cacheDir: string, scriptPath: string): stri
   return writeContentFile(dir, "launcher-", ".mjs", text);
 }
 
-export function findOnPath(cmd: string, path = process.env.PATH ?? ""): string | undefined {
-  for (const dir of path.split(":")) {
-    if (dir && existsSync(join(dir, cmd))) return join(dir, cmd);
-  }
-  return undefined;
+/** a runtime program on PATH, found as a shell would find it */
+function onPath(cmd: string): string | undefined {
+  const found = findExecutable(cmd, process.cwd(), process.env.PATH);
+  return found.ok ? found.path : undefined;
 }

@@ -14,7 +14,7 @@ import { parseHookServers } from "./allowlist.ts";
 import type { Gate } from "./gate.ts";
 import type { Hook } from "./hook.ts";
 import { startObservers, type Observers } from "./observe.ts";
-import type { Level } from "./points.ts";
+import { levelRank, type Level } from "./points.ts";
 import { parseHooks } from "./schema.ts";
 
 /** per-run hooks (ExecOptions.hooks) may stop things but never change values (design §1: "may only lower") */
@@ -52,8 +52,7 @@ export function perRunHooks(values: readonly unknown[], cwd: string, env: Record
 }
 
 function lower(a: Level, b: Level): Level {
-  const order: Level[] = ["off", "advise", "ask", "refuse", "propose", "apply", "run"];
-  return order.indexOf(a) <= order.indexOf(b) ? a : b;
+  return levelRank(a) <= levelRank(b) ? a : b;
 }
 
 export interface GateInput {

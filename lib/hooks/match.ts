@@ -2,6 +2,7 @@
 // every `when` filter it declares matches the context. A filter on a value the context does not
 // have is a non-match, never a pass: "only for server X" must not fire where there is no server.
 
+import { matchesKind } from "../events/bus.ts";
 import type { Hook, When, WhenKey } from "./hook.ts";
 import type { Phase } from "./points.ts";
 
@@ -19,13 +20,8 @@ function glob(pattern: string): Bun.Glob {
   return g;
 }
 
-/**
- * An observe hook's `on` is an event-kind prefix matched by dotted segments: "call" matches "call"
- * and "call.finished" but not "callback.x"; "*" matches every kind.
- */
-export function matchesKind(prefix: string, kind: string): boolean {
-  return prefix === "*" || kind === prefix || kind.startsWith(`${prefix}.`);
-}
+// the bus's own matcher: an observe hook's `on` means exactly what /v1/events?kinds= means
+export { matchesKind };
 
 /** `point` is a point name, or for phase observe the published event kind */
 export function hookMatches(hook: Pick<Hook, "on" | "phase" | "when">, point: string, phase: Phase, ctx: MatchContext): boolean {

@@ -8,7 +8,7 @@ import { isAbsolute, resolve } from "node:path";
 import * as v from "valibot";
 import { parseDuration } from "../settings/duration.ts";
 import { suggest } from "../settings/resolve.ts";
-import { findExecutable } from "./executable.ts";
+import { findExecutable } from "../paths/executable.ts";
 import { WHEN_KEYS, type Hook, type HookAction } from "./hook.ts";
 import { LEVELS, levelRank, phaseCeiling, phasesOf, POINT_NAMES, POINTS, type Level, type Phase, type PointName } from "./points.ts";
 

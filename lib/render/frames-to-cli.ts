@@ -42,20 +42,23 @@ function renderText(f: Frame, log: (level: Level, message: string, source?: stri
       return log("info", JSON.stringify(f.value), "emit");
     case "call":
       return log("debug", `${f.server}.${f.tool} ${f.ok ? "ok" : "failed"} in ${f.durationMs}ms${f.error ? `: ${f.error}` : ""}`, "call");
-    case "hook": {
-      const who = `hook ${f.name ?? f.on + "." + f.phase}`;
-      for (const a of f.advice ?? []) log("warn", a, who);
-      if (f.failed) log("warn", `failed (${f.on}.${f.phase}): ${f.failed}`, who);
-      if (f.dropped?.length) log("info", `dropped: ${f.dropped.join("; ")}`, who);
-      if (f.proposed !== undefined) log("info", `proposed: ${JSON.stringify(f.proposed)}`, who);
-      return;
-    }
+    case "hook":
+      return renderHookNotes(f, log);
     case "result":
       if (f.value !== undefined && f.value !== null) out(typeof f.value === "string" ? withNewline(f.value) : JSON.stringify(f.value, null, 2) + "\n");
       return;
     case "error":
       return log("error", describeError(f.error), "mcpx");
   }
+}
+
+/** a hook frame's advice, failure, dropped keys and proposal as log lines (run, exec and mcpx call) */
+export function renderHookNotes(f: Extract<Frame, { type: "hook" }>, log: (level: Level, message: string, source?: string) => void): void {
+  const who = `hook ${f.name ?? f.on + "." + f.phase}`;
+  for (const a of f.advice ?? []) log("warn", a, who);
+  if (f.failed) log("warn", `failed (${f.on}.${f.phase}): ${f.failed}`, who);
+  if (f.dropped?.length) log("info", `dropped: ${f.dropped.join("; ")}`, who);
+  if (f.proposed !== undefined) log("info", `proposed: ${JSON.stringify(f.proposed)}`, who);
 }
 
 function withNewline(s: string): string {

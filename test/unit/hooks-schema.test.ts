@@ -6,7 +6,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findExecutable } from "../../lib/hooks/executable.ts";
+import { findExecutable } from "../../lib/paths/executable.ts";
 import type { Hook } from "../../lib/hooks/hook.ts";
 import { HookConfigError, parseHooks } from "../../lib/hooks/schema.ts";
 

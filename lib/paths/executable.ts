@@ -1,7 +1,7 @@
-// Finding a `run` hook's program when the config loads, so a hook whose executable is missing is
-// refused then, before anything runs, rather than failing on the first call it should have guarded.
-// Unlike findOnPath (lib/exec/runtimes.ts) this checks the execute bit and skips directories, the
-// way a shell's lookup does: a non-executable file early on PATH must not hide a real one later.
+// Finding a program the way a shell does: the execute bit is checked and directories are skipped, so
+// a non-executable file early on PATH does not hide a real one later. Used for a `run` hook's
+// program when the config loads (a missing one is refused before anything runs) and for the deno
+// and node script runtimes.
 
 import { accessSync, constants, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
