@@ -86,9 +86,10 @@ export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
     observerHooks: () => [...hooks, ...pluginHooks()].filter((h) => h.phase === "observe"),
     async close() {
       await ready;
+      // the pool first: its server.stopped events ("pool closed") still reach the observers
+      await pool.close();
       await built.observers.drain();
       built.observers.stop();
-      await pool.close();
     },
   };
 }

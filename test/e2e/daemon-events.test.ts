@@ -3,7 +3,7 @@
 // events, and an observe hook in the daemon's config sees the very same events (same seq, same kind).
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { HISTORY_SIZE } from "../../lib/events/bus.ts";
 import { fakeServer, sandbox } from "./harness.ts";
@@ -11,11 +11,13 @@ import { writeConfig } from "./support.ts";
 import { events, execEnvelope, sse, startDaemon, stopDaemons, type Daemon } from "./daemon-support.ts";
 
 const sb = sandbox();
-const OBSERVED = join(sb.dir, "observed.jsonl");
+// one file per event, renamed to .json once complete: observers run concurrently, so appends to one file could interleave
+const OBSERVED = join(sb.dir, "observed");
+mkdirSync(OBSERVED);
 writeConfig(sb, ".mcpx.json", {
   mcpServers: { fake: fakeServer() },
-  // appends each payload it gets ({point, phase, hook, event}) as one line
-  hooks: [{ name: "seen", on: "script", phase: "observe", run: ["sh", "-c", `cat >> '${OBSERVED}'; echo >> '${OBSERVED}'`] }],
+  // writes each payload it gets ({point, phase, hook, event}) to a file of its own
+  hooks: [{ name: "seen", on: "script", phase: "observe", run: ["sh", "-c", 't=$(mktemp "$0/event.XXXXXX"); cat > "$t"; mv "$t" "$t.json"', OBSERVED] }],
 });
 let d: Daemon;
 
@@ -54,7 +56,7 @@ describe("GET /v1/events", () => {
   });
 
   test("an observe hook in the daemon's config sees the same events: same seq, same kind", async () => {
-    const lines = () => (existsSync(OBSERVED) ? readFileSync(OBSERVED, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as { point: string; event: { seq: number; kind: string; data: { runId?: string } } }) : []);
+    const lines = () => readdirSync(OBSERVED).filter((f) => f.endsWith(".json")).map((f) => readFileSync(join(OBSERVED, f), "utf8")).filter((t) => t.trim()).map((t) => JSON.parse(t) as { point: string; event: { seq: number; kind: string; data: { runId?: string } } });
     for (let waited = 0; waited < 10_000 && !lines().some((l) => l.event.kind === "script.finished" && l.event.data.runId === runId); waited += 100) await Bun.sleep(100);
     const hookSaw = lines().filter((l) => l.event.data.runId === runId).map((l) => `${l.event.seq} ${l.event.kind}`).sort();
     const streamSaw = replayed.filter((e) => e.event.startsWith("script.") && e.data.data.runId === runId).map((e) => `${e.id} ${e.event}`).sort();

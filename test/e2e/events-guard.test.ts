@@ -2,7 +2,7 @@
 // lib/events/kinds.ts, as seen by an observe hook on "*". A kind nothing publishes fails here.
 
 import { expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { EVENT_KIND_NAMES } from "../../lib/events/kinds.ts";
 import { fakeServer, sandbox } from "./harness.ts";
@@ -10,11 +10,13 @@ import { expectExit, mcpx, writeConfig } from "./support.ts";
 
 test("a run publishes every declared event kind, and an observe hook on * sees each", async () => {
   const sb = sandbox();
-  const seen = join(sb.dir, "events.ndjson");
+  // one file per event, renamed to .json once complete: observers run concurrently, so appends to one file could interleave
+  const seen = join(sb.dir, "events");
+  mkdirSync(seen);
   writeConfig(sb, ".mcpx.json", {
     mcpServers: { fake: fakeServer({ FAKE_MCP_LIST_CHANGED: "1" }), crashy: fakeServer({ FAKE_MCP_CRASH_ON: "slow" }) },
     hooks: [
-      { name: "see-all", on: "*", phase: "observe", run: ["sh", "-c", 'cat >> "$0"; echo >> "$0"', seen] },
+      { name: "see-all", on: "*", phase: "observe", run: ["sh", "-c", 't=$(mktemp "$0/event.XXXXXX"); cat > "$t"; mv "$t" "$t.json"', seen] },
       // a failing hook publishes hook.failed; failure open, so the call goes on
       { name: "broken-guard", on: "call", phase: "before", when: { tool: "json_text" }, run: ["sh", "-c", "exit 1"] },
     ],
@@ -28,7 +30,8 @@ test("a run publishes every declared event kind, and an observe hook on * sees e
   ].join("; ");
   const r = await mcpx(sb, ["exec", script]); // script.started, script.finished
   expectExit(r, 0);
-  expect(existsSync(seen)).toBe(true);
-  const kinds = new Set(readFileSync(seen, "utf8").split("\n").filter(Boolean).map((l) => (JSON.parse(l) as { event: { kind: string } }).event.kind));
+  const files = readdirSync(seen).filter((f) => f.endsWith(".json"));
+  expect(files.length).toBeGreaterThan(0);
+  const kinds = new Set(files.map((f) => (JSON.parse(readFileSync(join(seen, f), "utf8")) as { event: { kind: string } }).event.kind));
   expect(EVENT_KIND_NAMES.filter((k) => !kinds.has(k))).toEqual([]);
 });
