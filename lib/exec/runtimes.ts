@@ -1,5 +1,6 @@
 // The script runtimes: the binary itself as Bun (the default, nothing else installed), Deno 2 and
-// Node from PATH. The launcher is the same text on all three; Node only gets it transpiled.
+// Node from PATH (or a project's node_modules/.bin, see findRuntime). The launcher is the same text
+// on all three; Node only gets it transpiled.
 
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -26,13 +27,13 @@ export async function runtimeCommand(name: RuntimeName, launcher: string, cacheD
       // again so that a child the script starts, such as mcpx itself, is not bun.
       return { argv: [process.execPath, "run", launcher], env: { BUN_BE_BUN: "1" } };
     case "deno": {
-      const deno = onPath("deno");
-      if (!deno) throw new RuntimeError("script.runtime is deno, but deno is not on PATH: install Deno 2, or use --runtime bun (the embedded runtime)");
+      const deno = findRuntime("deno");
+      if (!deno) throw new RuntimeError(`script.runtime is deno, but deno is not on PATH nor in a node_modules/.bin above ${process.cwd()} or the mcpx binary: install Deno 2 (npm i -D deno works), or use --runtime bun (the embedded runtime)`);
       return { argv: [deno, "run", "--allow-all", "--no-prompt", "--quiet", launcher], env: { DENO_NO_UPDATE_CHECK: "1" } };
     }
     case "node": {
-      const node = onPath("node");
-      if (!node) throw new RuntimeError("script.runtime is node, but node is not on PATH: install Node.js, or use --runtime bun (the embedded runtime)");
+      const node = findRuntime("node");
+      if (!node) throw new RuntimeError(`script.runtime is node, but node is not on PATH nor in a node_modules/.bin above ${process.cwd()} or the mcpx binary: install Node.js, or use --runtime bun (the embedded runtime)`);
       return { argv: [node, nodeEntry(launcher, cacheDir, scriptPath)], env: {} };
     }
   }
@@ -60,8 +61,22 @@ function nodeEntry(launcher: string, cacheDir: string, scriptPath: string): stri
   return writeContentFile(dir, "launcher-", ".mjs", text);
 }
 
-/** a runtime program on PATH, found as a shell would find it */
-function onPath(cmd: string): string | undefined {
+/**
+ * A runtime program: on PATH first, found as a shell would find it; then in node_modules/.bin walking
+ * up from the working directory, then from the mcpx binary's directory. The fallbacks are for the
+ * npm way of installing Deno (`npm i -D deno`), which puts it in node_modules/.bin and not on PATH,
+ * as it is for this repository's own dist/mcpx.
+ */
+function findRuntime(cmd: string): string | undefined {
   const found = findExecutable(cmd, process.cwd(), process.env.PATH);
-  return found.ok ? found.path : undefined;
+  if (found.ok) return found.path;
+  const bins = [...ancestors(process.cwd()), ...ancestors(dirname(process.execPath))].map((d) => join(d, "node_modules", ".bin"));
+  const local = findExecutable(cmd, process.cwd(), bins.join(":"));
+  return local.ok ? local.path : undefined;
+}
+
+function ancestors(dir: string): string[] {
+  const out = [dir];
+  while (dirname(out.at(-1)!) !== out.at(-1)) out.push(dirname(out.at(-1)!));
+  return out;
 }

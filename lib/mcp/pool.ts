@@ -128,12 +128,16 @@ export class Pool {
     const p = this.conns.get(server);
     this.conns.delete(server);
     if (!p) return;
+    let conn: Connection;
     try {
-      await (await p).client.close();
-      this.opts.onEvent?.("server.stopped", { server, reason });
+      conn = await p;
     } catch {
-      // it never started, or is already gone
+      return; // it never started: there is nothing to stop
     }
+    // out of the pool from here on: say so before the close completes, so that a crash is published
+    // before the failed call's error reaches the script
+    this.opts.onEvent?.("server.stopped", { server, reason });
+    await conn.client.close().catch(() => {});
   }
 
   private connect(server: string): Promise<Connection> {
