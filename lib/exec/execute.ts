@@ -2,7 +2,6 @@
 // The CLI, /v1/exec and mcpx_exec all render this stream; nothing else starts a script. The script
 // point's out-of-script hooks run here; the call point's run in gated-call.ts.
 
-import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { namespaceBindings } from "../codegen/identifiers.ts";
@@ -49,7 +48,7 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: SerializedErro
 
 async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Promise<void> {
   const started = performance.now();
-  const runId = randomUUID();
+  const runId = crypto.randomUUID();
   const hookFrame = (f: HookFrameBody) => q.push({ type: "hook", ...f });
   q.push({ type: "start", runId });
   await ctx.gate.ready;

@@ -2,7 +2,6 @@
 // runtime in its own process group, turns what it writes into frames, answers its tool calls, and
 // ends the whole group on exit, timeout or cancel. The in-script half is launcher/runtime.ts.
 
-import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -56,8 +55,8 @@ export interface RunOutcome {
 const KILL_GRACE_MS = 1500;
 
 export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutcome> {
-  const nonce = randomBytes(9).toString("base64url");
-  const token = randomBytes(24).toString("base64url");
+  const nonce = randomToken(9);
+  const token = randomToken(24);
   const launcher = writeLauncher(spec, await runtimeBundle(spec.cacheDir));
   const cmd = await runtimeCommand(spec.runtime, launcher, spec.cacheDir, spec.scriptPath);
 
@@ -245,6 +244,11 @@ export async function endGroup(pid: number): Promise<void> {
     if (!signalGroup(0)) return;
   }
   signalGroup("SIGKILL");
+}
+
+/** n random bytes as base64url (web crypto: node:crypto costs start-up time) */
+function randomToken(n: number): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(n))).toString("base64url");
 }
 
 function signalNumber(name: string): number | undefined {

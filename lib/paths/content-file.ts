@@ -1,12 +1,12 @@
 // Content-addressed files: the name is the hash of the text, so concurrent runs never collide and a
-// file, once written, never changes under a running script.
+// file, once written, never changes under a running script. Hashed with Bun's native hasher:
+// loading node:crypto costs every run several ms of start-up.
 
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 export function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+  return new Bun.CryptoHasher("sha256").update(text).digest("hex");
 }
 
 /** writes `text` to dir/<prefix><hash><ext> unless it exists; returns the path */
