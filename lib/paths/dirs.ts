@@ -20,8 +20,21 @@ export function stateDir(env: Env): string {
   return join(env.XDG_STATE_HOME || join(home(env), ".local", "state"), "mcpx");
 }
 
-/** short, private directory for unix sockets (their paths must stay under ~100 bytes) */
+/**
+ * The longest directory a unix socket of ours may live in: sun_path holds 107 bytes, and the longest
+ * name we bind is a run's channel, "/" + 12 characters + ".sock".
+ */
+export const SOCKET_DIR_MAX = 107 - 18;
+
+/**
+ * The private directory for unix sockets (the daemon's default socket, each run's call channel):
+ * $XDG_RUNTIME_DIR/mcpx, else the state directory, so that two users or two isolated HOMEs never
+ * share a socket. A directory too deep for a socket path falls back to /tmp/mcpx-UID-HASH, the hash
+ * of the directory it stands for, which keeps that separation.
+ */
 export function runtimeDir(env: Env): string {
+  const dir = env.XDG_RUNTIME_DIR ? join(env.XDG_RUNTIME_DIR, "mcpx") : stateDir(env);
+  if (Buffer.byteLength(dir) <= SOCKET_DIR_MAX) return dir;
   const uid = typeof process.getuid === "function" ? process.getuid() : 0;
-  return env.XDG_RUNTIME_DIR ? join(env.XDG_RUNTIME_DIR, "mcpx") : join("/tmp", `mcpx-${uid}`);
+  return join("/tmp", `mcpx-${uid}-${Bun.hash(dir).toString(16).slice(0, 12)}`);
 }

@@ -63,7 +63,7 @@ export const SETTINGS: readonly SettingDecl[] = [
     path: "daemon.address",
     kind: "string",
     default: "",
-    description: "Where the daemon listens and --remote connects: a unix socket path (default $XDG_RUNTIME_DIR/mcpx/daemon.sock, else /tmp/mcpx-UID/daemon.sock) or http://127.0.0.1:PORT (TCP: loopback only, needs daemon.token)",
+    description: "Where the daemon listens and --remote connects: a unix socket path (default $XDG_RUNTIME_DIR/mcpx/daemon.sock, else $XDG_STATE_HOME/mcpx/daemon.sock; see docs/daemon.md) or http://127.0.0.1:PORT (TCP: loopback only, needs daemon.token)",
     commands: ["run", "exec", "daemon"],
   },
   {

@@ -161,6 +161,19 @@ describe("the client and the socket", () => {
     expect(statSync(defaultSocket(sb)).mode & 0o777).toBe(0o600);
   });
 
+  test("without XDG_RUNTIME_DIR the default socket is in the state directory (0600), and --remote finds it there", async () => {
+    const other = sandbox();
+    const noRuntimeDir = { XDG_RUNTIME_DIR: "" };
+    const d2 = await startDaemon(other, [], { env: noRuntimeDir });
+    const sock = join(other.env.XDG_STATE_HOME!, "mcpx", "daemon.sock");
+    expect(d2.address).toBe(sock);
+    expect(statSync(sock).mode & 0o777).toBe(0o600);
+    const r = await mcpx(other, ["exec", "--remote", "console.log(6 * 7)"], { env: noRuntimeDir });
+    expectExit(r, 0);
+    expect(r.stdout).toBe("42\n");
+    expect(await d2.stop()).toBe(0);
+  });
+
   test("with no daemon at the address, --remote exits 2 and says how to start one", async () => {
     const nowhere = join(sb.dir, "nobody-here.sock");
     const r = await mcpx(sb, ["exec", "--remote", "--daemon-address", nowhere, "console.log(1)"]);

@@ -24,6 +24,20 @@ describe("parseAddress", () => {
     expect(parseAddress("", ENV)).toEqual({ kind: "unix", path: "/run/user/1000/mcpx/daemon.sock" });
   });
 
+  test("without XDG_RUNTIME_DIR the default socket is in the state directory, so isolated HOMEs never share one", () => {
+    expect(parseAddress("", { HOME: "/home/ann" })).toEqual({ kind: "unix", path: "/home/ann/.local/state/mcpx/daemon.sock" });
+    expect(parseAddress("", { HOME: "/home/ann", XDG_STATE_HOME: "/st" })).toEqual({ kind: "unix", path: "/st/mcpx/daemon.sock" });
+  });
+
+  test("a socket directory too deep for a socket path becomes a private /tmp directory, one per deep directory", () => {
+    const deep = (n: string) => ({ HOME: `/home/${n.repeat(100)}` });
+    const a = parseAddress("", deep("a")) as { path: string };
+    const b = parseAddress("", deep("b")) as { path: string };
+    expect(a.path).toMatch(/^\/tmp\/mcpx-\d+-[0-9a-f]+\/daemon\.sock$/);
+    expect(a.path).not.toBe(b.path);
+    expect(parseAddress("", deep("a"))).toEqual(a);
+  });
+
   test("an absolute path or unix:PATH is a socket", () => {
     expect(parseAddress("/tmp/x.sock", ENV)).toEqual({ kind: "unix", path: "/tmp/x.sock" });
     expect(parseAddress("unix:/tmp/x.sock", ENV)).toEqual({ kind: "unix", path: "/tmp/x.sock" });
