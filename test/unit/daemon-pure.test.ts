@@ -31,8 +31,9 @@ describe("parseAddress", () => {
 
   test("a socket directory too deep for a socket path becomes a private /tmp directory, one per deep directory", () => {
     const deep = (n: string) => ({ HOME: `/home/${n.repeat(100)}` });
-    const a = parseAddress("", deep("a")) as { path: string };
-    const b = parseAddress("", deep("b")) as { path: string };
+    const a = parseAddress("", deep("a"));
+    const b = parseAddress("", deep("b"));
+    if (a.kind !== "unix" || b.kind !== "unix") throw new Error("the default address is a unix socket");
     expect(a.path).toMatch(/^\/tmp\/mcpx-\d+-[0-9a-f]+\/daemon\.sock$/);
     expect(a.path).not.toBe(b.path);
     expect(parseAddress("", deep("a"))).toEqual(a);
