@@ -62,7 +62,7 @@ export interface GateInput {
   hooks: Hook[];
   /** hooks that come and go (a plugin's, while its server lives), after the fixed ones */
   dynamicHooks?: () => Hook[];
-  ask?: (question: string) => Promise<boolean>;
+  ask?: (question: string) => Promise<boolean | undefined>;
 }
 
 export function buildGate({ session, pool, bus, hooks, dynamicHooks = () => [], ask }: GateInput): { gate: Gate; observers: Observers } {

@@ -29,8 +29,8 @@ export interface Gate {
   pool: Pool;
   bus: EventBus;
   deps: ActionDeps;
-  /** asks a person yes/no; absent where nobody can answer, and then `ask` refuses */
-  ask?: (question: string) => Promise<boolean>;
+  /** asks a person yes/no; absent, or answering undefined, where nobody can answer, and then `ask` refuses */
+  ask?: (question: string) => Promise<boolean | undefined>;
   /** MCP hook-tool timeouts in a row, per server: the second one restarts the server */
   mcpTimeouts: Map<string, number>;
   /** settles when the hooks that arrive with plugin servers are in force; every door awaits it */
@@ -119,8 +119,9 @@ export async function runGate(gate: Gate, point: PointName, phase: Phase, payloa
   const resolveRefusals = async () => {
     for (const r of pendingAsk.splice(0)) {
       if (decision.refused && !hearsAll) return;
-      if (r.ask && gate.ask && (await gate.ask(`${r.hook} asks: ${r.reason}. Allow ${point}${match.server ? ` ${match.server}.${match.tool ?? ""}` : ""}?`))) continue;
-      refuse({ hook: r.hook, reason: r.ask && !gate.ask ? `${r.reason} (asked, and nobody can answer here)` : r.reason });
+      const answer = r.ask && gate.ask ? await gate.ask(`${r.hook} asks: ${r.reason}. Allow ${point}${match.server ? ` ${match.server}.${match.tool ?? ""}` : ""}?`) : undefined;
+      if (answer) continue;
+      refuse({ hook: r.hook, reason: r.ask && answer === undefined ? `${r.reason} (asked, and nobody can answer here)` : r.reason });
     }
   };
 

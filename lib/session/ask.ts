@@ -1,13 +1,13 @@
-// `ask` hooks ask the person at the terminal; where nobody can answer (no TTY), there is no asker
-// and the gate treats the ask as a refusal. consola is loaded only when a question is asked: it costs
-// more start-up time than the rest of a run's CLI together. The TTY check uses isatty, not
-// process.stdin.isTTY: touching process.stdin makes Bun build the stream (~9 ms of start-up).
+// `ask` hooks ask the person at the terminal; where nobody can answer (no TTY) the answer is
+// undefined and the gate treats the ask as a refusal. Everything happens only when a question is
+// asked: consola costs more start-up time than the rest of a run's CLI together, and even the TTY
+// check does (node:tty, or touching process.stdin: ~20 ms on Bun), so a run without an `ask` pays
+// for neither.
 
-import { isatty } from "node:tty";
-
-export function terminalAsker(): ((question: string) => Promise<boolean>) | undefined {
-  if (!isatty(0) || !isatty(2)) return undefined;
+export function terminalAsker(): (question: string) => Promise<boolean | undefined> {
   return async (question) => {
+    const { isatty } = await import("node:tty");
+    if (!isatty(0) || !isatty(2)) return undefined;
     const { consola } = await import("consola");
     return (await consola.prompt(question, { type: "confirm", initial: false, cancel: "default" })) === true;
   };

@@ -28,7 +28,7 @@ export interface Engine {
 }
 
 export interface EngineOptions {
-  ask?: (question: string) => Promise<boolean>;
+  ask?: (question: string) => Promise<boolean | undefined>;
   /** extra hooks after the configured ones (per-run script hooks) */
   extraHooks?: Hook[];
 }
