@@ -2,7 +2,8 @@
 // reading and validating is load.ts's job.
 
 import { statSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
+import { ancestors } from "../paths/ancestors.ts";
 import { ConfigError } from "./errors.ts";
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -45,13 +46,12 @@ export function findConfigFiles(opts: FindOptions, isFile: (path: string) => boo
   }
 
   const project: string[] = [];
-  for (let dir = cwd; ; dir = dirname(dir)) {
+  for (const dir of ancestors(cwd)) {
     // Collected nearest-first, so each directory's pair is pushed in reverse and the list flipped at the end.
     for (const name of [...PROJECT_FILES].reverse()) {
       const path = join(dir, name);
       if (isFile(path)) project.push(path);
     }
-    if (dirname(dir) === dir) break;
   }
   project.reverse();
 

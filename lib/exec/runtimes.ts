@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { writeContentDir, writeContentFile } from "../paths/content-file.ts";
+import { ancestors } from "../paths/ancestors.ts";
 import { findExecutable } from "../paths/executable.ts";
 
 export type RuntimeName = "auto" | "bun" | "deno" | "node";
@@ -75,8 +76,3 @@ function findRuntime(cmd: string): string | undefined {
   return local.ok ? local.path : undefined;
 }
 
-function ancestors(dir: string): string[] {
-  const out = [dir];
-  while (dirname(out.at(-1)!) !== out.at(-1)) out.push(dirname(out.at(-1)!));
-  return out;
-}

@@ -2,7 +2,8 @@
 // (or .js/.mjs) in the nearest directory walking up from the working directory.
 
 import { existsSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { ancestors } from "../paths/ancestors.ts";
 
 const EXTS = [".ts", ".mts", ".js", ".mjs"];
 
@@ -10,11 +11,11 @@ export function resolveScriptPath(ref: string, cwd: string): string | undefined 
   const direct = resolve(cwd, ref);
   if (existsSync(direct) && statSync(direct).isFile()) return direct;
   if (ref.includes("/")) return undefined;
-  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+  for (const dir of ancestors(cwd)) {
     for (const ext of ["", ...EXTS]) {
       const candidate = join(dir, ".mcpx", "scripts", ref + ext);
       if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
     }
-    if (dirname(dir) === dir) return undefined;
   }
+  return undefined;
 }
