@@ -3,9 +3,9 @@
 
 import { defineCommand } from "citty";
 import { execute } from "../lib/exec/execute.ts";
-import type { ExecOptions } from "../lib/exec/options.ts";
+import { OUTPUT_MODES, type ExecOptions, type OutputMode } from "../lib/exec/options.ts";
 import { resolveScriptPath } from "../lib/exec/script-path.ts";
-import { renderFrames, type OutputMode } from "../lib/render/frames-to-cli.ts";
+import { renderFrames } from "../lib/render/frames-to-cli.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import type { LogFormat } from "../lib/render/log-line.ts";
 import { openSession, type Session } from "../lib/session/session.ts";
@@ -47,7 +47,6 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
   const [target, ...more] = parsed.positionals;
   if (target === undefined) throw new UsageError(kind === "run" ? "mcpx run needs a script: mcpx run FILE [ARGS…]" : "mcpx exec needs a snippet: mcpx exec 'console.log(1)'");
   if (kind === "exec" && more.length > 0) throw new UsageError(`mcpx exec takes one snippet; got ${more.length + 1} arguments (quote the snippet, or pass script arguments after --)`);
-  const mode = outputMode(parsed.own.json === true, parsed.own.output as string | undefined);
   const session = openSession({ cwd: process.cwd(), env: process.env, configFlag: parsed.own.config as string | undefined, flags: parsed.settings });
 
   const opts: ExecOptions = {
@@ -59,13 +58,14 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
     runtime: session.get<ExecOptions["runtime"]>("script.runtime"),
     timeoutMs: session.get<number>("exec.timeout"),
     env: parseEnvFlags((parsed.own.env as string[] | undefined) ?? []),
+    output: outputMode(parsed.own.json === true, parsed.own.output as string | undefined),
   };
   if (kind === "run") {
     const file = resolveScriptPath(target, session.cwd);
     if (!file) throw new UsageError(`script not found: ${target} (not a file, and no .mcpx/scripts/${target}.ts from ${session.cwd} up)`);
     opts.file = file;
   } else opts.source = target;
-  if (parsed.own.remote === true) return runRemote(opts, session, mode);
+  if (parsed.own.remote === true) return runRemote(opts, session);
 
   const abort = new AbortController();
   const onSignal = () => abort.abort();
@@ -74,7 +74,7 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
   const engine = openEngine(session, { ask: terminalAsker() });
   try {
     const frames = execute(opts, { gate: engine.gate, env: process.env, cacheDir: session.cacheDir, sockDir: session.sockDir, inheritStdin: true, cwd: session.cwd, signal: abort.signal });
-    const code = await renderFrames(frames, { mode, format: session.get<LogFormat>("logging.format"), level: session.get("logging.level") });
+    const code = await renderFrames(frames, { mode: opts.output!, format: session.get<LogFormat>("logging.format"), level: session.get("logging.level") });
     if (opts.file) await writeGlobalsBeside(opts.file, session, engine.pool).catch((e) => session.log("debug", `mcpx-globals.d.ts not written: ${e?.message ?? e}`));
     return code;
   } finally {
@@ -87,7 +87,7 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
 // --remote: the same ExecOptions, plus what a local run has in force through its engine (the
 // config's script hooks) and where it runs (cwd), posted to the daemon; its frames are rendered by
 // the same renderFrames, so stdout, stderr, the envelope and the exit code match a local run.
-async function runRemote(opts: ExecOptions, session: Session, mode: OutputMode): Promise<number> {
+async function runRemote(opts: ExecOptions, session: Session): Promise<number> {
   const address = parseAddress(session.get<string>("daemon.address"), session.env, `daemon.address (${session.settings.get("daemon.address")!.origin})`);
   const remote: ExecOptions = { ...opts, cwd: session.cwd, hooks: remoteScriptHooks(session) };
   const abort = new AbortController();
@@ -96,7 +96,7 @@ async function runRemote(opts: ExecOptions, session: Session, mode: OutputMode):
   process.on("SIGTERM", onSignal);
   try {
     const frames = postExec(address, session.get<string>("daemon.token"), remote, abort.signal);
-    return await renderFrames(frames, { mode, format: session.get<LogFormat>("logging.format"), level: session.get("logging.level") });
+    return await renderFrames(frames, { mode: opts.output!, format: session.get<LogFormat>("logging.format"), level: session.get("logging.level") });
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
@@ -104,7 +104,7 @@ async function runRemote(opts: ExecOptions, session: Session, mode: OutputMode):
 }
 
 function outputMode(json: boolean, output: string | undefined): OutputMode {
-  if (output !== undefined && !["text", "json", "stream"].includes(output)) throw new UsageError(`--output ${output}: use one of text, json, stream`);
+  if (output !== undefined && !(OUTPUT_MODES as readonly string[]).includes(output)) throw new UsageError(`--output ${output}: use one of ${OUTPUT_MODES.join(", ")}`);
   if (json && output !== undefined && output !== "json") throw new UsageError(`--json and --output ${output} disagree: use one of them`);
   return json ? "json" : ((output as OutputMode | undefined) ?? "text");
 }

@@ -32,7 +32,8 @@ export async function* postExec(address: DaemonAddress, token: string, opts: Exe
     res = await fetch(routeUrl(address, "/v1/exec"), {
       method: "POST",
       headers,
-      body: JSON.stringify(opts),
+      // the frames, whatever the caller renders from them
+      body: JSON.stringify({ ...opts, output: "stream" } satisfies ExecOptions),
       signal,
       // Bun's fetch gives up on a connection idle for 5 minutes; a run may be quiet for longer
       timeout: false,

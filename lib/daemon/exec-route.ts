@@ -1,21 +1,27 @@
 // POST /v1/exec: an ExecOptions body, validated with the same schema every door uses, run through
-// the one exec path on the daemon's shared engine. NDJSON frames as they happen when the client asks
-// for application/x-ndjson, otherwise one envelope after the run. The client going away cancels the
-// run, which ends its process group.
+// the one exec path on the daemon's shared engine. The answer is ExecOptions.output: stream (NDJSON
+// frames as they happen), json (one envelope after the run) or text (what `mcpx exec` prints on
+// stdout, its exit code in a header); without it, stream when the client accepts application/x-ndjson, else json.
+// The client going away cancels the run, which ends its process group.
 
 import { resolve } from "node:path";
 import * as v from "valibot";
-import { collectEnvelope } from "../exec/envelope.ts";
+import { collectEnvelope, emptyEnvelope, foldFrame } from "../exec/envelope.ts";
 import { execute } from "../exec/execute.ts";
 import type { Frame } from "../exec/frames.ts";
 import { ExecOptionsSchema, type ExecOptions } from "../exec/options.ts";
 import { withServerDefaults } from "../exec/server-defaults.ts";
 import { perRunHooks } from "../hooks/build-gate.ts";
 import type { Hook } from "../hooks/hook.ts";
+import { textModeStdout } from "../render/frames-to-cli.ts";
 import { stableStringify } from "../util/stable-json.ts";
 import type { Handler } from "./context.ts";
 import { errorResponse, readJson, wantsNdjson } from "./http.ts";
 import { describeIssues, issuesSummary } from "./validate.ts";
+
+/** with output "text", the body is only stdout: how the run ended travels in these */
+export const EXIT_CODE_HEADER = "x-mcpx-exit-code";
+export const RUN_ID_HEADER = "x-mcpx-run-id";
 
 export const execRoute: Handler = async (req, { deps }) => {
   const body = await readJson(req, deps.maxBody);
@@ -50,9 +56,24 @@ export const execRoute: Handler = async (req, { deps }) => {
     signal: run.signal,
   });
 
-  if (!wantsNdjson(req)) {
+  const output = opts.output ?? (wantsNdjson(req) ? "stream" : "json");
+  if (output === "json") {
     try {
       return Response.json(await collectEnvelope(frames));
+    } finally {
+      run.done();
+    }
+  }
+  if (output === "text") {
+    try {
+      // what `mcpx exec` prints on stdout: the script's stdout and its returned value
+      const envelope = emptyEnvelope();
+      let text = "";
+      for await (const f of frames) {
+        foldFrame(envelope, f);
+        text += textModeStdout(f) ?? "";
+      }
+      return new Response(text, { headers: { "content-type": "text/plain; charset=utf-8", [EXIT_CODE_HEADER]: String(envelope.exitCode), [RUN_ID_HEADER]: envelope.runId } });
     } finally {
       run.done();
     }

@@ -31,7 +31,7 @@ const healthRoute: Handler = (_req, { deps }) =>
 /** in match order: a literal path before a placeholder that would also match it */
 export const ROUTES: readonly Route[] = [
   { methods: ["GET"], path: "/v1/health", doc: "`{ok, version, pid, uptimeMs, runs: {active, total}, events: {lastSeq}}`", handle: healthRoute },
-  { methods: ["POST"], path: "/v1/exec", doc: "runs an `ExecOptions` body: NDJSON frames with `Accept: application/x-ndjson`, else one envelope", handle: execRoute },
+  { methods: ["POST"], path: "/v1/exec", doc: "runs an `ExecOptions` body; answers in its `output`: `stream` (NDJSON frames), `json` (one envelope) or `text` (stdout); without it, NDJSON for `Accept: application/x-ndjson`, else one envelope", handle: execRoute },
   { methods: ["GET"], path: "/v1/settings", doc: "every setting as the row `mcpx settings list --json` prints: value, origin, what it shadowed", handle: settingsListRoute },
   { methods: ["GET"], path: "/v1/settings/hooks", doc: "`{hooks: [{name, on, phase, action, effect, failure, origin}], mcpHookServers}`, as `mcpx hooks list --json`", handle: hooksRoute },
   { methods: ["GET"], path: "/v1/settings/{path}", doc: "one setting's row; an unknown path is a 404 naming the accepted paths", handle: settingRoute },

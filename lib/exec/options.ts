@@ -3,7 +3,19 @@
 // same launcher with the same phases.
 
 import * as v from "valibot";
+import { parseDuration } from "../settings/duration.ts";
 import { SCRIPT_PHASES } from "../settings/registry.ts";
+
+/**
+ * How a door answers: text (the script's stdout), json (one envelope), stream (the frames as NDJSON).
+ * The CLI renders it (--output, --json); /v1/exec answers in it (absent: by the Accept header);
+ * mcpx_exec puts it in its text content (the envelope is always the structuredContent).
+ */
+export const OUTPUT_MODES = ["text", "json", "stream"] as const;
+export type OutputMode = (typeof OUTPUT_MODES)[number];
+
+/** a duration as exec.timeout takes it; a pattern (not a parse step) so the MCP input schema shows it */
+const DURATION = /^(0|\d+(\.\d+)?(ms|s|m|h))$/;
 
 const Lines = v.array(v.string());
 
@@ -30,13 +42,19 @@ export const ExecOptionsSchema = v.pipe(
     hooks: v.optional(v.array(v.record(v.string(), v.unknown())), []),
     runtime: v.optional(v.picklist(["auto", "bun", "deno", "node"]), "auto"),
     /** milliseconds; 0 = no limit */
-    timeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0),
+    timeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+    /** the same limit as a duration, as exec.timeout is written ("30s", "500ms", "1m", 0); give one of the two */
+    timeout: v.optional(v.pipe(v.string(), v.regex(DURATION, 'timeout must be a duration like "500ms", "30s", "1m" or "0" (or give timeoutMs in milliseconds)'))),
     env: v.optional(v.record(v.string(), v.string()), {}),
     /** text written to the script's stdin; absent = the caller's stdin (CLI) or empty */
     stdin: v.optional(v.string()),
     cwd: v.optional(v.string()),
+    output: v.optional(v.picklist(OUTPUT_MODES)),
   }),
   v.check((o) => (o.source === undefined) !== (o.file === undefined), "give exactly one of source or file"),
+  v.check((o) => o.timeout === undefined || o.timeoutMs === undefined || parseDuration(o.timeout) === o.timeoutMs, "timeout and timeoutMs disagree: give one of them"),
+  // one spelling from here on: timeoutMs
+  v.transform(({ timeout, ...o }) => ({ ...o, timeoutMs: o.timeoutMs ?? (timeout === undefined ? 0 : (parseDuration(timeout) as number)) })),
 );
 
 export type ExecOptions = v.InferOutput<typeof ExecOptionsSchema>;

@@ -1,6 +1,7 @@
 // ExecOptions from a caller that is not the CLI (/v1/exec, mcpx_exec): what the request leaves out
 // comes from the serving process's own settings, as it would for `mcpx exec` in that directory. The
 // CLI's --remote always sends every phase, the runtime and the timeout, so for it nothing is filled.
+// (`timeout` and `timeoutMs` are one knob in two spellings: either one given counts as given.)
 
 import * as v from "valibot";
 import type { Session } from "../session/session.ts";
@@ -21,7 +22,7 @@ export function withServerDefaults(raw: Record<string, unknown>, given: ExecOpti
     ...given,
     script,
     runtime: raw.runtime === undefined ? session.get("script.runtime") : given.runtime,
-    timeoutMs: raw.timeoutMs === undefined ? session.get("exec.timeout") : given.timeoutMs,
+    timeoutMs: raw.timeoutMs === undefined && raw.timeout === undefined ? session.get("exec.timeout") : given.timeoutMs,
   });
 }
 

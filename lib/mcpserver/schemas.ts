@@ -19,6 +19,9 @@ const EXEC_KEY_DOCS: Record<string, string> = {
     'Hooks on the script point for this run only, as in config ({"on":"script","phase":"before","run":["./check"],"effect":"refuse"}); they may stop the run but never change values.',
   runtime: "auto or bun (the embedded Bun), deno or node from PATH. Default: the server's script.runtime setting.",
   timeoutMs: "End the script's whole process group after this many milliseconds; 0 = no limit. Default: the server's exec.timeout setting.",
+  timeout: 'timeoutMs as a duration ("500ms", "30s", "1m"; "0" = no limit). Give one of the two.',
+  output:
+    'What the text content holds: "text" (default) the script\'s stdout then its result or error, "json" the envelope as JSON, "stream" every frame of the run as NDJSON. The structuredContent is the envelope either way.',
   env: "Variables set for the script, over the server's environment.",
   stdin: "Text written to the script's stdin (default: empty).",
   cwd: "Working directory of the script, relative to the server's.",

@@ -11,7 +11,7 @@ import { collectEnvelope, type Envelope } from "../exec/envelope.ts";
 import { execute } from "../exec/execute.ts";
 import type { Frame, HookFrameBody } from "../exec/frames.ts";
 import { gatedCall } from "../exec/gated-call.ts";
-import { ExecOptionsSchema, type ExecOptions } from "../exec/options.ts";
+import type { ExecOptions, OutputMode } from "../exec/options.ts";
 import type { Gate } from "../hooks/gate.ts";
 import { runContext } from "../hooks/run-context.ts";
 import type { CallResult } from "../mcp/pool.ts";
@@ -60,7 +60,7 @@ export const SERVED_TOOLS: readonly ServedTool[] = [
     name: "mcpx_exec",
     title: "Run TypeScript against the MCP servers",
     description:
-      "Runs TypeScript with every configured MCP server as a global namespace (`const r = await fake.echo({ message: \"hi\" })`), through mcpx's hook gate, with optional inline phases (script.before … script.suffix) and per-run script hooks. Returns the run's envelope as structuredContent (ok, exitCode, result, stdout, stderr, logs, emits, calls, hooks, error) and its stdout and result as text; isError when the run failed. Use mcpx_namespaces and mcpx_types to see what the servers offer.",
+      "Runs TypeScript with every configured MCP server as a global namespace (`const r = await fake.echo({ message: \"hi\" })`), through mcpx's hook gate, with optional inline phases (script.before … script.suffix) and per-run script hooks. Returns the run's envelope as structuredContent (ok, exitCode, result, stdout, stderr, logs, emits, calls, hooks, error) and, as text, its stdout and result (output \"text\", the default), the envelope as JSON (output \"json\") or its frames as NDJSON (output \"stream\"); isError when the run failed. Use mcpx_namespaces and mcpx_types to see what the servers offer.",
     schema: McpExecArgsSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     handle: execTool,
@@ -133,13 +133,27 @@ async function execTool(args: unknown, call: ToolCall): Promise<CallToolResult> 
     cwd: session.cwd,
     signal: call.signal,
   });
-  const envelope = await collectEnvelope(tap(frames, call));
-  return { content: [{ type: "text", text: summary(envelope) }], structuredContent: envelope as unknown as Record<string, unknown>, isError: !envelope.ok };
+  const seen: Frame[] = [];
+  const envelope = await collectEnvelope(tap(frames, call, seen));
+  return { content: [{ type: "text", text: execText(opts.output ?? "text", envelope, seen) }], structuredContent: envelope as unknown as Record<string, unknown>, isError: !envelope.ok };
+}
+
+/** mcpx_exec's text content in each output mode; the structuredContent is always the envelope */
+function execText(output: OutputMode, envelope: Envelope, frames: Frame[]): string {
+  switch (output) {
+    case "text":
+      return summary(envelope);
+    case "json":
+      return JSON.stringify(envelope);
+    case "stream":
+      return frames.map((f) => JSON.stringify(f) + "\n").join("");
+  }
 }
 
 /** the run's frames on their way into the envelope: hook notes to the log, a progress note per step */
-async function* tap(frames: AsyncIterable<Frame>, call: ToolCall): AsyncIterable<Frame> {
+async function* tap(frames: AsyncIterable<Frame>, call: ToolCall, seen: Frame[]): AsyncIterable<Frame> {
   for await (const f of frames) {
+    seen.push(f);
     if (f.type === "hook") {
       const { type: _t, ...body } = f;
       call.hookFrame(body);

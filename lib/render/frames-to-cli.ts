@@ -3,10 +3,9 @@
 
 import { emptyEnvelope, foldFrame, type Envelope } from "../exec/envelope.ts";
 import type { Frame, SerializedError } from "../exec/frames.ts";
+import type { OutputMode } from "../exec/options.ts";
 import { LEVEL_ORDER, formatLogLine, type Level, type LogFormat } from "./log-line.ts";
 import { err, out } from "./write.ts";
-
-export type OutputMode = "text" | "json" | "stream";
 
 export interface RenderOptions {
   mode: OutputMode;
@@ -29,11 +28,21 @@ export async function renderFrames(frames: AsyncIterable<Frame>, o: RenderOption
   return env.exitCode;
 }
 
+/**
+ * What text mode prints on stdout for a frame: the script's stdout, and its returned value (a string
+ * as it is, anything else as JSON). /v1/exec's text answer is made of the same pieces.
+ */
+export function textModeStdout(f: Frame): string | undefined {
+  if (f.type === "stdout") return f.data;
+  if (f.type === "result" && f.value !== undefined && f.value !== null) return typeof f.value === "string" ? withNewline(f.value) : JSON.stringify(f.value, null, 2) + "\n";
+  return undefined;
+}
+
 /** text mode: stdout on stdout; the script's stderr, logs, emits, hook notes and the error on stderr */
 function renderText(f: Frame, log: (level: Level, message: string, source?: string) => void): void {
+  const printed = textModeStdout(f);
+  if (printed !== undefined) return out(printed);
   switch (f.type) {
-    case "stdout":
-      return out(f.data);
     case "stderr":
       return err(f.data);
     case "log":
@@ -44,9 +53,6 @@ function renderText(f: Frame, log: (level: Level, message: string, source?: stri
       return log("debug", `${f.server}.${f.tool} ${f.ok ? "ok" : "failed"} in ${f.durationMs}ms${f.error ? `: ${f.error}` : ""}`, "call");
     case "hook":
       return renderHookNotes(f, log);
-    case "result":
-      if (f.value !== undefined && f.value !== null) out(typeof f.value === "string" ? withNewline(f.value) : JSON.stringify(f.value, null, 2) + "\n");
-      return;
     case "error":
       return log("error", describeError(f.error), "mcpx");
   }

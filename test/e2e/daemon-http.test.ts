@@ -158,6 +158,41 @@ describe.concurrent("POST /v1/exec", () => {
     expect(env.runId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  test("output in the body chooses the answer, over the Accept header: stream, json, text", async () => {
+    const source = 'console.log("out"); console.error("err")';
+    const streamed = await post("/v1/exec", JSON.stringify({ source, output: "stream" }));
+    expect(streamed.headers.get("content-type")).toStartWith("application/x-ndjson");
+    const frames = (await streamed.text()).trim().split("\n").map((l) => JSON.parse(l) as { type: string });
+    expect(frames[0]!.type).toBe("start");
+    expect(frames.at(-1)).toMatchObject({ type: "end", exitCode: 0 });
+
+    const enveloped = await post("/v1/exec", JSON.stringify({ source, output: "json" }), { accept: "application/x-ndjson" });
+    expect(enveloped.headers.get("content-type")).toStartWith("application/json");
+    expect(await enveloped.json()).toMatchObject({ ok: true, stdout: "out\n", stderr: "err\n" });
+
+    const text = await post("/v1/exec", JSON.stringify({ source, output: "text" }));
+    expect(text.headers.get("content-type")).toStartWith("text/plain");
+    expect(text.headers.get("x-mcpx-exit-code")).toBe("0");
+    expect(text.headers.get("x-mcpx-run-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await text.text()).toBe("out\n");
+
+    const failed = await post("/v1/exec", JSON.stringify({ source: 'console.log("partial"); process.exit(3)', output: "text" }));
+    expect(failed.status).toBe(200);
+    expect(failed.headers.get("x-mcpx-exit-code")).toBe("3");
+    expect(await failed.text()).toBe("partial\n");
+  });
+
+  test("timeout takes a duration, as exec.timeout does (timeoutMs the same in milliseconds); the two must agree", async () => {
+    const env = await execEnvelope(d, { source: 'console.log("started"); await new Promise(() => setInterval(() => {}, 1000))', timeout: "700ms" });
+    expect(env).toMatchObject({ ok: false, exitCode: 124, stdout: "started\n" });
+    const bare = await post("/v1/exec", JSON.stringify({ source: "1", timeout: "30" }));
+    expect(bare.status).toBe(400);
+    expect(((await bare.json()) as { error: { message: string } }).error.message).toContain('timeout must be a duration like "500ms"');
+    const both = await post("/v1/exec", JSON.stringify({ source: "1", timeout: "1s", timeoutMs: 2000 }));
+    expect(both.status).toBe(400);
+    expect(((await both.json()) as { error: { message: string } }).error.message).toContain("timeout and timeoutMs disagree");
+  });
+
   test("a failing run is still a 200 with the error and exit code in the envelope", async () => {
     const env = await execEnvelope(d, { source: 'throw new Error("kaputt")', script: { onError: ['console.log("[onError]")'] } });
     expect(env).toMatchObject({ ok: false, exitCode: 1, stdout: "[onError]\n", error: { message: "kaputt" } });

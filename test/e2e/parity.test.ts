@@ -149,8 +149,6 @@ const NOT_RUN_BEHAVIOUR: Record<string, string> = {
   plugins: "plugins live where the gate runs (the daemon's config)",
   "daemon.address": "how --remote finds the daemon",
   "daemon.token": "how --remote authenticates",
-  "--json": "the envelope itself: every door returns one (checked by reading it)",
-  "--output": "stream vs envelope: the frames behind both are the same",
   "--config": "which config file the client reads",
   "--remote": "the door itself",
 };
@@ -201,7 +199,7 @@ afterAll(async () => {
 describe("every knob that changes a run has a parity case", () => {
   test("each run/exec setting is covered by a case or named as not run behaviour", () => {
     const knobs = [...new Set([...settingsFor("run"), ...settingsFor("exec")].map((s) => s.path)), ...Object.keys(SCRIPT_FLAGS).map((f) => `--${f}`), "--config"];
-    const uncovered = knobs.filter((k) => !CASES.some((c) => c.knob === k) && !(k in NOT_RUN_BEHAVIOUR));
+    const uncovered = knobs.filter((k) => !CASES.some((c) => c.knob === k) && !OUTPUT_KNOBS.includes(k) && !(k in NOT_RUN_BEHAVIOUR));
     expect(uncovered).toEqual([]);
   });
 });
@@ -215,3 +213,42 @@ for (const c of CASES) {
     }
   });
 }
+
+// ExecOptions.output: how a door answers. Every door gives the same frames, the same envelope and the
+// same stdout in the mode it is asked for (--json is --output json).
+const OUTPUT_KNOBS = ["--output", "--json"];
+const OUTPUT_SOURCE = 'console.log("a"); log("b"); emit(1);\nexport default () => 2';
+
+/** each door's answer in one output mode, as text: what its caller reads */
+const OUTPUT_DOORS: Record<string, (mode: string) => Promise<string>> = {
+  local: async (mode) => (await mcpx(sb, ["exec", "--output", mode, OUTPUT_SOURCE])).stdout,
+  remote: async (mode) => (await mcpx(sb, ["exec", "--remote", "--output", mode, "--daemon-address", SOCKET, OUTPUT_SOURCE])).stdout,
+  "POST /v1/exec": async (mode) => {
+    const res = await fetch("http://localhost/v1/exec", { unix: SOCKET, method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ source: OUTPUT_SOURCE, output: mode }) } as RequestInit);
+    return res.text();
+  },
+  mcpx_exec: async (mode) => {
+    const r = (await mcp!.callTool({ name: "mcpx_exec", arguments: { source: OUTPUT_SOURCE, output: mode } })) as { content: Array<{ text: string }> };
+    return r.content[0]!.text;
+  },
+};
+
+describe("--output has the same effect through every door", () => {
+  for (const [door, answer] of Object.entries(OUTPUT_DOORS)) {
+    test(`${door}: stream is the run's frames as NDJSON, in the same order`, async () => {
+      const frames = (await answer("stream")).trim().split("\n").map((l) => JSON.parse(l) as { type: string; data?: string; value?: unknown });
+      expect(frames.map((f) => f.type)).toEqual(["start", "stdout", "log", "emit", "result", "end"]);
+      expect(frames[1]!.data).toBe("a\n");
+      expect(frames[4]!.value).toBe(2);
+    });
+
+    test(`${door}: json is one envelope`, async () => {
+      expect(JSON.parse(await answer("json"))).toMatchObject({ ok: true, exitCode: 0, stdout: "a\n", result: 2, emits: [1], logs: [expect.objectContaining({ message: "b" })] });
+    });
+
+    test(`${door}: text is what \`mcpx exec\` prints on stdout (mcpx_exec labels the result for the agent)`, async () => {
+      // the script's stdout, then its returned value; logs and emits are not in it (the CLI puts them on stderr)
+      expect(await answer("text")).toBe(door === "mcpx_exec" ? "a\nresult: 2" : "a\n2\n");
+    });
+  }
+});

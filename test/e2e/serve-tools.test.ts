@@ -65,7 +65,7 @@ describe("tools/list", () => {
     const exec = (await s.client.listTools()).tools.find((t) => t.name === "mcpx_exec")!;
     const props = exec.inputSchema.properties as Record<string, { properties?: Record<string, unknown> }>;
     expect(exec.inputSchema.required).toEqual(["source"]);
-    expect(Object.keys(props).sort()).toEqual(["args", "cwd", "env", "export", "hooks", "name", "runtime", "script", "source", "stdin", "timeoutMs"]);
+    expect(Object.keys(props).sort()).toEqual(["args", "cwd", "env", "export", "hooks", "name", "output", "runtime", "script", "source", "stdin", "timeout", "timeoutMs"]);
     expect(Object.keys(props.script!.properties!)).toEqual(["before", "prefix", "onSuccess", "onError", "suffix"]);
     expect((exec.inputSchema as { additionalProperties?: unknown }).additionalProperties).toBe(false);
   });
@@ -88,6 +88,22 @@ describe("mcpx_exec", () => {
     expect(env.stderr.split("\n").filter(Boolean)).toEqual(["[before] log is undefined", "[prefix] log is function", '[onSuccess] {"answer":42}', "[suffix]"]);
     expect(env.calls.map((c) => `${c.server}.${c.tool} ${c.ok}`)).toEqual(["fake.echo true"]);
     expect(textOf(r)).toBe('hi\nresult: {"answer":42}');
+  });
+
+  test("output chooses the text content: text (the default) stdout and result, json the envelope, stream every frame; the envelope is the structuredContent each time", async () => {
+    const source = 'console.log("out");\nexport default () => 7';
+    const asText = await call(s, "mcpx_exec", { source, output: "text" });
+    expect(textOf(asText)).toBe("out\nresult: 7");
+    const asJson = await call(s, "mcpx_exec", { source, output: "json" });
+    expect(JSON.parse(textOf(asJson))).toEqual(asJson.structuredContent as Record<string, unknown>);
+    expect(asJson.structuredContent).toMatchObject({ ok: true, stdout: "out\n", result: 7 });
+    const asStream = await call(s, "mcpx_exec", { source, output: "stream" });
+    const frames = textOf(asStream).trim().split("\n").map((l) => JSON.parse(l) as { type: string; data?: string; value?: unknown });
+    expect(frames[0]!.type).toBe("start");
+    expect(frames.at(-1)).toMatchObject({ type: "end", exitCode: 0 });
+    expect(frames.filter((f) => f.type === "stdout").map((f) => f.data).join("")).toBe("out\n");
+    expect(frames.find((f) => f.type === "result")!.value).toBe(7);
+    expect(asStream.structuredContent).toMatchObject({ ok: true, stdout: "out\n", result: 7 });
   });
 
   test("a throwing source runs onError and suffix, and the result is isError with the error", async () => {
