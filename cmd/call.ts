@@ -13,13 +13,14 @@ import { out } from "../lib/render/write.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openSession } from "../lib/session/session.ts";
 import { cittyArgs } from "./help.ts";
+import { COMMAND_DESCRIPTIONS } from "./commands.ts";
 
 const OWN: Record<string, OwnFlag> = {
   json: { type: "boolean", description: "Print the raw MCP result as JSON" },
 };
 
 export default defineCommand({
-  meta: { name: "call", description: "Call one tool: mcpx call SERVER.TOOL '{\"arg\": 1}'. Prints the unwrapped result; a tool error exits 1." },
+  meta: { name: "call", description: COMMAND_DESCRIPTIONS.call },
   args: cittyArgs("call", OWN, { name: "target", description: "SERVER.TOOL" }, { name: "args", description: "JSON object of arguments" }),
   async run({ rawArgs }) {
     const parsed = parseCommandArgs("call", rawArgs, OWN);

@@ -5,11 +5,12 @@ import { startDaemon } from "../lib/daemon/server.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openSession } from "../lib/session/session.ts";
 import { cittyArgs } from "./help.ts";
+import { COMMAND_DESCRIPTIONS } from "./commands.ts";
 
 const OWN: Record<string, OwnFlag> = {};
 
 export default defineCommand({
-  meta: { name: "daemon", description: "Serve /v1/exec, /v1/settings, /v1/events and /v1/health on a unix socket (default) or loopback TCP with a token, until SIGINT/SIGTERM (docs/daemon.md)" },
+  meta: { name: "daemon", description: COMMAND_DESCRIPTIONS.daemon },
   args: cittyArgs("daemon", OWN),
   async run({ rawArgs }) {
     const parsed = parseCommandArgs("daemon", rawArgs, OWN);

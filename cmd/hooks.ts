@@ -16,6 +16,7 @@ import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flag
 import { openEngine } from "../lib/session/engine.ts";
 import { openSession } from "../lib/session/session.ts";
 import { cittyArgs } from "./help.ts";
+import { COMMAND_DESCRIPTIONS } from "./commands.ts";
 
 const OWN: Record<string, OwnFlag> = {
   json: { type: "boolean", description: "Print JSON" },
@@ -23,7 +24,7 @@ const OWN: Record<string, OwnFlag> = {
 };
 
 export default defineCommand({
-  meta: { name: "hooks", description: "Hooks in force: mcpx hooks list | explain SERVER.TOOL | test NAME --event FILE" },
+  meta: { name: "hooks", description: COMMAND_DESCRIPTIONS.hooks },
   args: cittyArgs("hooks", OWN, { name: "action", description: "list, explain or test" }, { name: "target", description: "SERVER.TOOL (explain) or a hook name (test)" }),
   async run({ rawArgs }) {
     const parsed = parseCommandArgs("hooks", rawArgs, OWN);

@@ -7,13 +7,14 @@ import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flag
 import { openEngine } from "../lib/session/engine.ts";
 import { openSession } from "../lib/session/session.ts";
 import { cittyArgs } from "./help.ts";
+import { COMMAND_DESCRIPTIONS } from "./commands.ts";
 
 const OWN: Record<string, OwnFlag> = {
   json: { type: "boolean", description: "Print JSON" },
 };
 
 export default defineCommand({
-  meta: { name: "ls", description: "List configured servers with their tool counts, or one server's tools" },
+  meta: { name: "ls", description: COMMAND_DESCRIPTIONS.ls },
   args: cittyArgs("ls", OWN, { name: "server", description: "a server name" }),
   async run({ rawArgs }) {
     const parsed = parseCommandArgs("ls", rawArgs, OWN);

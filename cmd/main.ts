@@ -1,11 +1,13 @@
-// mcpx: the entry point. Commands load lazily so that `mcpx --help` never pays for the MCP SDK.
+// mcpx: the entry point. Commands load lazily, and the top-level help is rendered from the table of
+// command descriptions alone, so `mcpx --help` loads no command and never pays for the MCP SDK.
 // Usage and config errors exit 2 before anything runs; see docs/exit-codes.md.
 
 import { defineCommand, renderUsage, runCommand, type CommandDef } from "citty";
 import { VERSION } from "../lib/version.ts";
 import { err, out } from "../lib/render/write.ts";
+import { COMMAND_DESCRIPTIONS, type CommandName } from "./commands.ts";
 
-const COMMANDS: Record<string, () => Promise<CommandDef>> = {
+const COMMANDS: Record<CommandName, () => Promise<CommandDef>> = {
   run: () => import("./run.ts").then((m) => m.default as CommandDef),
   exec: () => import("./exec.ts").then((m) => m.default as CommandDef),
   ls: () => import("./ls.ts").then((m) => m.default as CommandDef),
@@ -19,7 +21,8 @@ const COMMANDS: Record<string, () => Promise<CommandDef>> = {
 
 const main = defineCommand({
   meta: { name: "mcpx", version: VERSION, description: "Run TypeScript against MCP servers, through one hook gate." },
-  subCommands: COMMANDS,
+  // for the usage text only: each command's name and description, without loading it
+  subCommands: Object.fromEntries(Object.entries(COMMAND_DESCRIPTIONS).map(([name, description]) => [name, defineCommand({ meta: { name, description } })])),
 });
 
 /** errors that mean "the request was wrong", not "the run failed" */
@@ -42,7 +45,7 @@ async function mainEntry(argv: string[]): Promise<number> {
     await printUsage(main);
     return name === undefined ? 2 : 0;
   }
-  const load = COMMANDS[name];
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name as CommandName] : undefined;
   if (!load) {
     err(`mcpx: unknown command "${name}": use one of ${Object.keys(COMMANDS).join(", ")} (mcpx --help)\n`);
     return 2;

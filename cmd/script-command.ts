@@ -15,6 +15,7 @@ import { remoteScriptHooks } from "../lib/exec/remote.ts";
 import { openEngine } from "../lib/session/engine.ts";
 import { terminalAsker } from "../lib/session/ask.ts";
 import { writeGlobalsBeside } from "../lib/codegen/globals-file.ts";
+import { COMMAND_DESCRIPTIONS } from "./commands.ts";
 import { cittyArgs } from "./help.ts";
 
 /** the run/exec flags that are not registry settings (the parity test checks each against every door) */
@@ -30,10 +31,7 @@ export function scriptCommand(kind: "run" | "exec") {
   return defineCommand({
     meta: {
       name: kind,
-      description:
-        kind === "run"
-          ? "Run a TypeScript file (or a named script from .mcpx/scripts/) against your MCP servers. Arguments after the file (or after --) go to the script."
-          : "Run a TypeScript snippet against your MCP servers; it is written to a file and imported like a script, so every phase applies.",
+      description: COMMAND_DESCRIPTIONS[kind],
     },
     args: cittyArgs(kind, SCRIPT_FLAGS, kind === "run" ? { name: "script", description: "file or named script" } : { name: "snippet", description: "TypeScript source" }),
     async run({ rawArgs }) {

@@ -7,11 +7,12 @@ import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flag
 import { openEngine } from "../lib/session/engine.ts";
 import { openSession } from "../lib/session/session.ts";
 import { cittyArgs } from "./help.ts";
+import { COMMAND_DESCRIPTIONS } from "./commands.ts";
 
 const OWN: Record<string, OwnFlag> = {};
 
 export default defineCommand({
-  meta: { name: "serve", description: "Serve mcpx as an MCP server on stdio (tools mcpx_exec, mcpx_call, mcpx_namespaces, mcpx_types, and _Stop/_PostCompact for agent hosts); ends when stdin closes" },
+  meta: { name: "serve", description: COMMAND_DESCRIPTIONS.serve },
   args: cittyArgs("serve", OWN),
   async run({ rawArgs }) {
     const parsed = parseCommandArgs("serve", rawArgs, OWN);

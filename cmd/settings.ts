@@ -8,13 +8,14 @@ import { SETTINGS } from "../lib/settings/registry.ts";
 import { suggest } from "../lib/settings/resolve.ts";
 import { openSession } from "../lib/session/session.ts";
 import { cittyArgs } from "./help.ts";
+import { COMMAND_DESCRIPTIONS } from "./commands.ts";
 
 const OWN: Record<string, OwnFlag> = {
   json: { type: "boolean", description: "Print JSON rows (the same rows /v1/settings serves)" },
 };
 
 export default defineCommand({
-  meta: { name: "settings", description: "Show settings: mcpx settings list | mcpx settings get PATH" },
+  meta: { name: "settings", description: COMMAND_DESCRIPTIONS.settings },
   args: cittyArgs("settings", OWN, { name: "action", description: "list or get" }, { name: "path", description: "a setting path, for get" }),
   async run({ rawArgs }) {
     const parsed = parseCommandArgs("settings", rawArgs, OWN);

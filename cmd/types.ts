@@ -9,11 +9,12 @@ import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flag
 import { openEngine } from "../lib/session/engine.ts";
 import { openSession } from "../lib/session/session.ts";
 import { cittyArgs } from "./help.ts";
+import { COMMAND_DESCRIPTIONS } from "./commands.ts";
 
 const OWN: Record<string, OwnFlag> = {};
 
 export default defineCommand({
-  meta: { name: "types", description: "Print the TypeScript declarations for a server (SERVER) or one tool (SERVER.TOOL)" },
+  meta: { name: "types", description: COMMAND_DESCRIPTIONS.types },
   args: cittyArgs("types", OWN, { name: "target", description: "SERVER or SERVER.TOOL" }),
   async run({ rawArgs }) {
     const parsed = parseCommandArgs("types", rawArgs, OWN);

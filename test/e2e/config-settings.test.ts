@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, sandbox } from "./harness.ts";
 import { SETTINGS } from "../../lib/settings/registry.ts";
+import { COMMAND_DESCRIPTIONS } from "../../cmd/commands.ts";
 import { expectExit, markersIn, mcpx, writeConfig } from "./support.ts";
 
 const line = (marker: string) => `console.error(${JSON.stringify(marker)})`;
@@ -276,11 +277,21 @@ describe.concurrent("--version and --help", () => {
     expectExit(r, 0);
   });
 
-  test("mcpx --help lists every command and exits 0", async () => {
+  test("mcpx --help lists every command of the table with its description, and exits 0", async () => {
     const r = await mcpx(sb, ["--help"]);
     expectExit(r, 0);
-    for (const c of ["run", "exec", "ls", "types", "call", "settings"]) expect(r.stdout + r.stderr).toMatch(new RegExp(`\\b${c}\\b`));
+    for (const [name, description] of Object.entries(COMMAND_DESCRIPTIONS)) expect(r.stdout).toMatch(new RegExp(`^\\s*${name}\\s+${description.slice(0, 40).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "m"));
   });
+
+  // the top-level help reads the table without loading the commands: each command must really exist
+  for (const [name, description] of Object.entries(COMMAND_DESCRIPTIONS)) {
+    test(`mcpx ${name} --help is that command's own help, with the table's description`, async () => {
+      const r = await mcpx(sb, [name, "--help"]);
+      expectExit(r, 0);
+      expect(r.stdout).toStartWith(`${description} (mcpx ${name} v`);
+      expect(r.stdout).toContain(`USAGE mcpx ${name}`);
+    });
+  }
 
   test("mcpx exec --help names every flag spelling of the settings exec takes", async () => {
     const r = await mcpx(sb, ["exec", "--help"]);
