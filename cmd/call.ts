@@ -1,6 +1,5 @@
 // mcpx call NS.tool '{json}': one tools/call, through the same name resolution a script uses.
 
-import { defineCommand } from "citty";
 import { loadUnwrap } from "../lib/exec/launcher-files.ts";
 import type { Frame } from "../lib/exec/frames.ts";
 import { gatedCall } from "../lib/exec/gated-call.ts";
@@ -13,7 +12,7 @@ import { out } from "../lib/render/write.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openSession } from "../lib/session/session.ts";
 import { cittyArgs } from "./help.ts";
-import { COMMAND_DESCRIPTIONS } from "./commands.ts";
+import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 
 const OWN: Record<string, OwnFlag> = {
   json: { type: "boolean", description: "Print the raw MCP result as JSON" },

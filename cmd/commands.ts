@@ -1,6 +1,12 @@
 // The commands and what each does, in the order `mcpx --help` lists them: one table that the
 // top-level help reads without loading any command (each one's code, and the SDK behind most of them,
 // loads only when that command runs) and that each command's own --help reads too.
+//
+// A command has citty's shape, because citty renders the help, but citty is not loaded to run one:
+// flags are parsed strictly by lib/settings/flags.ts from the raw argv, and citty's own parsing (and
+// its node:util) would only cost start-up time.
+
+import type { ArgsDef } from "citty";
 
 export const COMMAND_DESCRIPTIONS = {
   run: "Run a TypeScript file (or a named script from .mcpx/scripts/) against your MCP servers. Arguments after the file (or after --) go to the script.",
@@ -15,3 +21,13 @@ export const COMMAND_DESCRIPTIONS = {
 } as const;
 
 export type CommandName = keyof typeof COMMAND_DESCRIPTIONS;
+
+export interface Command {
+  meta: { name: CommandName; description: string };
+  /** for --help only */
+  args: ArgsDef;
+  /** the argv after the command's name */
+  run(ctx: { rawArgs: string[] }): Promise<void>;
+}
+
+export const defineCommand = (command: Command): Command => command;

@@ -1,11 +1,10 @@
 // mcpx daemon: serve /v1 (and /mcp) until SIGINT or SIGTERM. Everything it does is in lib/daemon.
 
-import { defineCommand } from "citty";
 import { startDaemon } from "../lib/daemon/server.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openSession } from "../lib/session/session.ts";
 import { cittyArgs } from "./help.ts";
-import { COMMAND_DESCRIPTIONS } from "./commands.ts";
+import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 
 const OWN: Record<string, OwnFlag> = {};
 

@@ -2,7 +2,6 @@
 // fire for a call, and one hook run against a payload.
 
 import { readFileSync } from "node:fs";
-import { defineCommand } from "citty";
 import type { HookFrameBody } from "../lib/exec/frames.ts";
 import { effectiveLevel } from "../lib/hooks/dial.ts";
 import { runGate, type Payload } from "../lib/hooks/gate.ts";
@@ -16,7 +15,7 @@ import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flag
 import { openEngine } from "../lib/session/engine.ts";
 import { openSession } from "../lib/session/session.ts";
 import { cittyArgs } from "./help.ts";
-import { COMMAND_DESCRIPTIONS } from "./commands.ts";
+import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 
 const OWN: Record<string, OwnFlag> = {
   json: { type: "boolean", description: "Print JSON" },

@@ -1,13 +1,12 @@
 // mcpx ls [SERVER]: the configured servers and their tools, as scripts see them (hook tools hidden).
 
-import { defineCommand } from "citty";
 import { toIdentifier, toolBindings } from "../lib/codegen/identifiers.ts";
 import { out } from "../lib/render/write.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openEngine } from "../lib/session/engine.ts";
 import { openSession } from "../lib/session/session.ts";
 import { cittyArgs } from "./help.ts";
-import { COMMAND_DESCRIPTIONS } from "./commands.ts";
+import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 
 const OWN: Record<string, OwnFlag> = {
   json: { type: "boolean", description: "Print JSON" },

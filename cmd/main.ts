@@ -1,36 +1,38 @@
 // mcpx: the entry point. Commands load lazily, and the top-level help is rendered from the table of
 // command descriptions alone, so `mcpx --help` loads no command and never pays for the MCP SDK.
+// citty renders help and is loaded only for that (cmd/commands.ts says why).
 // Usage and config errors exit 2 before anything runs; see docs/exit-codes.md.
 
-import { defineCommand, renderUsage, runCommand, type CommandDef } from "citty";
+import type { CommandDef } from "citty";
 import { VERSION } from "../lib/version.ts";
 import { err, out } from "../lib/render/write.ts";
-import { COMMAND_DESCRIPTIONS, type CommandName } from "./commands.ts";
+import { COMMAND_DESCRIPTIONS, type Command, type CommandName } from "./commands.ts";
 
-const COMMANDS: Record<CommandName, () => Promise<CommandDef>> = {
-  run: () => import("./run.ts").then((m) => m.default as CommandDef),
-  exec: () => import("./exec.ts").then((m) => m.default as CommandDef),
-  ls: () => import("./ls.ts").then((m) => m.default as CommandDef),
-  types: () => import("./types.ts").then((m) => m.default as CommandDef),
-  call: () => import("./call.ts").then((m) => m.default as CommandDef),
-  settings: () => import("./settings.ts").then((m) => m.default as CommandDef),
-  hooks: () => import("./hooks.ts").then((m) => m.default as CommandDef),
-  serve: () => import("./serve.ts").then((m) => m.default as CommandDef),
-  daemon: () => import("./daemon.ts").then((m) => m.default as CommandDef),
+const COMMANDS: Record<CommandName, () => Promise<Command>> = {
+  run: () => import("./run.ts").then((m) => m.default),
+  exec: () => import("./exec.ts").then((m) => m.default),
+  ls: () => import("./ls.ts").then((m) => m.default),
+  types: () => import("./types.ts").then((m) => m.default),
+  call: () => import("./call.ts").then((m) => m.default),
+  settings: () => import("./settings.ts").then((m) => m.default),
+  hooks: () => import("./hooks.ts").then((m) => m.default),
+  serve: () => import("./serve.ts").then((m) => m.default),
+  daemon: () => import("./daemon.ts").then((m) => m.default),
 };
 
-const main = defineCommand({
+/** mcpx itself, for the usage text: each command's name and description, without loading it */
+const MAIN: CommandDef = {
   meta: { name: "mcpx", version: VERSION, description: "Run TypeScript against MCP servers, through one hook gate." },
-  // for the usage text only: each command's name and description, without loading it
-  subCommands: Object.fromEntries(Object.entries(COMMAND_DESCRIPTIONS).map(([name, description]) => [name, defineCommand({ meta: { name, description } })])),
-});
+  subCommands: Object.fromEntries(Object.entries(COMMAND_DESCRIPTIONS).map(([name, description]) => [name, { meta: { name, description } }])),
+};
 
 /** errors that mean "the request was wrong", not "the run failed" */
 const USAGE_ERRORS = new Set(["UsageError", "ConfigError", "SettingsError", "RuntimeError", "HookConfigError"]);
 
-/** help on stdout; citty decides on colour when it loads, so escape codes are removed for a pipe or a file */
-async function printUsage(cmd: CommandDef, parent?: CommandDef): Promise<void> {
-  const text = await renderUsage(cmd, parent);
+/** help on stdout, mcpx's own or a command's; citty decides on colour when it loads, so escape codes are removed for a pipe or a file */
+async function printUsage(cmd?: Command): Promise<void> {
+  const { renderUsage } = await import("citty");
+  const text = cmd ? await renderUsage(cmd as unknown as CommandDef, MAIN) : await renderUsage(MAIN);
   out((process.stdout.isTTY ? text : text.replace(/\x1b\[[0-9;]*m/g, "")) + "\n");
 }
 
@@ -42,7 +44,7 @@ async function mainEntry(argv: string[]): Promise<number> {
   }
   const name = argv[0];
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    await printUsage(main);
+    await printUsage();
     return name === undefined ? 2 : 0;
   }
   const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name as CommandName] : undefined;
@@ -52,11 +54,11 @@ async function mainEntry(argv: string[]): Promise<number> {
   }
   const cmd = await load();
   if (head.includes("--help") || head.includes("-h")) {
-    await printUsage(cmd, main);
+    await printUsage(cmd);
     return 0;
   }
   try {
-    await runCommand(cmd, { rawArgs: argv.slice(1) });
+    await cmd.run({ rawArgs: argv.slice(1) });
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (e) {
     const error = e as Error;

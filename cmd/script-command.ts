@@ -1,7 +1,6 @@
 // `run` and `exec` are one command with two ways to name the script: parse flags → ExecOptions →
 // the one exec path → render. Everything they accept is either a registry setting or listed here.
 
-import { defineCommand } from "citty";
 import { execute } from "../lib/exec/execute.ts";
 import { OUTPUT_MODES, type ExecOptions, type OutputMode } from "../lib/exec/options.ts";
 import { resolveScriptPath } from "../lib/exec/script-path.ts";
@@ -15,7 +14,7 @@ import { remoteScriptHooks } from "../lib/exec/remote.ts";
 import { openEngine } from "../lib/session/engine.ts";
 import { terminalAsker } from "../lib/session/ask.ts";
 import { writeGlobalsBeside } from "../lib/codegen/globals-file.ts";
-import { COMMAND_DESCRIPTIONS } from "./commands.ts";
+import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 import { cittyArgs } from "./help.ts";
 
 /** the run/exec flags that are not registry settings (the parity test checks each against every door) */

@@ -2,12 +2,11 @@
 // mcpx_namespaces, mcpx_types, and the `_Stop`/`_PostCompact` lifecycle hooks). Everything it does
 // is in lib/mcpserver; stdout is the MCP channel, so nothing here prints to it.
 
-import { defineCommand } from "citty";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openEngine } from "../lib/session/engine.ts";
 import { openSession } from "../lib/session/session.ts";
 import { cittyArgs } from "./help.ts";
-import { COMMAND_DESCRIPTIONS } from "./commands.ts";
+import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 
 const OWN: Record<string, OwnFlag> = {};
 

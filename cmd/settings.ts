@@ -1,6 +1,5 @@
 // mcpx settings list | get PATH: every setting's value, where it came from, and what it shadowed.
 
-import { defineCommand } from "citty";
 import { out } from "../lib/render/write.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { settingRow, type SettingRow } from "../lib/settings/rows.ts";
@@ -8,7 +7,7 @@ import { SETTINGS } from "../lib/settings/registry.ts";
 import { suggest } from "../lib/settings/resolve.ts";
 import { openSession } from "../lib/session/session.ts";
 import { cittyArgs } from "./help.ts";
-import { COMMAND_DESCRIPTIONS } from "./commands.ts";
+import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 
 const OWN: Record<string, OwnFlag> = {
   json: { type: "boolean", description: "Print JSON rows (the same rows /v1/settings serves)" },

@@ -1,6 +1,5 @@
 // mcpx types SERVER[.TOOL]: the TypeScript declarations a script sees for a server or one tool.
 
-import { defineCommand } from "citty";
 import { renderToolTypes } from "../lib/codegen/declarations.ts";
 import { resolveName } from "../lib/codegen/identifiers.ts";
 import { findTool } from "../lib/mcp/tool-call.ts";
@@ -9,7 +8,7 @@ import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flag
 import { openEngine } from "../lib/session/engine.ts";
 import { openSession } from "../lib/session/session.ts";
 import { cittyArgs } from "./help.ts";
-import { COMMAND_DESCRIPTIONS } from "./commands.ts";
+import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 
 const OWN: Record<string, OwnFlag> = {};
 
