@@ -36,7 +36,24 @@ async function printUsage(cmd?: Command): Promise<void> {
   out((process.stdout.isTTY ? text : text.replace(/\x1b\[[0-9;]*m/g, "")) + "\n");
 }
 
-async function mainEntry(argv: string[]): Promise<number> {
+/**
+ * `mcpx --config FILE COMMAND …` is `mcpx COMMAND --config FILE …`: the one flag every command takes
+ * may come first. Any other flag before the command is an error that says where it goes.
+ */
+function leadingConfig(argv: string[]): string[] {
+  const lead: string[] = [];
+  let i = 0;
+  while (i < argv.length && (argv[i] === "--config" || argv[i]!.startsWith("--config="))) {
+    const n = argv[i] === "--config" ? 2 : 1;
+    if (argv[i] === "--config" && i + 1 >= argv.length) break; // no value: the command's parser says so
+    lead.push(...argv.slice(i, i + n));
+    i += n;
+  }
+  return lead.length && i < argv.length ? [argv[i]!, ...lead, ...argv.slice(i + 1)] : argv;
+}
+
+async function mainEntry(rawArgv: string[]): Promise<number> {
+  const argv = leadingConfig(rawArgv);
   const head = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
     out(VERSION + "\n");
@@ -49,7 +66,9 @@ async function mainEntry(argv: string[]): Promise<number> {
   }
   const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name as CommandName] : undefined;
   if (!load) {
-    err(`mcpx: unknown command "${name}": use one of ${Object.keys(COMMANDS).join(", ")} (mcpx --help)\n`);
+    if (name === "--config" || name.startsWith("--config=")) err(`mcpx: --config needs a file and then a command: mcpx --config FILE COMMAND … (commands are ${Object.keys(COMMANDS).join(", ")})\n`);
+    else if (name.startsWith("-")) err(`mcpx: ${name} before the command: flags go after it (mcpx COMMAND ${name} …), except --config FILE, which may come first; commands are ${Object.keys(COMMANDS).join(", ")}\n`);
+    else err(`mcpx: unknown command "${name}": use one of ${Object.keys(COMMANDS).join(", ")} (mcpx --help)\n`);
     return 2;
   }
   const cmd = await load();

@@ -159,6 +159,23 @@ describe.concurrent("--config and MCPX_CONFIG", () => {
     expectExit(r, 0);
   });
 
+  test("--config FILE may also come before the command (either spelling)", async () => {
+    for (const lead of [["--config", otherFile], [`--config=${otherFile}`]]) {
+      const r = await mcpx(sb, [...lead, "exec", 'console.error("[body]")'], { cwd: PROJ });
+      expect(markersIn(r.stderr, ALL)).toEqual(["[o1]", "[body]"]);
+      expectExit(r, 0);
+    }
+  });
+
+  test("any other flag before the command, or --config without a command, is exit 2 saying where it goes", async () => {
+    const before = await mcpx(sb, ["--before", "x", "exec", "1"]);
+    expectExit(before, 2);
+    expect(before.stderr).toContain("--before before the command: flags go after it (mcpx COMMAND --before …)");
+    const alone = await mcpx(sb, ["--config", otherFile]);
+    expectExit(alone, 2);
+    expect(alone.stderr).toContain("--config needs a file and then a command: mcpx --config FILE COMMAND");
+  });
+
   test("MCPX_CONFIG uses exactly that file: no project file and no user file", async () => {
     const r = await mcpx(sb, ["exec", 'console.error("[body]")'], { cwd: PROJ, env: { MCPX_CONFIG: otherFile } });
     expect(markersIn(r.stderr, ALL)).toEqual(["[o1]", "[body]"]);
