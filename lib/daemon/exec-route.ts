@@ -1,8 +1,9 @@
 // POST /v1/exec: an ExecOptions body, validated with the same schema every door uses, run through
 // the one exec path on the daemon's shared engine. The answer is ExecOptions.output: stream (NDJSON
 // frames as they happen), json (one envelope after the run) or text (what `mcpx exec` prints on
-// stdout, its exit code in a header); without it, stream when the client accepts application/x-ndjson, else json.
-// The client going away cancels the run, which ends its process group.
+// stdout, its exit code in a header); without it, stream when the client accepts
+// application/x-ndjson, else json. The client going away cancels the run, which ends its process
+// group.
 
 import { resolve } from "node:path";
 import * as v from "valibot";

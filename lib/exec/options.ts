@@ -3,7 +3,7 @@
 // same launcher with the same phases.
 
 import * as v from "valibot";
-import { parseDuration } from "../settings/duration.ts";
+import { DURATION_PATTERN, parseDuration } from "../settings/duration.ts";
 import { SCRIPT_PHASES } from "../settings/registry.ts";
 
 /**
@@ -13,9 +13,6 @@ import { SCRIPT_PHASES } from "../settings/registry.ts";
  */
 export const OUTPUT_MODES = ["text", "json", "stream"] as const;
 export type OutputMode = (typeof OUTPUT_MODES)[number];
-
-/** a duration as exec.timeout takes it; a pattern (not a parse step) so the MCP input schema shows it */
-const DURATION = /^(0|\d+(\.\d+)?(ms|s|m|h))$/;
 
 const Lines = v.array(v.string());
 
@@ -43,8 +40,9 @@ export const ExecOptionsSchema = v.pipe(
     runtime: v.optional(v.picklist(["auto", "bun", "deno", "node"]), "auto"),
     /** milliseconds; 0 = no limit */
     timeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
-    /** the same limit as a duration, as exec.timeout is written ("30s", "500ms", "1m", 0); give one of the two */
-    timeout: v.optional(v.pipe(v.string(), v.regex(DURATION, 'timeout must be a duration like "500ms", "30s", "1m" or "0" (or give timeoutMs in milliseconds)'))),
+    /** the same limit as a duration, as exec.timeout is written ("30s", "500ms", "1m", 0); give one of the two.
+     * Checked by a pattern, not parsed here, so that the MCP input schema shows the pattern */
+    timeout: v.optional(v.pipe(v.string(), v.regex(DURATION_PATTERN, 'timeout must be a duration like "500ms", "30s", "1m" or "0" (or give timeoutMs in milliseconds)'))),
     env: v.optional(v.record(v.string(), v.string()), {}),
     /** text written to the script's stdin; absent = the caller's stdin (CLI) or empty */
     stdin: v.optional(v.string()),

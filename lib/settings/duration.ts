@@ -4,13 +4,14 @@
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
+/** the accepted forms, as one pattern (also the JSON Schema `pattern` of ExecOptions.timeout) */
+export const DURATION_PATTERN = /^(?:0|(\d+(?:\.\d+)?)(ms|s|m|h))$/;
+
 /** milliseconds, or an error message naming the accepted forms */
 export function parseDuration(text: string): number | string {
-  const t = text.trim();
-  if (t === "0") return 0;
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(t);
+  const m = DURATION_PATTERN.exec(text.trim());
   if (!m) return `"${text}" is not a duration: use a number with a unit, like 250ms, 2.5s, 1m or 1h (0 for none)`;
-  return Math.round(Number(m[1]) * UNITS[m[2]!]!);
+  return m[1] === undefined ? 0 : Math.round(Number(m[1]) * UNITS[m[2]!]!);
 }
 
 export function formatDuration(ms: number): string {
