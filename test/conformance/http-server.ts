@@ -6,7 +6,7 @@
 //
 // Ends on SIGINT/SIGTERM, or when stdin (a pipe from run.ts) closes.
 
-import { fstatSync } from "node:fs";
+import { serveUntilParentGoes } from "../../fixtures/servers/serve-until-parent-goes.ts";
 
 const [daemonUrl, token] = process.argv.slice(2);
 if (!daemonUrl || !token) throw new Error("usage: bun test/conformance/http-server.ts DAEMON_URL TOKEN");
@@ -27,16 +27,4 @@ const http = Bun.serve({
   },
 });
 
-const stop = () => {
-  http.stop(true);
-  process.exit(0);
-};
-process.on("SIGTERM", stop);
-process.on("SIGINT", stop);
-const stdin = fstatSync(0);
-if (stdin.isFIFO() || stdin.isSocket()) {
-  process.stdin.on("end", stop);
-  process.stdin.on("close", stop);
-  process.stdin.resume();
-}
-process.stderr.write(`listening ${http.port}\n`);
+serveUntilParentGoes(http);

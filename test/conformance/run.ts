@@ -11,9 +11,8 @@
 // path of its dist/index.js). The server runs in a throwaway HOME/XDG tree whose config names the
 // fake fixture server, so nothing from the machine leaks in.
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { sandbox } from "../e2e/harness.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const BASELINE = join(import.meta.dir, "expected-failures.yml");
@@ -42,19 +41,9 @@ async function main(): Promise<number> {
     );
     return 2;
   }
-  const dir = mkdtempSync(join(tmpdir(), "mcpx-conformance-"));
-  const home = join(dir, "home");
-  mkdirSync(home, { recursive: true });
-  writeFileSync(join(dir, ".mcpx.json"), JSON.stringify({ mcpServers: { fake: { command: process.execPath, args: [FAKE] } } }, null, 2));
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? "/usr/bin:/bin",
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, ".config"),
-    XDG_CACHE_HOME: join(home, ".cache"),
-    XDG_STATE_HOME: join(home, ".local/state"),
-    XDG_RUNTIME_DIR: join(dir, "run"),
-    NO_COLOR: "1",
-  };
+  // the e2e tests' isolated HOME/XDG tree (removed when this process exits)
+  const { dir, env, write } = sandbox();
+  write(".mcpx.json", JSON.stringify({ mcpServers: { fake: { command: process.execPath, args: [FAKE] } } }, null, 2));
 
   // the real daemon's /mcp, on loopback TCP with a token, reached through the token-adding proxy
   const token = crypto.randomUUID();
@@ -82,7 +71,6 @@ async function main(): Promise<number> {
     const killer = setTimeout(() => (server.kill("SIGKILL"), daemon.kill("SIGKILL")), 5000);
     await Promise.all([server.exited, daemon.exited]);
     clearTimeout(killer);
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -2,9 +2,8 @@
 // mcpServers validation and loadConfig. Every filesystem test works in its own temp directory and
 // passes env explicitly, so nothing from the machine's HOME or process.env can leak in.
 
-import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, test } from "bun:test";
+import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ConfigError } from "../../lib/config/errors.ts";
 import { expandVars } from "../../lib/config/expand.ts";
@@ -13,24 +12,8 @@ import { formatKeyPath, locateKey, parseJsonc } from "../../lib/config/jsonc.ts"
 import { loadConfig, parseConfigText } from "../../lib/config/load.ts";
 import { type Layer, spliceLayers } from "../../lib/config/null-splice.ts";
 import { mergeServers, parseServers, type ServerConfig } from "../../lib/config/servers.ts";
+import { tempRoot, write } from "./temp-files.ts";
 
-const roots: string[] = [];
-afterAll(() => {
-  for (const root of roots) rmSync(root, { recursive: true, force: true });
-});
-
-/** A fresh temp dir (realpath'd, so macOS /private/var does not confuse path comparisons). */
-function tempRoot(): string {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "mcpx-config-")));
-  roots.push(root);
-  return root;
-}
-
-function write(path: string, text: string): string {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-  return path;
-}
 
 /** Runs fn and returns the ConfigError it throws; fails the test if it throws nothing else. */
 function configError(fn: () => unknown): ConfigError {
@@ -168,7 +151,7 @@ describe("jsonc", () => {
 });
 
 describe("finding config files", () => {
-  const root = tempRoot();
+  const root = tempRoot("mcpx-config-");
 
   test("the temp root has no config files above it (else these tests would see the machine's)", () => {
     expect(findConfigFiles({ cwd: root, env: {} }).filter((p) => !p.startsWith(root))).toEqual([]);
@@ -422,7 +405,7 @@ describe("mcpServers", () => {
 });
 
 describe("loading config", () => {
-  const root = tempRoot();
+  const root = tempRoot("mcpx-config-");
 
   test("a file that exists but does not parse names the file and line", () => {
     const dir = join(root, "bad");

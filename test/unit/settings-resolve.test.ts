@@ -3,30 +3,13 @@
 // strict parsing with errors that name the file, key, variable or flag and say what is accepted.
 // Every input is passed explicitly (no process.env, no real config chain); files live in a temp dir.
 
-import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
 import { parseCommandArgs } from "../../lib/settings/flags.ts";
 import type { SettingDecl } from "../../lib/settings/registry.ts";
 import { SettingsError, resolveSettings, scalarFromText, suggest, type FlagValue, type SettingsInput } from "../../lib/settings/resolve.ts";
+import { tempRoot, write } from "./temp-files.ts";
 
-const roots: string[] = [];
-afterAll(() => {
-  for (const root of roots) rmSync(root, { recursive: true, force: true });
-});
-
-function tempRoot(): string {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "mcpx-settings-")));
-  roots.push(root);
-  return root;
-}
-
-function write(path: string, text: string): string {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-  return path;
-}
 
 const USER = "/home/u/.config/mcpx/config.json";
 const PROJECT = "/work/p/.mcpx.json";
@@ -186,7 +169,7 @@ describe("the null-splice rule across every layer", () => {
 
 describe("@FILE source values", () => {
   test("in a config file, @FILE is relative to that file's directory", () => {
-    const root = tempRoot();
+    const root = tempRoot("mcpx-settings-");
     const config = join(root, "proj", ".mcpx.json");
     write(join(root, "proj", "hooks", "before.ts"), 'log("from file")\n');
     const r = resolve({ cwd: join(root, "elsewhere"), files: [{ path: config, data: { script: { before: ["@hooks/before.ts", "inline()"] } } }] }).get("script.before")!;
@@ -194,13 +177,13 @@ describe("@FILE source values", () => {
   });
 
   test("a config file may give one source line as a plain string, @FILE included", () => {
-    const root = tempRoot();
+    const root = tempRoot("mcpx-settings-");
     write(join(root, "p.ts"), "p()");
     expect(resolve({ files: [{ path: join(root, ".mcpx.json"), data: { "script.prefix": "@p.ts" } }] }).get("script.prefix")!.value).toEqual(["p()"]);
   });
 
   test("on a flag and in a variable, @FILE is relative to the current directory", () => {
-    const root = tempRoot();
+    const root = tempRoot("mcpx-settings-");
     write(join(root, "cwd", "s.ts"), "s()");
     write(join(root, "cwd", "e.ts"), "e()");
     const r = resolve({ cwd: join(root, "cwd"), env: { MCPX_SCRIPT_SUFFIX: "@e.ts\n-" }, flags: runFlags("--suffix", "-", "--suffix", "@s.ts") });
@@ -208,13 +191,13 @@ describe("@FILE source values", () => {
   });
 
   test("an absolute @FILE is read as is", () => {
-    const root = tempRoot();
+    const root = tempRoot("mcpx-settings-");
     const file = write(join(root, "abs.ts"), "abs()");
     expect(resolve({ flags: runFlags("--before", `@${file}`) }).get("script.before")!.value).toEqual(["abs()"]);
   });
 
   test("an @FILE that cannot be read names the flag, the path and the reason", () => {
-    const root = tempRoot();
+    const root = tempRoot("mcpx-settings-");
     const msg = settingsError(() => resolve({ cwd: root, flags: runFlags("--on-error", "@missing.ts") }));
     expect(msg).toContain("--on-error");
     expect(msg).toContain(join(root, "missing.ts"));
@@ -222,7 +205,7 @@ describe("@FILE source values", () => {
   });
 
   test("an @FILE in a config file that cannot be read names the file and key", () => {
-    const root = tempRoot();
+    const root = tempRoot("mcpx-settings-");
     const config = join(root, ".mcpx.json");
     const msg = settingsError(() => resolve({ files: [{ path: config, data: { script: { before: ["ok()", "@nope.ts"] } } }] }));
     expect(msg).toStartWith(`${config} key script.before[1]: @nope.ts names a file that cannot be read`);
