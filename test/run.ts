@@ -4,10 +4,15 @@
 // Usage: bun run test/run.ts [unit|e2e|PATH…]
 
 import { spawn } from "bun";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 const which = process.argv.slice(2);
 const paths = which.length === 0 ? ["test/unit", "test/e2e"] : which.map((w) => (w === "unit" || w === "e2e" ? `test/${w}` : w));
-const proc = spawn([process.execPath, "test", "--timeout", "60000", ...paths], { stdout: "inherit", stderr: "pipe", env: { ...process.env, FORCE_COLOR: "0" } });
+// the tests' sandboxes go here (test/e2e/harness.ts), and all of it goes once bun test has ended
+const scratch = mkdtempSync(join(tmpdir(), "mcpx-test-run-"));
+const proc = spawn([process.execPath, "test", "--timeout", "60000", ...paths], { stdout: "inherit", stderr: "pipe", env: { ...process.env, FORCE_COLOR: "0", MCPX_TEST_TMP: scratch } });
 
 let text = "";
 const decoder = new TextDecoder();
@@ -17,6 +22,7 @@ for await (const chunk of proc.stderr) {
   process.stderr.write(s);
 }
 const code = await proc.exited;
+rmSync(scratch, { recursive: true, force: true });
 const count = (re: RegExp) => Number(re.exec(text)?.[1] ?? 0);
 const passed = count(/^\s*(\d+) pass$/m);
 const failed = count(/^\s*(\d+) fail$/m) + count(/^\s*(\d+) errors?$/m);

@@ -21,14 +21,16 @@ export interface Sandbox {
 }
 
 const made: string[] = [];
-// on exit, not afterAll: an afterAll in a shared module registers only for the first file importing it
+// Removed on exit, not in afterAll: an afterAll in a shared module registers only for the first file
+// importing it. bun test fires no "exit" event (measured), so under test/run.ts every sandbox lives
+// in the run's own scratch directory (MCPX_TEST_TMP), which run.ts removes once bun test has ended.
 process.on("exit", () => {
   for (const d of made) rmSync(d, { recursive: true, force: true });
 });
 
 /** a fresh directory with its own HOME and XDG dirs, and nothing from the machine's config */
 export function sandbox(): Sandbox {
-  const dir = mkdtempSync(join(tmpdir(), "mcpx-e2e-"));
+  const dir = mkdtempSync(join(process.env.MCPX_TEST_TMP || tmpdir(), "mcpx-e2e-"));
   made.push(dir);
   const home = join(dir, "home");
   mkdirSync(home, { recursive: true });

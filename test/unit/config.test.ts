@@ -2,7 +2,7 @@
 // mcpServers validation and loadConfig. Every filesystem test works in its own temp directory and
 // passes env explicitly, so nothing from the machine's HOME or process.env can leak in.
 
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ConfigError } from "../../lib/config/errors.ts";
@@ -12,7 +12,9 @@ import { formatKeyPath, locateKey, parseJsonc } from "../../lib/config/jsonc.ts"
 import { loadConfig, parseConfigText } from "../../lib/config/load.ts";
 import { type Layer, spliceLayers } from "../../lib/config/null-splice.ts";
 import { mergeServers, parseServers, type ServerConfig } from "../../lib/config/servers.ts";
-import { tempRoot, write } from "./temp-files.ts";
+import { removeTempRoots, tempRoot, write } from "./temp-files.ts";
+
+afterAll(removeTempRoots);
 
 
 /** Runs fn and returns the ConfigError it throws; fails the test if it throws nothing else. */

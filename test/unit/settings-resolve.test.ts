@@ -3,12 +3,14 @@
 // strict parsing with errors that name the file, key, variable or flag and say what is accepted.
 // Every input is passed explicitly (no process.env, no real config chain); files live in a temp dir.
 
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { parseCommandArgs } from "../../lib/settings/flags.ts";
 import type { SettingDecl } from "../../lib/settings/registry.ts";
 import { SettingsError, resolveSettings, scalarFromText, suggest, type FlagValue, type SettingsInput } from "../../lib/settings/resolve.ts";
-import { tempRoot, write } from "./temp-files.ts";
+import { removeTempRoots, tempRoot, write } from "./temp-files.ts";
+
+afterAll(removeTempRoots);
 
 
 const USER = "/home/u/.config/mcpx/config.json";

@@ -1,14 +1,16 @@
-// Throwaway directories for unit tests that read real files, removed after the file's tests.
+// Throwaway directories for unit tests that read real files. Each test file that uses them says
+// `afterAll(removeTempRoots)` itself: an afterAll here, in a shared module, would register only for
+// the first file that imports it.
 
-import { afterAll } from "bun:test";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
 const roots: string[] = [];
-afterAll(() => {
-  for (const root of roots) rmSync(root, { recursive: true, force: true });
-});
+
+export function removeTempRoots(): void {
+  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
+}
 
 /** A fresh temp dir (realpath'd, so macOS /private/var does not confuse path comparisons). */
 export function tempRoot(prefix = "mcpx-unit-"): string {
