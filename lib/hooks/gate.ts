@@ -78,7 +78,7 @@ export async function runGate(gate: Gate, point: PointName, phase: Phase, payloa
     decision.refused ??= r;
     decision.objections?.push(r);
   };
-  const match = { server: payload.call?.server ?? payload.server?.name, tool: payload.call?.tool };
+  const match = matchContextOf(payload);
   const subject = (SUBJECT[`${point}.${phase}`] ?? (phase === "onError" ? recoverySubject : resultSubject))(payload);
 
   const settle = (hook: { name: string; on: string; effect: Level; failure: "open" | "closed"; action: string }, out: { output?: Record<string, unknown>; failure?: string; durationMs: number }) => {
@@ -142,6 +142,11 @@ export async function runGate(gate: Gate, point: PointName, phase: Phase, payloa
     if (decision.refused && !hearsAll) return decision;
   }
   return decision;
+}
+
+/** what a hook's `when` is matched against for a payload: `mcpx hooks explain` uses it too, so it explains what runs */
+export function matchContextOf(payload: Payload): { server?: string; tool?: string } {
+  return { server: payload.call?.server ?? payload.server?.name, tool: payload.call?.tool };
 }
 
 /**
