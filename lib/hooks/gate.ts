@@ -7,21 +7,15 @@ import type { HookFrameBody } from "../exec/frames.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { Pool } from "../mcp/pool.ts";
 import { runHookAction, type ActionDeps } from "./actions/run-action.ts";
-import { isAllowed, type HookServers } from "./allowlist.ts";
+import { isAllowed } from "./allowlist.ts";
 import { effectiveLevel, applyDial } from "./dial.ts";
 import type { Hook } from "./hook.ts";
 import { hookMatches } from "./match.ts";
 import { callHookTools } from "./mcp-hook-calls.ts";
 import { POINTS, type Level, type Phase, type PointName, type PointSpec } from "./points.ts";
+import type { GatePolicy } from "./policy.ts";
 
-export interface GatePolicy {
-  autonomy: Level;
-  max: Level;
-  retryBudget: number;
-  defaultTimeoutMs: number;
-  mcpTimeoutMs: number;
-  hookServers: HookServers;
-}
+export type { GatePolicy };
 
 export interface Gate {
   hooks: readonly Hook[];

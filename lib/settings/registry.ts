@@ -17,6 +17,15 @@ export interface SettingDecl {
   aliases?: readonly string[];
   /** commands whose flags include this setting; all run-shaped commands by default */
   commands?: readonly CommandName[];
+  /**
+   * How a run on the daemon (--remote, /v1/exec, mcpx_exec) gets it (docs/daemon.md):
+   * - "options": an ExecOptions field of its own carries it (script phases, runtime, timeout, script hooks)
+   * - "run": ExecOptions.settings carries it, and the stricter of the run's and the daemon's value applies
+   * - "caller": the caller uses it itself (where the daemon is, how to render)
+   * Absent: it belongs to the process that runs the gate and the pool (the daemon's models, plugins,
+   * read limit), and `--remote` refuses a flag for it rather than drop it.
+   */
+  remote?: "options" | "run" | "caller";
 }
 
 export type CommandName = "run" | "exec" | "call" | "ls" | "types" | "settings" | "hooks" | "daemon" | "serve";
@@ -57,6 +66,7 @@ export const SETTINGS: readonly SettingDecl[] = [
       description: `${PHASE_DOC[phase]}. Repeatable; "-" (null in JSON) splices inherited lines; "@FILE" uses the file's text.`,
       aliases: [PHASE_ALIAS[phase]],
       commands: RUNS,
+      remote: "options",
     }),
   ),
   {
@@ -65,6 +75,7 @@ export const SETTINGS: readonly SettingDecl[] = [
     default: "",
     description: "Where the daemon listens and --remote connects: a unix socket path (default $XDG_RUNTIME_DIR/mcpx/daemon.sock, else $XDG_STATE_HOME/mcpx/daemon.sock; see docs/daemon.md) or http://127.0.0.1:PORT (TCP: loopback only, needs daemon.token)",
     commands: ["run", "exec", "daemon"],
+    remote: "caller",
   },
   {
     path: "daemon.token",
@@ -72,6 +83,7 @@ export const SETTINGS: readonly SettingDecl[] = [
     default: "",
     description: "Bearer token the daemon requires on TCP (and --remote sends); prefer MCPX_DAEMON_TOKEN to a config file",
     commands: ["run", "exec", "daemon"],
+    remote: "caller",
   },
   {
     path: "daemon.maxBody",
@@ -95,6 +107,7 @@ export const SETTINGS: readonly SettingDecl[] = [
     description: "Runtime for scripts: auto (the embedded Bun), bun (the embedded Bun), deno or node from PATH",
     aliases: ["runtime"],
     commands: RUNS,
+    remote: "options",
   },
   {
     path: "exec.timeout",
@@ -103,6 +116,7 @@ export const SETTINGS: readonly SettingDecl[] = [
     description: "End the script's whole process group after this long (exit 124); 0s = no limit",
     aliases: ["timeout"],
     commands: RUNS,
+    remote: "options",
   },
   {
     path: "mcp.callTimeout",
@@ -110,6 +124,7 @@ export const SETTINGS: readonly SettingDecl[] = [
     default: "60s",
     description: "How long one upstream tools/call may take before it fails naming the server",
     commands: EVERY,
+    remote: "run",
   },
   {
     path: "mcp.maxMessage",
@@ -125,6 +140,7 @@ export const SETTINGS: readonly SettingDecl[] = [
     values: ["text", "json", "logfmt", "compact", "bare"],
     description: "How logs, emits and advice are written to stderr",
     commands: EVERY,
+    remote: "caller",
   },
   {
     path: "logging.level",
@@ -133,6 +149,7 @@ export const SETTINGS: readonly SettingDecl[] = [
     values: ["debug", "info", "warn", "error", "silent"],
     description: "Lowest log level shown on stderr (debug also shows upstream servers' stderr)",
     commands: EVERY,
+    remote: "caller",
   },
   {
     path: "hooks",
@@ -140,6 +157,7 @@ export const SETTINGS: readonly SettingDecl[] = [
     default: [],
     description: "Hook objects (on, phase, one action, effect, …); a JSON list layered by the null-splice rule (docs/hooks.md)",
     commands: HOOKED,
+    remote: "options",
   },
   {
     path: "plugins",
@@ -155,6 +173,7 @@ export const SETTINGS: readonly SettingDecl[] = [
     values: LEVEL_VALUES,
     description: "The caller's ceiling on every hook's effect: a hook key above it is dropped and reported",
     commands: HOOKED,
+    remote: "run",
   },
   {
     path: "autonomy.max",
@@ -163,6 +182,7 @@ export const SETTINGS: readonly SettingDecl[] = [
     values: LEVEL_VALUES,
     description: "The daemon's (here: this process's) ceiling on every hook's effect, applied after hooks.autonomy",
     commands: HOOKED,
+    remote: "run",
   },
   {
     path: "hooks.retryBudget",
@@ -170,6 +190,7 @@ export const SETTINGS: readonly SettingDecl[] = [
     default: "2",
     description: 'How many times {"run": "retry"} from onError may repeat one operation; 0 disables retries',
     commands: HOOKED,
+    remote: "run",
   },
   {
     path: "hooks.timeout",
@@ -177,6 +198,7 @@ export const SETTINGS: readonly SettingDecl[] = [
     default: "30s",
     description: "How long a hook may take unless it sets its own timeout; then its process group is ended and it counts as failed",
     commands: HOOKED,
+    remote: "run",
   },
   {
     path: "hooks.mcpTimeout",
@@ -184,6 +206,7 @@ export const SETTINGS: readonly SettingDecl[] = [
     default: "2.5s",
     description: "How long an allowlisted server's hook tool (_PreToolUse, …) may take; a timeout is no objection",
     commands: HOOKED,
+    remote: "run",
   },
   {
     path: "model.url",
