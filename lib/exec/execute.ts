@@ -15,6 +15,7 @@ import { gatedCall } from "./gated-call.ts";
 import { runSettingValues, type ExecOptions } from "./options.ts";
 import { checkPhases } from "./phase-check.ts";
 import { runScript, type RunOutcome, type RunSpec } from "./runner.ts";
+import { SECRET_ENV_NAMES } from "../settings/registry.ts";
 
 export interface ExecContext {
   gate: Gate;
@@ -103,7 +104,7 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
     phases: opts.script as RunSpec["phases"],
     runtime: opts.runtime,
     timeoutMs: opts.timeoutMs,
-    env: { ...ctx.env, ...opts.env },
+    env: { ...withoutSecrets(ctx.env), ...opts.env },
     cwd,
     stdin: opts.stdin ?? (ctx.inheritStdin ? "inherit" : ""),
     servers,
@@ -152,6 +153,13 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
   const durationMs = Math.round(performance.now() - started);
   gate.bus.publish("script.finished", { runId, ok: result.ok, exitCode, durationMs });
   end(exitCode);
+}
+
+/** the daemon's token and the model's key stay with mcpx: a script (and all it starts) never inherits them */
+function withoutSecrets(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const out = { ...env };
+  for (const name of SECRET_ENV_NAMES) delete out[name];
+  return out;
 }
 
 function isStringArray(v: unknown): v is string[] {

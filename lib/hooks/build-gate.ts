@@ -96,7 +96,7 @@ export function buildGate({ session, pool, bus, hooks, dynamicHooks = () => [], 
       const extra = dynamicHooks().filter((h) => h.phase !== "observe");
       return extra.length ? [...fixed, ...extra] : fixed;
     },
-    policy: policyFromSettings(get, parseHookServers(session.env.MCP_HOOK_SERVERS)),
+    policy: policyFromSettings(get, parseHookServers(get<string>("hooks.mcpServers"))),
     pool,
     bus,
     deps,

@@ -26,6 +26,10 @@ export interface SettingDecl {
    * read limit), and `--remote` refuses a flag for it rather than drop it.
    */
   remote?: "options" | "run" | "caller";
+  /** a token or key: every surface shows only whether it is set, and no script's environment inherits it */
+  secret?: true;
+  /** the variable, where a convention other tools follow fixes it (MCP_HOOK_SERVERS); else derived from the path */
+  env?: string;
 }
 
 export type CommandName = "run" | "exec" | "call" | "ls" | "types" | "settings" | "hooks" | "daemon" | "serve";
@@ -83,6 +87,7 @@ export const SETTINGS: readonly SettingDecl[] = [
     default: "",
     description: "Bearer token the daemon requires on TCP (and --remote sends); prefer MCPX_DAEMON_TOKEN to a config file",
     commands: ["run", "exec", "daemon"],
+    secret: true,
     remote: "caller",
   },
   {
@@ -209,6 +214,14 @@ export const SETTINGS: readonly SettingDecl[] = [
     remote: "run",
   },
   {
+    path: "hooks.mcpServers",
+    kind: "string",
+    default: "",
+    description: 'Upstream servers whose lifecycle hook tools (_PreToolUse, …) are called at their points: empty = none, exactly "*" = every server, else a comma list ("*,foo" is literal)',
+    commands: HOOKED,
+    env: "MCP_HOOK_SERVERS",
+  },
+  {
     path: "model.url",
     kind: "string",
     default: "",
@@ -228,6 +241,7 @@ export const SETTINGS: readonly SettingDecl[] = [
     default: "",
     description: "Bearer token for model.url (prefer the MCPX_MODEL_API_KEY variable to a config file)",
     commands: HOOKED,
+    secret: true,
   },
 ];
 
@@ -242,10 +256,13 @@ export function isListKind(kind: SettingKind): boolean {
   return kind === "list" || kind === "source" || kind === "json";
 }
 
-/** script.onError → MCPX_SCRIPT_ON_ERROR */
+/** script.onError → MCPX_SCRIPT_ON_ERROR, unless the declaration names its own variable */
 export function envName(path: string): string {
-  return "MCPX_" + path.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/\./g, "_").toUpperCase();
+  return BY_PATH.get(path)?.env ?? "MCPX_" + path.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/\./g, "_").toUpperCase();
 }
+
+/** the variables of secret settings: never inherited by a script (execute.ts) */
+export const SECRET_ENV_NAMES: readonly string[] = SETTINGS.filter((s) => s.secret).map((s) => envName(s.path));
 
 /** script.onError → script-on-error (the long flag, without dashes) */
 export function flagName(path: string): string {
