@@ -3,7 +3,7 @@
 // anything it does not understand rather than ignoring it.
 
 import type { SubscribeOptions, SubscriptionItem } from "../events/bus.ts";
-import { matchesKind } from "../events/bus.ts";
+import { matchesKind } from "../events/match.ts";
 import { EVENT_KIND_NAMES } from "../events/kinds.ts";
 
 /**

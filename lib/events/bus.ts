@@ -5,6 +5,7 @@
 // because of a reader: a slow subscriber loses events (counted, and reported in-band as a gap), a
 // throwing listener is reported and skipped.
 
+import { matchesKind, whenMatches } from "./match.ts";
 import { EVENT_KINDS, type EventData, type EventKind, isEventKind } from "./kinds.ts";
 
 /**
@@ -80,35 +81,9 @@ export interface EventBusOptions {
   onListenerError?: (error: unknown, event: Event) => void;
 }
 
-/**
- * Prefix match on dot boundaries: "call", "call." and "call.finished" match "call.finished";
- * "callx", "call.fin" and "" do not; "*" matches every kind.
- */
-export function matchesKind(prefix: string, kind: string): boolean {
-  if (prefix === "*") return true;
-  if (prefix === "" || prefix === ".") return false;
-  return kind === prefix || kind.startsWith(prefix.endsWith(".") ? prefix : `${prefix}.`);
-}
-
-const globCache = new Map<string, RegExp>();
-function globMatch(pattern: string, value: string): boolean {
-  if (!pattern.includes("*")) return pattern === value;
-  let re = globCache.get(pattern);
-  if (!re) {
-    re = new RegExp(`^${pattern.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`, "s");
-    globCache.set(pattern, re);
-  }
-  return re.test(value);
-}
-
-/** whether an event passes a filter: each given field must match (server/tool as "*" globs, session/uri exactly) */
+/** whether an event passes a filter: the one matcher an observe hook's `when` uses (events/match.ts) */
 export function matchesFilter(filter: EventFilter | undefined, event: EventContext): boolean {
-  if (!filter) return true;
-  if (filter.server !== undefined && (event.server === undefined || !globMatch(filter.server, event.server))) return false;
-  if (filter.tool !== undefined && (event.tool === undefined || !globMatch(filter.tool, event.tool))) return false;
-  if (filter.session !== undefined && event.session !== filter.session) return false;
-  if (filter.uri !== undefined && event.uri !== filter.uri) return false;
-  return true;
+  return !filter || whenMatches(filter, event);
 }
 
 function matchesKinds(kinds: readonly string[] | undefined, kind: string): boolean {

@@ -2,6 +2,7 @@
 // (matching, the dial, the actions, `mcpx hooks list`). Built only by parseHooks (schema.ts), so a
 // Hook that exists has already passed every load-time check.
 
+import type { When } from "../events/match.ts";
 import type { Level, Phase } from "./points.ts";
 
 export type HookAction =
@@ -14,10 +15,7 @@ export type HookAction =
 
 export type ActionKind = HookAction["kind"];
 
-/** the context fields a `when` filter can test */
-export const WHEN_KEYS = ["server", "tool", "session", "uri"] as const;
-export type WhenKey = (typeof WHEN_KEYS)[number];
-export type When = Partial<Record<WhenKey, string>>;
+export { WHEN_KEYS, type When, type WhenKey } from "../events/match.ts";
 
 export interface Hook {
   /** given, or derived: `${on}.${phase}#${index}` */

@@ -8,11 +8,11 @@ import {
   type GapEvent,
   HISTORY_SIZE,
   matchesFilter,
-  matchesKind,
   SUBSCRIBER_BUFFER,
   type Subscription,
   type SubscriptionItem,
 } from "../../lib/events/bus.ts";
+import { matchesKind, whenMatches } from "../../lib/events/match.ts";
 import { checkEventData, EVENT_KIND_NAMES, EVENT_KINDS, type EventKind, isEventKind } from "../../lib/events/kinds.ts";
 
 /** one valid data object per kind, so every test can publish any kind */
@@ -137,17 +137,25 @@ describe("matchesFilter", () => {
     expect(matchesFilter({ uri: "file:///b" }, e)).toBe(false);
   });
 
-  test("server and tool take * globs; session and uri are exact", () => {
-    const e = { server: "fs.local", tool: "delete_file", session: "s*", uri: "file:///a.txt" };
+  test("filters match exactly as an observe hook's when: server, tool and uri are globs, session is exact", () => {
+    const e = { server: "fs.local", tool: "delete_file", session: "s*", uri: "file:///w/a.txt" };
     expect(matchesFilter({ tool: "delete_*" }, e)).toBe(true);
     expect(matchesFilter({ tool: "*_file" }, e)).toBe(true);
     expect(matchesFilter({ tool: "*" }, e)).toBe(true);
     expect(matchesFilter({ tool: "read_*" }, e)).toBe(false);
     expect(matchesFilter({ server: "fs.*" }, e)).toBe(true);
-    expect(matchesFilter({ server: "fs?local" }, e)).toBe(false); // only * is special; ? and . are literal
+    expect(matchesFilter({ server: "{fs.local,git}" }, e)).toBe(true);
     expect(matchesFilter({ server: "fsxlocal" }, e)).toBe(false);
+    expect(matchesFilter({ uri: "file:///w/**" }, e)).toBe(true);
     expect(matchesFilter({ session: "s1" }, e)).toBe(false);
-    expect(matchesFilter({ session: "s*" }, e)).toBe(true);
+    expect(matchesFilter({ session: "s*" }, e)).toBe(true); // exact: the literal id "s*"
+    for (const when of [{ tool: "delete_*" }, { server: "{fs.local,git}" }, { uri: "file:///w/**" }, { session: "s1" }]) {
+      expect(matchesFilter(when, e)).toBe(whenMatches(when, e));
+    }
+  });
+
+  test("a tool filter matches either spelling of the tool, as a hook's does", () => {
+    expect(matchesFilter({ tool: "get_sum" }, { tool: "get-sum" })).toBe(true);
   });
 
   test("a field the event lacks fails a filter that names it, even with *", () => {
