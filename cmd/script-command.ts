@@ -4,6 +4,7 @@
 import { execute } from "../lib/exec/execute.ts";
 import { OUTPUT_MODES, type ExecOptions, type OutputMode } from "../lib/exec/options.ts";
 import { resolveScriptPath } from "../lib/exec/script-path.ts";
+import { settingsPhaseOrigins } from "../lib/exec/phase-origins.ts";
 import { renderFrames } from "../lib/render/frames-to-cli.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import type { LogFormat } from "../lib/render/log-line.ts";
@@ -72,7 +73,7 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
   process.on("SIGTERM", onSignal);
   const engine = openEngine(session, { ask: terminalAsker() });
   try {
-    const frames = execute(opts, { gate: engine.gate, env: process.env, cacheDir: session.cacheDir, sockDir: session.sockDir, inheritStdin: true, cwd: session.cwd, signal: abort.signal });
+    const frames = execute(opts, { gate: engine.gate, env: process.env, cacheDir: session.cacheDir, sockDir: session.sockDir, inheritStdin: true, cwd: session.cwd, signal: abort.signal, phaseOrigins: settingsPhaseOrigins(session.settings) });
     const code = await renderFrames(frames, { mode: opts.output!, format: session.get<LogFormat>("logging.format"), level: session.get("logging.level") });
     if (opts.file) await writeGlobalsBeside(opts.file, session, engine.pool).catch((e) => session.log("debug", `mcpx-globals.d.ts not written: ${e?.message ?? e}`));
     return code;

@@ -194,24 +194,52 @@ export const result: { value?: unknown; error?: unknown } = {};
 type Level = "debug" | "info" | "warn" | "error";
 const logAt = (level: Level) => (...args: unknown[]) => frame({ t: "log", level, msg: sys.format(args) });
 
-/** installs log, emit, the namespaces, tools, call, script, result and ToolError */
+/**
+ * Installs log, emit, script, result and ToolError: they need no server, so they are there before the
+ * before phase runs (decision 0005). The tool globals wait for installGlobals.
+ */
+export function installBaseGlobals(): void {
+  const log = Object.assign(logAt("info"), { debug: logAt("debug"), info: logAt("info"), warn: logAt("warn"), error: logAt("error") });
+  Object.assign(globalThis as Record<string, unknown>, {
+    log,
+    emit: (value: unknown) => frame({ t: "emit", v: value }),
+    script: Object.freeze({ ...info.script, runId: info.runId }),
+    result,
+    ToolError,
+  });
+}
+
+/** installs the tool globals after the before phase: one namespace per server, tools and call */
 export async function installGlobals(): Promise<void> {
   const g = globalThis as Record<string, unknown>;
-  const log = Object.assign(logAt("info"), { debug: logAt("debug"), info: logAt("info"), warn: logAt("warn"), error: logAt("error") });
   const tools: Record<string, unknown> = {};
   for (const [name, ident] of info.servers) {
     tools[name] = namespace(name);
     if (ident) g[ident] = tools[name];
   }
-  Object.assign(g, {
-    log,
-    emit: (value: unknown) => frame({ t: "emit", v: value }),
-    tools,
-    call: callTool,
-    script: Object.freeze({ ...info.script, runId: info.runId }),
-    result,
-    ToolError,
-  });
+  Object.assign(g, { tools, call: callTool });
+}
+
+/**
+ * The error a phase line threw, with "(script.PHASE line N, from ORIGIN)" appended to its message, so
+ * every surface that shows the message shows where the line came from. The error the phase was handed
+ * (result.error, rethrown by an onError line) is the script's own and stays as it was; a thrown
+ * non-Error becomes an Error carrying its text.
+ */
+export function phaseError(err: unknown, where: string): unknown {
+  if (!where || (err === result.error && err !== undefined)) return err;
+  if (err instanceof Error) {
+    try {
+      err.message = `${err.message} (${where})`;
+      return err;
+    } catch {
+      // a frozen error: report a copy that says where it came from
+      const copy = new Error(`${err.message} (${where})`);
+      copy.name = err.name;
+      return copy;
+    }
+  }
+  return new Error(`${typeof err === "string" ? err : (safeJson(err) ?? String(err))} (${where})`);
 }
 
 /** the default export gets the args array; a named export gets them spread */

@@ -3,6 +3,8 @@
 // "@suffix" (or any hole name) is never filled again, and each phase sits on lines of its own inside
 // a block, so `*/`, backticks or a trailing `//` comment in a phase cannot swallow template code and
 // a `const` in one phase cannot collide with another phase or with the template's own names.
+// A phase hole is filled with phaseBlock(): its lines inside a try that names, on an error, the line
+// that was running and where it came from (decision 0005).
 
 export const HOLES = ["runtime", "before", "prefix", "import", "onSuccess", "onError", "suffix"] as const;
 export type Hole = (typeof HOLES)[number];
@@ -12,6 +14,8 @@ import * as __mcpx from @runtime;
 const result = __mcpx.result;
 let __mcpx_ok = false;
 try {
+  // log, emit, script, result and ToolError need no server, so before may use them (decision 0005)
+  __mcpx.installBaseGlobals();
   {
 @before
   }
@@ -49,4 +53,24 @@ __mcpx.finish(__mcpx_ok);
 /** fills every hole; `runtime` and `import` must be JS string literals (JSON.stringify of a URL) */
 export function fillTemplate(values: Record<Hole, string>): string {
   return TEMPLATE.replace(/@(runtime|before|prefix|import|onSuccess|onError|suffix)\b/g, (_m, hole: Hole) => values[hole]);
+}
+
+/** one phase line and where it came from, as a person names it: "--before", "MCPX_SCRIPT_BEFORE", "/p/.mcpx.json:3" */
+export interface PhaseLine {
+  source: string;
+  origin: string;
+}
+
+/**
+ * What fills a phase's hole: its lines in order, each preceded by an assignment naming it, inside a try
+ * whose catch hands the error to the runtime's phaseError with that name. The lines still share one
+ * block (a const in line 1 is seen by line 2, as when they were simply joined), and a line that throws
+ * is the last one named, because lines run in order and an error leaves the block at once. The name
+ * is a JSON string literal, so an origin holding quotes, "*\/" or a hole name cannot break out.
+ * No lines, no block: an empty phase costs nothing.
+ */
+export function phaseBlock(phase: string, lines: readonly PhaseLine[]): string {
+  if (lines.length === 0) return "";
+  const body = lines.map((l, i) => `__mcpx_at = ${JSON.stringify(`script.${phase} line ${i + 1}, from ${l.origin}`)};\n${l.source}`);
+  return `let __mcpx_at = "";\ntry {\n${body.join("\n")}\n} catch (__mcpx_e) {\n  throw __mcpx.phaseError(__mcpx_e, __mcpx_at);\n}`;
 }

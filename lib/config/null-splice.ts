@@ -16,6 +16,8 @@ export interface Layer<T> {
   /** where the layer came from: "default", a file path, "MCPX_SCRIPT_BEFORE", "--before", … */
   origin: string;
   items: Array<T | null>;
+  /** a finer origin per item, where the layer knows one (a config file's line); else the layer's */
+  itemOrigins?: Array<string | undefined>;
 }
 
 export interface Sourced<T> {
@@ -39,10 +41,10 @@ export function spliceLayers<T>(layers: ReadonlyArray<Layer<T> | undefined>): Sp
     const inherited = items;
     if (!layer.items.includes(null)) shadowed.push(...inherited);
     items = [];
-    for (const item of layer.items) {
+    layer.items.forEach((item, i) => {
       if (item === null) items.push(...inherited);
-      else items.push({ value: item, origin: layer.origin });
-    }
+      else items.push({ value: item, origin: layer.itemOrigins?.[i] ?? layer.origin });
+    });
   }
   return { items, shadowed };
 }

@@ -11,7 +11,7 @@ import { collectEnvelope, emptyEnvelope, foldFrame } from "../exec/envelope.ts";
 import { execute } from "../exec/execute.ts";
 import type { Frame } from "../exec/frames.ts";
 import { ExecOptionsSchema, type ExecOptions } from "../exec/options.ts";
-import { withServerDefaults } from "../exec/server-defaults.ts";
+import { serverDefaultOrigins, withServerDefaults } from "../exec/server-defaults.ts";
 import { perRunHooks } from "../hooks/build-gate.ts";
 import type { Hook } from "../hooks/hook.ts";
 import { textModeStdout } from "../render/frames-to-cli.ts";
@@ -55,6 +55,7 @@ export const execRoute: Handler = async (req, { deps }) => {
     inheritStdin: false,
     cwd: session.cwd,
     signal: run.signal,
+    phaseOrigins: serverDefaultOrigins(body.value as Record<string, unknown>, parsed.output, session, "the POST /v1/exec body"),
   });
 
   const output = opts.output ?? (wantsNdjson(req) ? "stream" : "json");

@@ -14,6 +14,7 @@ import type { Frame, HookFrameBody, SerializedError } from "./frames.ts";
 import { gatedCall } from "./gated-call.ts";
 import { runSettingValues, type ExecOptions } from "./options.ts";
 import { checkPhases } from "./phase-check.ts";
+import { phaseLines, type PhaseOrigins } from "./phase-origins.ts";
 import { runScript, type RunOutcome, type RunSpec } from "./runner.ts";
 import { SECRET_ENV_NAMES } from "../settings/registry.ts";
 
@@ -27,6 +28,8 @@ export interface ExecContext {
   inheritStdin: boolean;
   cwd: string;
   signal?: AbortSignal;
+  /** where each line of opts.script came from, named by an error the line throws (phase-origins.ts) */
+  phaseOrigins?: Partial<PhaseOrigins>;
 }
 
 /** exit code of a run that a script.before hook refused: the script never started (docs/exit-codes.md) */
@@ -101,7 +104,7 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
     scriptName,
     args: payload.script!.args,
     export: opts.export,
-    phases: opts.script as RunSpec["phases"],
+    phases: phaseLines(opts.script, ctx.phaseOrigins),
     runtime: opts.runtime,
     timeoutMs: opts.timeoutMs,
     env: { ...withoutSecrets(ctx.env), ...opts.env },

@@ -1,6 +1,7 @@
 // A phase that does not parse would break the whole generated launcher with an error pointing into a
 // cache file; checking each phase on its own first names the phase instead, before anything runs.
 
+import { phaseBlock } from "../../launcher/template.ts";
 import { SCRIPT_PHASES, type ScriptPhase } from "../settings/registry.ts";
 
 let transpiler: InstanceType<typeof Bun.Transpiler> | undefined;
@@ -13,7 +14,7 @@ export function checkPhases(phases: Partial<Record<ScriptPhase, string[]>>): str
     if (lines.length === 0) continue;
     // the same block, in a module, that the template puts it in: top-level await is allowed, and a
     // stray brace or a `return` is refused here just as the launcher would refuse it
-    const code = `{\n${lines.join("\n")}\n}\nexport {};`;
+    const code = `{\n${phaseBlock(phase, lines.map((source) => ({ source, origin: "" })))}\n}\nexport {};`;
     try {
       transpiler.transformSync(code);
     } catch (err) {

@@ -6,7 +6,7 @@ import { chmodSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Socket } from "bun";
-import { fillTemplate } from "../../launcher/template.ts";
+import { fillTemplate, phaseBlock, type PhaseLine } from "../../launcher/template.ts";
 import { writeContentFile } from "../paths/content-file.ts";
 import { runtimeBundle } from "./launcher-files.ts";
 import type { ScriptPhase } from "../settings/registry.ts";
@@ -21,7 +21,8 @@ export interface RunSpec {
   scriptName: string;
   args: string[];
   export?: string;
-  phases: Record<ScriptPhase, string[]>;
+  /** each phase's lines with their origins, which an error thrown by a line names */
+  phases: Record<ScriptPhase, PhaseLine[]>;
   runtime: RuntimeName;
   /** 0 = no limit */
   timeoutMs: number;
@@ -166,11 +167,11 @@ function writeLauncher(spec: RunSpec, runtimeFile: string): string {
   const text = fillTemplate({
     runtime: JSON.stringify(pathToFileURL(runtimeFile).href),
     import: JSON.stringify(pathToFileURL(spec.scriptPath).href),
-    before: spec.phases.before.join("\n"),
-    prefix: spec.phases.prefix.join("\n"),
-    onSuccess: spec.phases.onSuccess.join("\n"),
-    onError: spec.phases.onError.join("\n"),
-    suffix: spec.phases.suffix.join("\n"),
+    before: phaseBlock("before", spec.phases.before),
+    prefix: phaseBlock("prefix", spec.phases.prefix),
+    onSuccess: phaseBlock("onSuccess", spec.phases.onSuccess),
+    onError: phaseBlock("onError", spec.phases.onError),
+    suffix: phaseBlock("suffix", spec.phases.suffix),
   });
   return writeContentFile(dir, "launcher-", ".ts", text);
 }

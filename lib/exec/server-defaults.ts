@@ -7,6 +7,7 @@ import * as v from "valibot";
 import type { Session } from "../session/session.ts";
 import { SCRIPT_PHASES } from "../settings/registry.ts";
 import { ExecOptionsSchema, type ExecOptions } from "./options.ts";
+import { requestPhaseOrigins, settingsPhaseOrigins, type PhaseOrigins } from "./phase-origins.ts";
 
 /**
  * What the caller left out comes from the server's own settings, as it would for `mcpx exec` in the
@@ -15,9 +16,8 @@ import { ExecOptionsSchema, type ExecOptions } from "./options.ts";
  * not be dropped on this door.
  */
 export function withServerDefaults(raw: Record<string, unknown>, given: ExecOptions, session: Pick<Session, "phases" | "get">): ExecOptions {
-  const rawScript = (raw.script ?? {}) as Record<string, unknown>;
   const configured = session.phases();
-  const script = Object.fromEntries(SCRIPT_PHASES.map((p) => [p, rawScript[p] === undefined ? configured[p] : given.script[p]]));
+  const script = Object.fromEntries(SCRIPT_PHASES.map((p) => [p, callerGave(raw, p) ? given.script[p] : configured[p]]));
   return v.parse(ExecOptionsSchema, {
     ...given,
     script,
@@ -26,3 +26,14 @@ export function withServerDefaults(raw: Record<string, unknown>, given: ExecOpti
   });
 }
 
+
+/** where each line of withServerDefaults' phases came from: the request (named by `door`) or the server's settings */
+export function serverDefaultOrigins(raw: Record<string, unknown>, given: ExecOptions, session: Pick<Session, "settings">, door: string): Partial<PhaseOrigins> {
+  const configured = settingsPhaseOrigins(session.settings);
+  const sent = requestPhaseOrigins(given.script, door);
+  return Object.fromEntries(SCRIPT_PHASES.map((p) => [p, callerGave(raw, p) ? sent[p] : configured[p]]));
+}
+
+function callerGave(raw: Record<string, unknown>, phase: string): boolean {
+  return ((raw.script ?? {}) as Record<string, unknown>)[phase] !== undefined;
+}

@@ -14,7 +14,7 @@ const EXEC_KEY_DOCS: Record<string, string> = {
   args: "Arguments for the script: its default export is called with this array (or the --export function with them spread).",
   export: "Call this named export with the args spread, instead of the default export.",
   script:
-    "Inline TypeScript lines per phase, spliced into the launcher around the source: before (before mcpx's globals exist), prefix (after them), onSuccess (sees result.value), onError (sees result.error, which still propagates), suffix (last, on both paths). A phase you give replaces the server's configured lines for it; a phase you leave out keeps them.",
+    "Inline TypeScript lines per phase, spliced into the launcher around the source: before (before the server namespaces, tools and call exist; log, emit, script and result do), prefix (after them), onSuccess (sees result.value), onError (sees result.error, which still propagates), suffix (last, on both paths). A phase you give replaces the server's configured lines for it; a phase you leave out keeps them.",
   hooks:
     'Hooks on the script point for this run only, as in config ({"on":"script","phase":"before","run":["./check"],"effect":"refuse"}); they may stop the run but never change values.',
   runtime: "auto or bun (the embedded Bun), deno or node from PATH. Default: the server's script.runtime setting.",

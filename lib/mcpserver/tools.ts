@@ -2,7 +2,7 @@
 // schema is generated from, and the handler. Every failure is a result with isError and a message
 // that says what to do next, never a protocol error: the model reading it can correct itself.
 
-import { withServerDefaults } from "../exec/server-defaults.ts";
+import { serverDefaultOrigins, withServerDefaults } from "../exec/server-defaults.ts";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import * as v from "valibot";
 import { renderToolTypes } from "../codegen/declarations.ts";
@@ -132,6 +132,7 @@ async function execTool(args: unknown, call: ToolCall): Promise<CallToolResult> 
     inheritStdin: false,
     cwd: session.cwd,
     signal: call.signal,
+    phaseOrigins: serverDefaultOrigins(args as Record<string, unknown>, parsed.value as ExecOptions, session, "the mcpx_exec arguments"),
   });
   const seen: Frame[] = [];
   const envelope = await collectEnvelope(tap(frames, call, seen));

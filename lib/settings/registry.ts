@@ -46,8 +46,8 @@ export const SCRIPT_PHASES = ["before", "prefix", "onSuccess", "onError", "suffi
 export type ScriptPhase = (typeof SCRIPT_PHASES)[number];
 
 const PHASE_DOC: Record<ScriptPhase, string> = {
-  before: "TypeScript run before mcpx's globals are installed",
-  prefix: "TypeScript run after the globals, before the script is imported",
+  before: "TypeScript run before the server namespaces, tools and call are installed (log, emit, script and result are there)",
+  prefix: "TypeScript run after all the globals, before the script is imported",
   onSuccess: "TypeScript run when the script succeeded; sees result.value",
   onError: "TypeScript run when the script failed; sees result.error, which still propagates",
   suffix: "TypeScript run last on both paths, like finally",

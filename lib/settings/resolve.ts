@@ -4,6 +4,7 @@
 
 import { readFileSync } from "node:fs";
 import { dirname, resolve as resolvePath } from "node:path";
+import { locateKey } from "../config/jsonc.ts";
 import { spliceLayers } from "../config/null-splice.ts";
 import { parseDuration } from "./duration.ts";
 import { SETTINGS, envName, isListKind, type SettingDecl } from "./registry.ts";
@@ -38,7 +39,7 @@ export interface FlagValue {
 
 export interface SettingsInput {
   /** config files, lowest precedence first, as loaded by lib/config */
-  files: ReadonlyArray<{ path: string; data: Record<string, unknown> }>;
+  files: ReadonlyArray<{ path: string; data: Record<string, unknown>; /** the file's text, to give source lines their line numbers */ text?: string }>;
   env: Record<string, string | undefined>;
   flags: readonly FlagValue[];
   cwd: string;
@@ -56,12 +57,12 @@ export function resolveSettings(input: SettingsInput): ResolvedSettings {
   return out;
 }
 
-type Layer = { origin: string; items: unknown[] } | undefined;
+type Layer = { origin: string; items: unknown[]; itemOrigins?: Array<string | undefined> } | undefined;
 
 function resolveOne(decl: SettingDecl, input: SettingsInput): ResolvedSetting {
   // the default goes through the same parser as every other layer, so "60s" is 60000 everywhere
   const layers: Layer[] = [{ origin: "default", items: isListKind(decl.kind) ? (decl.default as unknown[]) : [scalarFromJson(decl, decl.default, `default of ${decl.path}`)] }];
-  for (const file of input.files) layers.push(fileLayer(decl, file.path, file.data));
+  for (const file of input.files) layers.push(withLineOrigins(decl, file, fileLayer(decl, file.path, file.data)));
   layers.push(envLayer(decl, input.env, input.cwd));
   layers.push(flagLayer(decl, input.flags, input.cwd));
 
@@ -109,6 +110,23 @@ function fileLayer(decl: SettingDecl, file: string, data: Record<string, unknown
       return decl.kind === "source" ? sourceItem(item, dirname(file), `${where}[${i}]`) : item;
     }),
   };
+}
+
+/**
+ * A source line from a config file is named by its file and line (`file:/p/.mcpx.json:3`), so an error
+ * the line throws, and `mcpx settings get`, say where to look. Only source lines: the other list
+ * kinds (hooks, plugins) name their items by index and read the path back out of the origin.
+ */
+function withLineOrigins(decl: SettingDecl, file: SettingsInput["files"][number], layer: Layer): Layer {
+  if (!layer || decl.kind !== "source" || file.text === undefined) return layer;
+  const text = file.text;
+  const keyPath: Array<string | number> = Object.hasOwn(file.data, decl.path) ? [decl.path] : decl.path.split(".");
+  const one = !Array.isArray(readKey(decl.path, file.path, file.data));
+  const itemOrigins = layer.items.map((_item, i) => {
+    const at = locateKey(text, one ? keyPath : [...keyPath, i]);
+    return at ? `${layer.origin}:${at.line}` : undefined;
+  });
+  return { ...layer, itemOrigins };
 }
 
 /** a setting may be written nested ({"script":{"before":…}}) or as a literal dotted key; both at once must agree */

@@ -4,7 +4,7 @@
 
 import { describe, expect, test } from "bun:test";
 import { sandbox } from "./harness.ts";
-import { expectExit, markersIn, mcpx, mcpxMerged } from "./support.ts";
+import { expectExit, markersIn, mcpx, mcpxMerged, parseFrames } from "./support.ts";
 
 /** one flag per phase, each printing its own marker on stderr, so stdout (the body) sits between them */
 const PHASE_FLAGS = [
@@ -50,19 +50,30 @@ export function phaseOrderTests(runtime: "bun" | "deno"): void {
       expectExit(r, 0);
     });
 
-    test("before runs before the globals are installed and prefix after them", async () => {
-      const r = await mcpxMerged(sb, [
-        "run", ...rt,
-        "--before", 'console.error("[before] log is " + typeof log)',
-        "--prefix", 'console.error("[prefix] log is " + typeof log)',
-        "globals.ts",
-      ]);
-      expect(markersIn(r.output, ["[before] log is undefined", "[prefix] log is function", "[body sees globals]"])).toEqual([
-        "[before] log is undefined",
-        "[prefix] log is function",
-        "[body sees globals]",
-      ]);
+    test("before sees log, emit, script and result but not the tool globals, which prefix sees", async () => {
+      // decision 0005: what needs no server is installed before `before`; tools and call come after it
+      const probe = (phase: string) => `console.error("[${phase}] " + [typeof log, typeof log?.warn, typeof emit, typeof script, typeof result, typeof ToolError, typeof tools, typeof call].join(" "))`;
+      const r = await mcpxMerged(sb, ["run", ...rt, "--before", probe("before"), "--prefix", probe("prefix"), "globals.ts"]);
+      const before = "[before] function function function object object function undefined undefined";
+      const prefix = "[prefix] function function function object object function object function";
+      expect(markersIn(r.output, [before, prefix, "[body sees globals]"])).toEqual([before, prefix, "[body sees globals]"]);
       expectExit(r, 0);
+    });
+
+    test("log, emit and script.name used in before arrive as a log frame, an emit frame and text, before the body", async () => {
+      const r = await mcpx(sb, ["run", ...rt, "--output", "stream", "--before", 'log("starting " + script.name); emit({ phase: "before" })', "ok.ts"]);
+      expectExit(r, 0);
+      const frames = parseFrames(r.stdout);
+      const at = (type: string) => frames.findIndex((f) => f.type === type);
+      expect(frames[at("log")]).toMatchObject({ type: "log", level: "info", message: "starting ok" });
+      expect(frames[at("emit")]).toMatchObject({ type: "emit", value: { phase: "before" } });
+      expect(at("log")).toBeLessThan(frames.findIndex((f) => f.type === "stdout" && String(f.data).includes("[body]")));
+    });
+
+    test("an error thrown by a before line names the phase, the line and the flag it came from", async () => {
+      const r = await mcpx(sb, ["run", ...rt, "--before", 'log("fine")', "--before", "foo()", "ok.ts"]);
+      expectExit(r, 1);
+      expect(r.stderr).toContain("ReferenceError: foo is not defined (script.before line 2, from --before)");
     });
 
     test("a module whose top level throws runs onError and suffix, skips onSuccess, and exits 1 with the error on stderr", async () => {

@@ -74,8 +74,9 @@ describe("tools/list", () => {
 
 describe("mcpx_exec", () => {
   const PHASES = {
-    before: ['console.error("[before] log is " + typeof log)'],
-    prefix: ['console.error("[prefix] log is " + typeof log)'],
+    // decision 0005: before has log but not the tool globals (call, tools, the namespaces); prefix has both
+    before: ['console.error("[before] call is " + typeof call)'],
+    prefix: ['console.error("[prefix] call is " + typeof call)'],
     onSuccess: ['console.error("[onSuccess] " + JSON.stringify(result.value))'],
     onError: ['console.error("[onError] " + (result.error as Error).message)'],
     suffix: ['console.error("[suffix]")'],
@@ -86,7 +87,7 @@ describe("mcpx_exec", () => {
     expect(r.isError).toBe(false);
     const env = r.structuredContent as { ok: boolean; exitCode: number; stdout: string; stderr: string; result: unknown; calls: Array<{ server: string; tool: string; ok: boolean }> };
     expect(env).toMatchObject({ ok: true, exitCode: 0, stdout: "hi\n", result: { answer: 42 } });
-    expect(env.stderr.split("\n").filter(Boolean)).toEqual(["[before] log is undefined", "[prefix] log is function", '[onSuccess] {"answer":42}', "[suffix]"]);
+    expect(env.stderr.split("\n").filter(Boolean)).toEqual(["[before] call is undefined", "[prefix] call is function", '[onSuccess] {"answer":42}', "[suffix]"]);
     expect(env.calls.map((c) => `${c.server}.${c.tool} ${c.ok}`)).toEqual(["fake.echo true"]);
     expect(textOf(r)).toBe('hi\nresult: {"answer":42}');
   });
@@ -112,7 +113,7 @@ describe("mcpx_exec", () => {
     expect(r.isError).toBe(true);
     const env = r.structuredContent as { ok: boolean; exitCode: number; stdout: string; stderr: string; error: { message: string } };
     expect(env).toMatchObject({ ok: false, exitCode: 1, stdout: "[body]\n", error: { message: "the snippet fails" } });
-    expect(env.stderr.split("\n").filter(Boolean)).toEqual(["[before] log is undefined", "[prefix] log is function", "[onError] the snippet fails", "[suffix]"]);
+    expect(env.stderr.split("\n").filter(Boolean)).toEqual(["[before] call is undefined", "[prefix] call is function", "[onError] the snippet fails", "[suffix]"]);
     expect(textOf(r)).toContain("the snippet fails");
     expect(textOf(r)).toContain("[body]");
   });

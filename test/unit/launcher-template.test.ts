@@ -2,7 +2,7 @@
 // (design §2), and a phase that does not parse is named before anything runs.
 
 import { describe, expect, test } from "bun:test";
-import { HOLES, fillTemplate, type Hole } from "../../launcher/template.ts";
+import { HOLES, fillTemplate, phaseBlock, type Hole } from "../../launcher/template.ts";
 import { checkPhases } from "../../lib/exec/phase-check.ts";
 import { SCRIPT_PHASES, type ScriptPhase } from "../../lib/settings/registry.ts";
 
@@ -39,10 +39,10 @@ describe("fillTemplate", () => {
     expect(() => transpiler.transformSync(out)).not.toThrow();
   });
 
-  test("the phases stand in design order around installGlobals and the import", () => {
+  test("the phases stand in design order around the two global installs and the import", () => {
     const out = fillTemplate({ ...PLAIN, before: "B_()", prefix: "P_()", onSuccess: "S_()", onError: "E_()", suffix: "X_()" });
     const at = (s: string) => out.indexOf(s);
-    const order = ["B_()", "installGlobals()", "P_()", "import(", "S_()", "E_()", "X_()", "finish("].map(at);
+    const order = ["installBaseGlobals()", "B_()", "installGlobals()", "P_()", "import(", "S_()", "E_()", "X_()", "finish("].map(at);
     expect(order.every((n) => n >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
   });
@@ -80,6 +80,29 @@ describe("fillTemplate", () => {
   test("the same const in two phases does not collide, nor with the template's own names", () => {
     const out = fillTemplate({ ...PLAIN, before: "const x = 1; const __mcpx_mod = 0;", prefix: "const x = 2;", suffix: "const x = 3; const result = 4;" });
     expect(() => transpiler.transformSync(out)).not.toThrow();
+  });
+});
+
+describe("phaseBlock", () => {
+  test("an empty phase is no code at all", () => {
+    expect(phaseBlock("before", [])).toBe("");
+  });
+
+  test("each line is named before it runs, and the lines share one scope", () => {
+    const block = phaseBlock("onError", [{ source: "const a = 1", origin: "--on-error" }, { source: "use(a)", origin: "/p/.mcpx.json:3" }]);
+    expect(block.indexOf('"script.onError line 1, from --on-error"')).toBeLessThan(block.indexOf("const a = 1"));
+    expect(block.indexOf('"script.onError line 2, from /p/.mcpx.json:3"')).toBeLessThan(block.indexOf("use(a)"));
+    expect(block.indexOf("const a = 1")).toBeLessThan(block.indexOf('"script.onError line 2'));
+    expect(() => transpiler.transformSync(`{\n${block}\n}`)).not.toThrow();
+  });
+
+  test("an origin holding quotes, a comment end, a backtick or a hole name cannot break out of its string", () => {
+    const origin = '/p/"we ird"*/`@suffix\\.json:1';
+    const out = fillTemplate({ ...PLAIN, before: phaseBlock("before", [{ source: "b()", origin }]), suffix: phaseBlock("suffix", [{ source: "SUFFIX_BODY()", origin: "--suffix" }]) });
+    expect(count(out, "SUFFIX_BODY()")).toBe(1);
+    const js = transpiler.transformSync(out);
+    // the template's code after the before phase survived: a string that broke out would swallow or break it
+    for (const s of ["installGlobals", "SUFFIX_BODY()", "finish("]) expect(js).toContain(s);
   });
 });
 
@@ -131,7 +154,7 @@ describe("checkPhases", () => {
         const accepted = checkPhases({ [phase]: [sample] }) === undefined;
         let transpiles = true;
         try {
-          transpiler.transformSync(fillTemplate({ ...PLAIN, [phase]: sample }));
+          transpiler.transformSync(fillTemplate({ ...PLAIN, [phase]: phaseBlock(phase, [{ source: sample, origin: "--x" }]) }));
         } catch {
           transpiles = false;
         }
