@@ -64,6 +64,10 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
     const file = resolveScriptPath(target, session.cwd);
     if (!file) throw new UsageError(`script not found: ${target} (not a file, and no .mcpx/scripts/${target}.ts from ${session.cwd} up)`);
     opts.file = file;
+  } else if (target === "-") {
+    // the snippet from stdin (a heredoc, a pipe): stdin is then spent, so the script reads none
+    opts.source = await new Response(Bun.stdin.stream()).text();
+    opts.stdin = "";
   } else opts.source = target;
   if (parsed.own.remote === true) return runRemote(opts, session, kind);
 

@@ -242,6 +242,38 @@ export function phaseError(err: unknown, where: string): unknown {
   return new Error(`${typeof err === "string" ? err : (safeJson(err) ?? String(err))} (${where})`);
 }
 
+// exec snippets are written to the cache as snippets/snippet-HASH.ts; errors call them "snippet"
+const SNIPPET_PATH = /[\\/]snippets[\\/]snippet-[0-9a-f]+\.ts$/;
+
+/**
+ * A script that does not load: a syntax error says where, as the user knows the script ("snippet
+ * line 1:11", or the file's path and line:column), whichever runtime found it. Errors the script's
+ * own top level throws pass through untouched.
+ */
+export function loadError(err: unknown): never {
+  const path = info.script.path;
+  const snippet = SNIPPET_PATH.test(path);
+  const e = err as { name?: string; message?: string; position?: { line?: number; column?: number } };
+  // Bun: a BuildMessage with the position, and no stack worth keeping
+  if (e?.name === "BuildMessage" && e.position?.line !== undefined) {
+    const at = `${e.position.line}:${e.position.column ?? 0}`;
+    const out = new SyntaxError(`${e.message} (${snippet ? `snippet line ${at}` : `${path}:${at}`})`);
+    throw out;
+  }
+  // Deno and Node put the module's URL in the message: a snippet's cache path means nothing to its author
+  if (snippet && err instanceof Error && typeof err.message === "string") {
+    const url = new URL(`file://${path}`).href;
+    if (err.message.includes(url) || err.message.includes(path)) {
+      try {
+        err.message = err.message.replaceAll(url + ":", "snippet line ").replaceAll(path + ":", "snippet line ");
+      } catch {
+        // a frozen error keeps its words
+      }
+    }
+  }
+  throw err;
+}
+
 /** the default export gets the args array; a named export gets them spread */
 export async function callEntry(mod: Record<string, unknown>): Promise<unknown> {
   const name = info.script.export;

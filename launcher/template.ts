@@ -25,7 +25,7 @@ try {
   }
   try {
     // The import is dynamic and inside the try so that a throwing top level still reaches onError and suffix.
-    const __mcpx_mod = await import(@import);
+    const __mcpx_mod = await import(@import).catch(__mcpx.loadError);
     result.value = await __mcpx.callEntry(__mcpx_mod);
     {
 @onSuccess

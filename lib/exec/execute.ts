@@ -14,6 +14,7 @@ import type { Frame, HookFrameBody, SerializedError } from "./frames.ts";
 import { gatedCall } from "./gated-call.ts";
 import { runSettingValues, type ExecOptions } from "./options.ts";
 import { checkPhases } from "./phase-check.ts";
+import { snippetModule } from "./snippet.ts";
 import { phaseLines, type PhaseOrigins } from "./phase-origins.ts";
 import { runScript, type RunOutcome, type RunSpec } from "./runner.ts";
 import { SECRET_ENV_NAMES } from "../settings/registry.ts";
@@ -79,7 +80,7 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
     if (!existsSync(scriptPath)) return usage(`script file not found: ${scriptPath}`);
   } else {
     // exec snippets are files too, so every phase applies to them exactly as to a file script
-    scriptPath = writeContentFile(join(ctx.cacheDir, "snippets"), "snippet-", ".ts", opts.source ?? "");
+    scriptPath = writeContentFile(join(ctx.cacheDir, "snippets"), "snippet-", ".ts", snippetModule(opts.source ?? ""));
   }
   const scriptName = opts.name ?? (opts.file !== undefined ? basename(scriptPath).replace(/\.[^.]+$/, "") : "exec");
   const payload: Payload = { runId, script: { path: scriptPath, name: scriptName, args: [...opts.args], export: opts.export } };

@@ -50,7 +50,7 @@ function nodeEntry(launcher: string, cacheDir: string, scriptPath: string): stri
   const dir = join(cacheDir, "launch-node");
   // relative .ts imports among the runtime's own files become .mjs
   const js = (text: string) => transpiler.transformSync(text).replace(/(from\s*["']\.\/[\w-]+)\.ts(["'])/g, "$1.mjs$2");
-  const script = /\.(m|c)?tsx?$/.test(scriptPath) ? writeContentFile(dir, "script-", ".mjs", js(readFileSync(scriptPath, "utf8"))) : scriptPath;
+  const script = /\.(m|c)?tsx?$/.test(scriptPath) ? writeContentFile(dir, "script-", ".mjs", scriptAsJs(js, readFileSync(scriptPath, "utf8"))) : scriptPath;
   const runtimeUrl = /import \* as __mcpx from "(file:[^"]+)"/.exec(readFileSync(launcher, "utf8"))![1]!;
   const runtimeSrc = dirname(fileURLToPath(runtimeUrl));
   const files: Record<string, string> = {};
@@ -60,6 +60,21 @@ function nodeEntry(launcher: string, cacheDir: string, scriptPath: string): stri
     .replace(JSON.stringify(runtimeUrl), JSON.stringify(pathToFileURL(runtime).href))
     .replace(JSON.stringify(pathToFileURL(scriptPath).href), JSON.stringify(pathToFileURL(script).href));
   return writeContentFile(dir, "launcher-", ".mjs", text);
+}
+
+/**
+ * The script for Node, transpiled. One that does not parse becomes a module that throws what the
+ * transpiler said, with its position, so the run fails the way it does on Bun and Deno: as the
+ * script's own error (onError and suffix run, exit 1), reported as "snippet line L:C" or "FILE:L:C".
+ */
+function scriptAsJs(js: (text: string) => string, text: string): string {
+  try {
+    return js(text);
+  } catch (err) {
+    const e = err as { message?: string; position?: { line?: number; column?: number } };
+    const position = e.position ? { line: e.position.line, column: e.position.column } : undefined;
+    return `throw Object.assign(new Error(${JSON.stringify(e.message ?? String(err))}), { name: "BuildMessage", position: ${JSON.stringify(position ?? null)} });\n`;
+  }
 }
 
 /**

@@ -42,7 +42,7 @@ export const McpExecArgsSchema = (() => {
     source: v.pipe(
       v.string(),
       v.description(
-        "TypeScript to run. Each configured MCP server is a global namespace (`await fake.echo({message: \"hi\"})`; see mcpx_namespaces, mcpx_types). It is written to a file and imported like a script: `export default (args) => value` sets the result; console output is captured as stdout/stderr.",
+        "TypeScript to run. Each configured MCP server is a global namespace (`await fake.echo({message: \"hi\"})`; see mcpx_namespaces, mcpx_types). Without imports or exports it is the body of an async function: `return value` sets the result. With them it is a module, and `export default (args) => value` sets it. Console output is captured as stdout/stderr.",
       ),
     ),
   };
