@@ -242,6 +242,12 @@ export function phaseError(err: unknown, where: string): unknown {
   return new Error(`${typeof err === "string" ? err : (safeJson(err) ?? String(err))} (${where})`);
 }
 
+/** a suffix line threw: said as an error log (stderr, the envelope's logs), and the outcome stands */
+export function suffixFailed(err: unknown): void {
+  const message = err instanceof Error ? `${err.name}: ${err.message}` : typeof err === "string" ? err : safeJson(err);
+  frame({ t: "log", level: "error", msg: `script.suffix failed, and the run's outcome stands: ${message}` });
+}
+
 // exec snippets are written to the cache as snippets/snippet-HASH.ts; errors call them "snippet"
 const SNIPPET_PATH = /[\\/]snippets[\\/]snippet-[0-9a-f]+\.ts$/;
 

@@ -38,8 +38,13 @@ try {
     }
     throw __mcpx_err;
   } finally {
-    {
+    // suffix is a finally that cannot change the outcome (design §1): its error is reported, not thrown
+    try {
+      {
 @suffix
+      }
+    } catch (__mcpx_suffix_err) {
+      __mcpx.suffixFailed(__mcpx_suffix_err);
     }
   }
 } catch (__mcpx_err) {

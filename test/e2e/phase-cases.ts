@@ -93,6 +93,22 @@ export function phaseOrderTests(runtime: "bun" | "deno"): void {
       expect(r.stderr.replace("[saw] snippet went wrong", "")).toContain("snippet went wrong");
     });
 
+    test("a throwing suffix cannot turn a success into a failure: exit 0, the result kept, the suffix error reported as an error log", async () => {
+      const r = await mcpx(sb, ["run", ...rt, "--json", "--suffix", 'throw new Error("suffix broke")', "ok.ts"]);
+      expectExit(r, 0);
+      const envelope = JSON.parse(r.stdout);
+      expect(envelope).toMatchObject({ ok: true, exitCode: 0, result: { answer: 42 }, error: null });
+      expect(envelope.logs).toEqual([expect.objectContaining({ level: "error", message: expect.stringContaining("suffix broke (script.suffix line 1, from --suffix)") })]);
+    });
+
+    test("a throwing suffix cannot replace the body's error: the body's error is what the run reports", async () => {
+      const r = await mcpx(sb, ["exec", ...rt, "--json", "--suffix", 'throw new Error("suffix broke")', 'throw new Error("body broke")']);
+      expectExit(r, 1);
+      const envelope = JSON.parse(r.stdout);
+      expect(envelope.error.message).toBe("body broke");
+      expect(JSON.stringify(envelope.logs)).toContain("suffix broke");
+    });
+
     test("onError sees result.error and the error still propagates", async () => {
       const r = await mcpx(sb, ["exec", ...rt, "--on-error", 'console.error("[onError] " + (result.error instanceof Error) + " " + result.error.message)', 'throw new Error("kept")']);
       expect(r.stderr).toContain("[onError] true kept");
