@@ -4,7 +4,7 @@
 
 import * as v from "valibot";
 import { DURATION_PATTERN, parseDuration } from "../settings/duration.ts";
-import { SCRIPT_PHASES, SETTINGS, type SettingDecl } from "../settings/registry.ts";
+import { SETTINGS, type SettingDecl } from "../settings/registry.ts";
 
 /**
  * How a door answers: text (the script's stdout), json (one envelope), stream (the frames as NDJSON).
@@ -93,7 +93,3 @@ export const ExecOptionsSchema = v.pipe(
 
 export type ExecOptions = v.InferOutput<typeof ExecOptionsSchema>;
 export type ExecInput = v.InferInput<typeof ExecOptionsSchema>;
-
-export function emptyPhases(): Record<(typeof SCRIPT_PHASES)[number], string[]> {
-  return { before: [], prefix: [], onSuccess: [], onError: [], suffix: [] };
-}

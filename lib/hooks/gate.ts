@@ -7,7 +7,6 @@ import type { HookFrameBody } from "../exec/frames.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { Pool } from "../mcp/pool.ts";
 import { runHookAction, type ActionDeps } from "./actions/run-action.ts";
-import { isAllowed } from "./allowlist.ts";
 import { effectiveLevel, applyDial } from "./dial.ts";
 import type { Hook } from "./hook.ts";
 import { hookMatches } from "./match.ts";
@@ -151,10 +150,6 @@ export function matchContextOf(payload: Payload): { server?: string; tool?: stri
 export function gateIsEmpty(gate: Gate, point: PointName = "call", match: { server?: string; tool?: string } = {}): boolean {
   if (gate.policy.hookServers.all || gate.policy.hookServers.names.length > 0) return false;
   return !gate.hooks.some((h) => hookMatches(h, point, h.phase, match));
-}
-
-export function serverAllowed(gate: Gate, server: string): boolean {
-  return isAllowed(gate.policy.hookServers, server);
 }
 
 function ms(since: number): number {

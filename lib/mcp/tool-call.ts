@@ -16,11 +16,6 @@ export class UnknownToolError extends Error {
   }
 }
 
-export interface ResolvedCall {
-  tool: Tool;
-  result: CallResult;
-}
-
 /** the tool a name refers to; throws UnknownToolError without starting the server for hook names */
 export async function findTool(pool: Pool, server: string, requested: string): Promise<Tool> {
   if (isHookToolName(requested)) throw new UnknownToolError(server, requested);
@@ -29,11 +24,6 @@ export async function findTool(pool: Pool, server: string, requested: string): P
   const tool = real === undefined ? undefined : tools.find((t) => t.name === real);
   if (!tool) throw new UnknownToolError(server, requested);
   return tool;
-}
-
-export async function callByName(pool: Pool, server: string, requested: string, args: Record<string, unknown>): Promise<ResolvedCall> {
-  const tool = await findTool(pool, server, requested);
-  return { tool, result: await pool.call(server, tool.name, args) };
 }
 
 /** the text of an isError result, for the ToolError message */

@@ -12,10 +12,6 @@ export function cacheDir(env: Env): string {
   return join(env.XDG_CACHE_HOME || join(home(env), ".cache"), "mcpx");
 }
 
-export function configHome(env: Env): string {
-  return join(env.XDG_CONFIG_HOME || join(home(env), ".config"), "mcpx");
-}
-
 export function stateDir(env: Env): string {
   return join(env.XDG_STATE_HOME || join(home(env), ".local", "state"), "mcpx");
 }

@@ -247,10 +247,6 @@ export const SETTINGS: readonly SettingDecl[] = [
 
 const BY_PATH = new Map(SETTINGS.map((s) => [s.path, s]));
 
-export function findSetting(path: string): SettingDecl | undefined {
-  return BY_PATH.get(path);
-}
-
 /** list-shaped kinds layer by the null-splice rule; scalars by plain precedence */
 export function isListKind(kind: SettingKind): boolean {
   return kind === "list" || kind === "source" || kind === "json";
