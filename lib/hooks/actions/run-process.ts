@@ -2,7 +2,7 @@
 // payload written to stdin and stdin closed, stdout capped, and the timeout enforced by ending the
 // whole group. A hook that never reads stdin, sleeps forever or floods stdout cannot hang a run.
 
-import { endGroup } from "../../exec/runner.ts";
+import { endGroup } from "../../process/group.ts";
 
 /** stdout beyond this is a hook failure; a dial object is never this large */
 export const HOOK_STDOUT_CAP = 1024 * 1024;

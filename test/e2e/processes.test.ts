@@ -1,0 +1,150 @@
+// Processes that outlive their run (issue 7): nothing a run started survives it, even when it left
+// the run's process group (setsid, spawn(..., {detached: true})), when mcpx itself is killed with
+// SIGKILL, when a hook's grandchild keeps the hook's stdout open, or when an upstream server ignores
+// the end of its stdin and SIGTERM. Every process here carries a unique marker (in its command line
+// or its environment); each test first proves the process existed, then that it is gone.
+
+import { afterAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { BUN, FAKE_SERVER, MCPX, processesWith, sandbox } from "./harness.ts";
+import { expectExit, leftoverProcesses, mcpx, uniqueMarker, writeConfig } from "./support.ts";
+import { execEnvelope, startDaemon, stopDaemons } from "./daemon-support.ts";
+
+const sb = sandbox();
+writeConfig(sb, ".mcpx.json", {});
+
+/** how long a test waits for a process it expects to appear, or to go */
+const APPEAR_MS = 20_000;
+const GONE_MS = 8_000;
+
+// a failing test must not leave its processes running either
+const markers: string[] = [];
+function marker(label: string): string {
+  const m = uniqueMarker(label);
+  markers.push(m);
+  return m;
+}
+afterAll(async () => {
+  await stopDaemons();
+  for (const m of markers) {
+    for (const pid of processesWith(m)) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // gone already
+      }
+    }
+  }
+});
+
+/** waits until at least `n` processes carry the marker; fails the test when they never appear */
+async function appeared(m: string, n = 1): Promise<number[]> {
+  for (let waited = 0; ; waited += 50) {
+    const pids = processesWith(m);
+    if (pids.length >= n) return pids;
+    if (waited > APPEAR_MS) throw new Error(`fewer than ${n} processes with ${m} appeared within ${APPEAR_MS} ms: ${pids.join(", ")}`);
+    await Bun.sleep(50);
+  }
+}
+
+/**
+ * A script that starts a shell looping on `sleep 1` outside its own process group (through `how`),
+ * with the marker as the shell's $0 (so the long-lived process always carries it, even when a
+ * failing test's cleanup has to find it) and, unless `bareEnv`, in its environment; prints
+ * "[started]" and then either waits forever or returns (`exit`; the child is unref'd so that the
+ * runtime does not wait for it).
+ */
+function leaver(m: string, how: "setsid" | "detached", opts: { exit?: boolean; bareEnv?: boolean } = {}): string {
+  const env = opts.bareEnv ? `{ PATH: process.env.PATH }` : `{ ...process.env, MCPX_E2E_MARKER: ${JSON.stringify(m)} }`;
+  const spawn =
+    how === "setsid"
+      ? `spawn("setsid", ["sh", "-c", LOOP, ${JSON.stringify(m)}], { stdio: "ignore", env: ${env} }).unref()`
+      : `spawn("sh", ["-c", LOOP, ${JSON.stringify(m)}], { stdio: "ignore", detached: true, env: ${env} }).unref()`;
+  return [
+    'import { spawn } from "node:child_process";',
+    'const LOOP = "while :; do sleep 1; done";',
+    `${spawn};`,
+    'console.log("[started]");',
+    opts.exit ? "" : "await new Promise(() => setInterval(() => {}, 1 << 30));",
+  ].join("\n");
+}
+
+/** starts mcpx in the background (not capped: the test signals it), with its output collected */
+function background(args: string[], env: Record<string, string> = {}) {
+  const proc = Bun.spawn([MCPX, ...args], { cwd: sb.dir, env: { ...sb.env, ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const out = Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]).then(([stdout, stderr, code]) => ({ stdout, stderr, code }));
+  return { proc, out };
+}
+
+describe.concurrent("children that leave the run's process group end with the run", () => {
+  test("--timeout ends a child started with setsid", async () => {
+    const m = marker("setsid-timeout");
+    const run = mcpx(sb, ["exec", "--timeout", "2s", leaver(m, "setsid")]);
+    await appeared(m);
+    expectExit(await run, 124);
+    expect(await leftoverProcesses(m, GONE_MS)).toEqual([]);
+  });
+
+  test("--timeout ends a child spawned with detached: true", async () => {
+    const m = marker("detached-timeout");
+    const run = mcpx(sb, ["exec", "--timeout", "2s", leaver(m, "detached")]);
+    await appeared(m);
+    expectExit(await run, 124);
+    expect(await leftoverProcesses(m, GONE_MS)).toEqual([]);
+  });
+
+  test("a detached child that dropped mcpx's environment is still found by its ancestry and ended", async () => {
+    const m = marker("detached-bare-env");
+    const run = mcpx(sb, ["exec", "--timeout", "2s", leaver(m, "detached", { bareEnv: true })]);
+    await appeared(m);
+    expectExit(await run, 124);
+    expect(await leftoverProcesses(m, GONE_MS)).toEqual([]);
+  });
+
+  test("a script that returns normally does not leave its setsid child behind", async () => {
+    const m = marker("setsid-exit");
+    const r = await mcpx(sb, ["exec", leaver(m, "setsid", { exit: true })]);
+    expectExit(r, 0);
+    expect(r.stdout).toBe("[started]\n");
+    expect(await leftoverProcesses(m, GONE_MS)).toEqual([]);
+  });
+
+  test("SIGINT to mcpx (cancel) ends a detached child of the script", async () => {
+    const m = marker("detached-cancel");
+    const { proc, out } = background(["exec", leaver(m, "detached")]);
+    await appeared(m);
+    proc.kill("SIGINT");
+    expectExit(await out, 130);
+    expect(await leftoverProcesses(m, GONE_MS)).toEqual([]);
+  });
+});
+
+describe("on the daemon, where runs are concurrent", () => {
+  test("a client that goes away ends its run's setsid child, and a concurrent run's child is left alone until its own run ends", async () => {
+    const d = await startDaemon(sb);
+    const gone = marker("daemon-disconnect-setsid");
+    const kept = marker("daemon-concurrent-kept");
+    // the run whose child must survive the other's end: it waits until a file appears, then returns
+    const flag = `${sb.dir}/release-${kept}`;
+    const keptSource = leaver(kept, "setsid", { exit: true }) + `\nwhile (!(await Bun.file(${JSON.stringify(flag)}).exists())) await new Promise((r) => setTimeout(r, 50));`;
+    const keptRun = execEnvelope(d, { source: keptSource });
+    const abort = new AbortController();
+    const goneRun = d
+      .fetch("/v1/exec", { method: "POST", headers: { accept: "application/x-ndjson" }, body: JSON.stringify({ source: leaver(gone, "setsid") }), signal: abort.signal })
+      .then((res) => res.text())
+      .catch(() => undefined);
+    await appeared(gone);
+    // the long-lived shell (its `sleep 1` children come and go)
+    const keptShell = (await appeared(kept)).find((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(kept));
+    abort.abort();
+    await goneRun;
+    expect(await leftoverProcesses(gone, GONE_MS)).toEqual([]);
+    // the other run is still going, and so is what it started
+    expect(keptShell).toBeNumber();
+    expect(processesWith(kept)).toContain(keptShell!);
+    await Bun.write(flag, "");
+    expect((await keptRun).ok).toBe(true);
+    expect(await leftoverProcesses(kept, GONE_MS)).toEqual([]);
+    expect(await d.stop()).toBe(0);
+  });
+});
