@@ -11,6 +11,8 @@ import { detectSys, type Conn } from "./sys.ts";
 import { unwrap } from "./unwrap.ts";
 
 interface RunInfo {
+  /** the mcpx process that started this run and reads its fd 1 */
+  host?: number;
   sock: string;
   token: string;
   nonce: string;
@@ -28,6 +30,36 @@ if (!info) throw new Error("mcpx runtime: MCPX_RUN is not set; this file is only
 // The channel belongs to this process: children (and a nested mcpx) must not inherit it, nor BUN_BE_BUN.
 delete proc.env.MCPX_RUN;
 delete proc.env.BUN_BE_BUN;
+
+// ── the host: when it is gone (SIGKILL, a crash), nobody reads our output or ends our group ──
+
+/**
+ * How often the launcher checks that its host still lives. process.ppid is read afresh on every
+ * access on Bun, Deno 2 and Node (measured), and changes to 1 (or a subreaper) when the host dies.
+ * No runtime here offers a parent-death signal without FFI, so this is the portable watchdog.
+ */
+const HOST_WATCH_MS = 250;
+
+/** ends this run's whole process group (the launcher leads it: the host spawns it detached), itself included */
+export function hostGone(): void {
+  const p = g.process as { pid: number; kill(pid: number, sig: string): void; exit(code: number): never };
+  try {
+    // SIGKILL, not TERM: there is no host left to report to or to wait out a grace period for
+    p.kill(-p.pid, "SIGKILL");
+  } catch {
+    // not a group leader after all: at least this process goes
+  }
+  p.exit(137);
+}
+
+function watchHost(host: number): void {
+  const p = g.process as { ppid: number };
+  const timer = setInterval(() => p.ppid !== host && hostGone(), HOST_WATCH_MS);
+  // unref'd: the watchdog must never keep a finished script alive
+  if (typeof timer === "number") g.Deno?.unrefTimer?.(timer);
+  else (timer as { unref?: () => void }).unref?.();
+}
+if (info.host !== undefined) watchHost(info.host);
 
 const sys = await detectSys();
 const writeOut = sys.write;

@@ -68,7 +68,7 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
   const lineage = new Lineage(spec.runId);
   const env: Record<string, string | undefined> = { ...spec.env, ...cmd.env, ...lineage.env() };
   env.MCPX_RUN = JSON.stringify({
-    host: process.pid,
+    host: process.pid, // the launcher ends its group when this process is gone (launcher/runtime.ts watchHost)
     sock: sockPath,
     token,
     nonce,

@@ -148,3 +148,42 @@ describe("on the daemon, where runs are concurrent", () => {
     expect(await d.stop()).toBe(0);
   });
 });
+
+/** a script that starts a shell looping on `sleep 1` in its own group (the default), says so, and waits forever */
+const SPAWN_AND_WAIT = [
+  'import { spawn } from "node:child_process";',
+  'spawn("sh", ["-c", "while :; do sleep 1; done"], { stdio: "ignore" });',
+  'console.log("[started]");',
+  "await new Promise(() => setInterval(() => {}, 1 << 30));",
+].join("\n");
+
+describe.concurrent("SIGKILL of the host leaves nothing under init", () => {
+  for (const runtime of ["bun", "deno", "node"]) {
+    test(`a ${runtime} runtime whose mcpx exec was SIGKILLed ends itself and its children`, async () => {
+      const m = marker(`host-killed-${runtime}`);
+      // the marker is in mcpx's environment, so the runtime and everything it starts carry it too
+      const { proc, out } = background(["exec", "--runtime", runtime, SPAWN_AND_WAIT], { MCPX_E2E_MARKER: m });
+      await appeared(m, 4); // mcpx, the runtime, the shell, its sleep
+      proc.kill("SIGKILL");
+      await out;
+      expect(await leftoverProcesses(m, GONE_MS)).toEqual([]);
+    });
+  }
+
+  test("runs of a daemon that was SIGKILLed end themselves and their children", async () => {
+    const own = sandbox();
+    writeConfig(own, ".mcpx.json", {});
+    const m = marker("daemon-killed");
+    const d = await startDaemon(own, [], { env: { MCPX_E2E_MARKER: m } });
+    const runs = [1, 2].map(() =>
+      d
+        .fetch("/v1/exec", { method: "POST", headers: { accept: "application/x-ndjson" }, body: JSON.stringify({ source: SPAWN_AND_WAIT }) })
+        .then((res) => res.text())
+        .catch(() => undefined),
+    );
+    await appeared(m, 7); // the daemon, and two runtimes with a shell and a sleep each
+    d.proc.kill("SIGKILL");
+    await Promise.all(runs);
+    expect(await leftoverProcesses(m, GONE_MS)).toEqual([]);
+  });
+});
