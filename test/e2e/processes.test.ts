@@ -187,3 +187,41 @@ describe.concurrent("SIGKILL of the host leaves nothing under init", () => {
     expect(await leftoverProcesses(m, GONE_MS)).toEqual([]);
   });
 });
+
+describe.concurrent("a hook's timeout bounds everything it started", () => {
+  /** mcpx exec with one script.before run hook (argv through sh), its marker in the hook's $0 */
+  async function withHook(label: string, shell: string, timeout: string) {
+    const m = marker(label);
+    const config = writeConfig(sb, `${label}.json`, { hooks: [{ on: "script", phase: "before", run: ["sh", "-c", shell, m], timeout }] });
+    const run = mcpx(sb, ["exec", "--config", config, "--output", "stream", 'console.log("[script ran]")']);
+    await appeared(m);
+    return { m, r: await run };
+  }
+  const hookFrame = (stdout: string) => stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l)).find((f) => f.type === "hook");
+  // a grandchild in a session of its own, holding the hook's stdout open, carrying the marker as $0
+  const grandchild = 'setsid sh -c "while :; do sleep 1; done" "$0" &';
+
+  test("a run hook that answers and exits while its setsid grandchild keeps stdout open does not hold the run, and the grandchild is ended", async () => {
+    const { m, r } = await withHook("hook-grandchild-stdout", `${grandchild} echo '{}'; exit 0`, "30s");
+    expectExit(r, 0);
+    expect(r.stdout).toContain("[script ran]");
+    expect(hookFrame(r.stdout)).not.toHaveProperty("failed");
+    expect(await leftoverProcesses(m, GONE_MS)).toEqual([]);
+  });
+
+  test("a run hook that sleeps past its timeout while a setsid grandchild keeps stdout open fails by timeout, and neither is left", async () => {
+    const { m, r } = await withHook("hook-timeout-grandchild", `${grandchild} while :; do sleep 1; done`, "1s");
+    expectExit(r, 0);
+    expect(r.stdout).toContain("[script ran]");
+    expect(String(hookFrame(r.stdout)?.failed)).toContain("timed out");
+    expect(await leftoverProcesses(m, GONE_MS)).toEqual([]);
+  });
+
+  test("a run hook that ignores SIGTERM is killed after the kill grace and the run goes on", async () => {
+    const { m, r } = await withHook("hook-ignores-term", "trap '' TERM; while :; do sleep 1; done", "1s");
+    expectExit(r, 0);
+    expect(r.stdout).toContain("[script ran]");
+    expect(String(hookFrame(r.stdout)?.failed)).toContain("timed out");
+    expect(await leftoverProcesses(m, GONE_MS)).toEqual([]);
+  });
+});
