@@ -12,7 +12,8 @@
 // KILL_GRACE_MS. Nothing else is ever signalled. Where there is no /proc (macOS), a lineage is its
 // root's process group and nothing more. docs/decisions/0005-processes-end-with-their-run.md.
 
-import { endGroup, GONE_POLL_MS, KILL_GRACE_MS } from "./group.ts";
+import { endProcesses } from "./end.ts";
+import { endGroup } from "./group.ts";
 import { descendantsIn, HAS_PROC, hasEnvEntry, readEntry, readTable, type ProcEntry } from "./proc-table.ts";
 import { becomeSubreaper, reapAdopted } from "./subreaper.ts";
 
@@ -45,17 +46,21 @@ export class Lineage {
   /** @param id unique among this host's lineages (a run id) */
   constructor(readonly id: string) {
     this.entry = `${LINEAGE_ENV}=${process.pid}:${id}`;
+    // before the root is spawned: the kernel copies "an ancestor is a subreaper" into a process when
+    // it is forked, so a root forked earlier would still send its orphans to init (measured)
+    this.subreaper = HAS_PROC && becomeSubreaper();
   }
+  private readonly subreaper: boolean;
 
   /** the variables to start the root with */
   env(): Record<string, string> {
     return { [LINEAGE_ENV]: `${process.pid}:${this.id}` };
   }
 
-  /** starts tracking the root's descendants; the host becomes a subreaper first, so nothing escapes to init */
+  /** starts tracking the root's descendants */
   track(root: number): this {
     this.root = root;
-    if (!HAS_PROC || !becomeSubreaper()) return this;
+    if (!this.subreaper) return this;
     this.rootStart = readEntry(root)?.start;
     live.add(this);
     timer ??= setInterval(scanAll, LINEAGE_SCAN_MS);
@@ -94,29 +99,8 @@ export class Lineage {
       clearInterval(timer);
       timer = undefined;
     }
-    const alive = () => [...this.members].filter(([pid, start]) => {
-      const e = readEntry(pid);
-      if (!e || e.start !== start) return false;
-      if (e.state === "Z") {
-        if (e.ppid === process.pid) reapAdopted(pid);
-        return false;
-      }
-      return true;
-    });
-    const signal = (sig: NodeJS.Signals) => {
-      for (const [pid] of alive()) {
-        try {
-          process.kill(pid, sig);
-        } catch {
-          // gone in the meantime
-        }
-      }
-    };
     const group = endGroup(this.root);
-    signal("SIGTERM");
-    for (let waited = 0; alive().length > 0 && waited < KILL_GRACE_MS; waited += GONE_POLL_MS) await Bun.sleep(GONE_POLL_MS);
-    signal("SIGKILL");
-    for (let waited = 0; alive().length > 0 && waited < KILL_GRACE_MS; waited += GONE_POLL_MS) await Bun.sleep(GONE_POLL_MS);
+    await endProcesses([...this.members].map(([pid, start]) => ({ pid, start, adopted: true })));
     await group;
   }
 }

@@ -225,3 +225,46 @@ describe.concurrent("a hook's timeout bounds everything it started", () => {
     expect(await leftoverProcesses(m, GONE_MS)).toEqual([]);
   });
 });
+
+describe.concurrent("an upstream server that ignores the end of its stdin and SIGTERM is still ended", () => {
+  /** a config with one fake server that only SIGKILL ends, carrying the marker in its environment */
+  function stubbornServer(label: string, knobs: Record<string, string> = {}, wrap = false) {
+    const m = marker(label);
+    const env = { FAKE_MCP_IGNORE_EOF: "1", FAKE_MCP_IGNORE_SIGTERM: "1", MCPX_E2E_MARKER: m, ...knobs };
+    // wrapped, the server is a child of a shell that waits for it, as `npx` → `node` is
+    const server = wrap ? { command: "sh", args: ["-c", `"${BUN}" "${FAKE_SERVER}"; true`], env } : { command: BUN, args: [FAKE_SERVER], env };
+    return { m, config: writeConfig(sb, `${label}.json`, { mcpServers: { fake: server } }) };
+  }
+
+  test("mcpx exec does not exit before the server it started is gone", async () => {
+    const { m, config } = stubbornServer("server-at-exit");
+    const r = await mcpx(sb, ["exec", "--config", config, 'console.log(await fake.echo({ message: "up" }))']);
+    expectExit(r, 0);
+    expect(r.stdout).toBe("up\n");
+    // no grace period here: mcpx waits for its servers before it exits
+    expect(processesWith(m)).toEqual([]);
+  });
+
+  test("a server started through a wrapper process is ended with the wrapper", async () => {
+    const { m, config } = stubbornServer("server-wrapped", {}, true);
+    const r = await mcpx(sb, ["exec", "--config", config, 'console.log(await fake.echo({ message: "up" }))']);
+    expectExit(r, 0);
+    expect(processesWith(m)).toEqual([]);
+  });
+
+  test("a server dropped after a call timeout is ended even when the run ends right after", async () => {
+    const { m, config } = stubbornServer("server-call-timeout", { FAKE_MCP_HANG_TOOL: "slow" });
+    const r = await mcpx(sb, ["exec", "--config", config, "--mcp-call-timeout", "1s", 'await fake.slow({ ms: 1 }).catch((e) => console.log(e.code ?? e.message))']);
+    expectExit(r, 0);
+    expect(r.stdout).toContain("UPSTREAM_TIMEOUT");
+    expect(processesWith(m)).toEqual([]);
+  });
+
+  test("a server that never answers initialize is ended when the start times out", async () => {
+    const { m, config } = stubbornServer("server-init-timeout", { FAKE_MCP_HANG_INIT: "1" });
+    const r = await mcpx(sb, ["exec", "--config", config, "--mcp-call-timeout", "1s", 'await fake.echo({ message: "never" })']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain("could not be started");
+    expect(processesWith(m)).toEqual([]);
+  });
+});
