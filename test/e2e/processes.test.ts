@@ -69,6 +69,12 @@ function leaver(m: string, how: "setsid" | "detached", opts: { exit?: boolean; b
   ].join("\n");
 }
 
+/** the script as a file, so that the marker is in no mcpx command line: only in what the script starts */
+let files = 0;
+function scriptFile(source: string): string {
+  return sb.write(`script-${++files}.ts`, source);
+}
+
 /** starts mcpx in the background (not capped: the test signals it), with its output collected */
 function background(args: string[], env: Record<string, string> = {}) {
   const proc = Bun.spawn([MCPX, ...args], { cwd: sb.dir, env: { ...sb.env, ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
@@ -79,7 +85,7 @@ function background(args: string[], env: Record<string, string> = {}) {
 describe.concurrent("children that leave the run's process group end with the run", () => {
   test("--timeout ends a child started with setsid", async () => {
     const m = marker("setsid-timeout");
-    const run = mcpx(sb, ["exec", "--timeout", "2s", leaver(m, "setsid")]);
+    const run = mcpx(sb, ["run", "--timeout", "2s", scriptFile(leaver(m, "setsid"))]);
     await appeared(m);
     expectExit(await run, 124);
     expect(await leftoverProcesses(m, GONE_MS)).toEqual([]);
@@ -87,7 +93,7 @@ describe.concurrent("children that leave the run's process group end with the ru
 
   test("--timeout ends a child spawned with detached: true", async () => {
     const m = marker("detached-timeout");
-    const run = mcpx(sb, ["exec", "--timeout", "2s", leaver(m, "detached")]);
+    const run = mcpx(sb, ["run", "--timeout", "2s", scriptFile(leaver(m, "detached"))]);
     await appeared(m);
     expectExit(await run, 124);
     expect(await leftoverProcesses(m, GONE_MS)).toEqual([]);
@@ -95,7 +101,7 @@ describe.concurrent("children that leave the run's process group end with the ru
 
   test("a detached child that dropped mcpx's environment is still found by its ancestry and ended", async () => {
     const m = marker("detached-bare-env");
-    const run = mcpx(sb, ["exec", "--timeout", "2s", leaver(m, "detached", { bareEnv: true })]);
+    const run = mcpx(sb, ["run", "--timeout", "2s", scriptFile(leaver(m, "detached", { bareEnv: true }))]);
     await appeared(m);
     expectExit(await run, 124);
     expect(await leftoverProcesses(m, GONE_MS)).toEqual([]);
@@ -103,7 +109,7 @@ describe.concurrent("children that leave the run's process group end with the ru
 
   test("a script that returns normally does not leave its setsid child behind", async () => {
     const m = marker("setsid-exit");
-    const r = await mcpx(sb, ["exec", leaver(m, "setsid", { exit: true })]);
+    const r = await mcpx(sb, ["run", scriptFile(leaver(m, "setsid", { exit: true }))]);
     expectExit(r, 0);
     expect(r.stdout).toBe("[started]\n");
     expect(await leftoverProcesses(m, GONE_MS)).toEqual([]);
@@ -111,7 +117,7 @@ describe.concurrent("children that leave the run's process group end with the ru
 
   test("SIGINT to mcpx (cancel) ends a detached child of the script", async () => {
     const m = marker("detached-cancel");
-    const { proc, out } = background(["exec", leaver(m, "detached")]);
+    const { proc, out } = background(["run", scriptFile(leaver(m, "detached"))]);
     await appeared(m);
     proc.kill("SIGINT");
     expectExit(await out, 130);
