@@ -7,10 +7,12 @@
 //         and stdout, stderr, logs, emits and call requests keep the order they were written in.
 //   sock  a per-run unix socket, authenticated by a token, that carries call answers back.
 
-import { detectSys, type Conn } from "./sys.ts";
+import { detectSys, hostGone, type Conn } from "./sys.ts";
 import { unwrap } from "./unwrap.ts";
 
 interface RunInfo {
+  /** the mcpx process that started this run and reads its fd 1 */
+  host?: number;
   sock: string;
   token: string;
   nonce: string;
@@ -28,6 +30,24 @@ if (!info) throw new Error("mcpx runtime: MCPX_RUN is not set; this file is only
 // The channel belongs to this process: children (and a nested mcpx) must not inherit it, nor BUN_BE_BUN.
 delete proc.env.MCPX_RUN;
 delete proc.env.BUN_BE_BUN;
+
+// ── the host: when it is gone (SIGKILL, a crash), nobody reads our output or ends our group ──
+
+/**
+ * How often the launcher checks that its host still lives. process.ppid is read afresh on every
+ * access on Bun, Deno 2 and Node (measured), and changes to 1 (or a subreaper) when the host dies.
+ * No runtime here offers a parent-death signal without FFI, so this is the portable watchdog.
+ */
+const HOST_WATCH_MS = 250;
+
+function watchHost(host: number): void {
+  const p = g.process as { ppid: number };
+  const timer = setInterval(() => p.ppid !== host && hostGone(), HOST_WATCH_MS);
+  // unref'd: the watchdog must never keep a finished script alive
+  if (typeof timer === "number") g.Deno?.unrefTimer?.(timer);
+  else (timer as { unref?: () => void }).unref?.();
+}
+if (info.host !== undefined) watchHost(info.host);
 
 const sys = await detectSys();
 const writeOut = sys.write;

@@ -76,17 +76,19 @@ function lineSplitter(onLine: (line: string) => void): (chunk: string) => void {
 }
 
 /**
- * The host is gone (fd 1's reader closed): nothing this run does can be seen or answered any more,
- * so the launcher ends its own process group (it is the group leader) instead of running on unseen.
+ * The host is gone (its pid is no longer our parent, or fd 1's reader closed): nothing this run does
+ * can be seen or answered any more, so the launcher ends its whole process group (it leads it: the
+ * host spawns it detached), itself included, instead of running on unseen. SIGKILL, not TERM: there
+ * is no host left to report to or to wait out a grace period for.
  */
 export function hostGone(): never {
   const p = g.process as { pid: number; kill(pid: number, sig: string): void; exit(code: number): never };
   try {
     p.kill(-p.pid, "SIGKILL");
   } catch {
-    // not a group leader (never the case under mcpx): end this process alone
+    // not a group leader after all: at least this process goes
   }
-  return p.exit(141);
+  return p.exit(137);
 }
 
 const isBrokenPipe = (err: unknown) => {

@@ -14,6 +14,8 @@ import type { Frame, LogLevel, SerializedError } from "./frames.ts";
 import { runtimeCommand, type RuntimeName } from "./runtimes.ts";
 import { StdoutSplitter } from "./stdout-splitter.ts";
 import { SocketWriteQueue } from "../util/socket-write-queue.ts";
+import { KILL_GRACE_MS } from "../process/group.ts";
+import { Lineage } from "../process/lineage.ts";
 
 export interface RunSpec {
   runId: string;
@@ -53,9 +55,6 @@ export interface RunOutcome {
   exitCode: number;
 }
 
-/** how long a process group gets between SIGTERM and SIGKILL */
-const KILL_GRACE_MS = 1500;
-
 export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutcome> {
   const nonce = randomToken(9);
   const token = randomToken(24);
@@ -67,8 +66,11 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
   const sockPath = join(spec.sockDir, `${spec.runId.slice(0, 12)}.sock`);
   const channel = openChannel(sockPath, token, h);
 
-  const env: Record<string, string | undefined> = { ...spec.env, ...cmd.env };
+  // everything the script starts carries the lineage marker, and is ended with the run
+  const lineage = new Lineage(spec.runId);
+  const env: Record<string, string | undefined> = { ...spec.env, ...cmd.env, ...lineage.env() };
   env.MCPX_RUN = JSON.stringify({
+    host: process.pid, // the launcher ends its group when this process is gone (launcher/runtime.ts watchHost)
     sock: sockPath,
     token,
     nonce,
@@ -92,6 +94,7 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
     channel.close();
     throw err;
   }
+  lineage.track(child.pid);
   if (spec.stdin !== "inherit") {
     const sink = child.stdin as import("bun").FileSink;
     sink.write(spec.stdin);
@@ -129,7 +132,7 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
   const stop = (why: "timeout" | "interrupted") => {
     if (stopped) return;
     stopped = why;
-    void endGroup(child.pid);
+    void lineage.end();
   };
   const timer = spec.timeoutMs > 0 ? setTimeout(() => stop("timeout"), spec.timeoutMs) : undefined;
   const onAbort = () => stop("interrupted");
@@ -139,8 +142,8 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
   const code = await child.exited;
   clearTimeout(timer);
   spec.signal?.removeEventListener("abort", onAbort);
-  // whatever the script left behind in its group goes with it: no orphans
-  await endGroup(child.pid);
+  // whatever the script left behind goes with it, in its group or not: no orphans
+  await lineage.end();
   await Promise.race([Promise.all([stdoutDone, stderrDone]), Bun.sleep(KILL_GRACE_MS + 500)]);
   channel.close();
 
@@ -233,24 +236,6 @@ async function pump(stream: ReadableStream<Uint8Array>, onText: (s: string) => v
   }
   const rest = decoder.decode();
   if (rest) onText(rest);
-}
-
-/** SIGTERM to the whole group, then SIGKILL once the grace period is over for anything that ignores it */
-export async function endGroup(pid: number): Promise<void> {
-  const signalGroup = (sig: NodeJS.Signals | 0) => {
-    try {
-      process.kill(-pid, sig);
-      return true;
-    } catch {
-      return false; // the group is already gone
-    }
-  };
-  if (!signalGroup("SIGTERM")) return;
-  for (let waited = 0; waited < KILL_GRACE_MS; waited += 25) {
-    await Bun.sleep(25);
-    if (!signalGroup(0)) return;
-  }
-  signalGroup("SIGKILL");
 }
 
 /** n random bytes as base64url (web crypto: node:crypto costs start-up time) */

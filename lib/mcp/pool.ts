@@ -7,6 +7,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ServerConfig } from "../config/servers.ts";
 import { isHookToolName } from "../codegen/identifiers.ts";
 import type { Tool } from "../codegen/tool-signature.ts";
+import { endProcesses, processTree } from "../process/end.ts";
 
 export type { Tool };
 
@@ -31,6 +32,15 @@ export interface PoolOptions {
   onTools?(server: string, tools: Tool[]): void;
 }
 
+/**
+ * How long a stdio server may take to exit by itself once its stdin is closed (the MCP way to ask),
+ * before mcpx sends SIGTERM, then SIGKILL after the kill grace (lib/process/group.ts). The SDK's own
+ * close does the same on unref'd timers that never fire when mcpx exits first, so mcpx does it
+ * itself and waits. A second covers a server that flushes state on exit; it is what a server that
+ * ignores EOF costs each close. Change with docs/decisions/0006.
+ */
+export const SERVER_EOF_GRACE_MS = 1000;
+
 export class UpstreamError extends Error {
   override name = "UpstreamError";
   constructor(
@@ -45,6 +55,8 @@ export class UpstreamError extends Error {
 interface Connection {
   client: Client;
   transport: Transport;
+  /** the stdio server's process; undefined for HTTP */
+  pid?: number;
   tools?: Promise<Tool[]>;
 }
 
@@ -56,6 +68,8 @@ export class Pool {
   /** when each server was last used (a call started or ended, its tools were read), and calls in flight */
   private readonly used = new Map<string, number>();
   private readonly busy = new Map<string, number>();
+  /** servers being stopped (a dropped server is no longer in conns): close() waits for them too */
+  private readonly stopping = new Set<Promise<void>>();
 
   constructor(
     readonly servers: Readonly<Record<string, ServerConfig>>,
@@ -124,8 +138,10 @@ export class Pool {
     return this.conns.has(server);
   }
 
+  /** stops every server and waits until each process it started is gone */
   async close(): Promise<void> {
     await Promise.all([...this.conns.keys()].map((s) => this.drop(s, "pool closed")));
+    while (this.stopping.size > 0) await Promise.all([...this.stopping]);
   }
 
   /** stops a server; the next call starts it again. `reason` goes into server.stopped ("idle" from the daemon's reaper) */
@@ -146,7 +162,20 @@ export class Pool {
     // out of the pool from here on: say so before the close completes, so that a crash is published
     // before the failed call's error reaches the script
     this.opts.onEvent?.("server.stopped", { server, reason });
-    await conn.client.close().catch(() => {});
+    await this.stop(conn.client, conn.pid);
+  }
+
+  /**
+   * Closes a client and ends the server process it started, with whatever that process started
+   * (`npx` → `node`): stdin closed first, then TERM and KILL for what has not gone (see SERVER_EOF_GRACE_MS).
+   * The process tree is read before the close, while the server is still its children's parent.
+   */
+  private stop(client: Client, pid: number | undefined): Promise<void> {
+    const tree = pid !== undefined ? processTree(pid) : [];
+    const done = Promise.all([client.close().catch(() => {}), endProcesses(tree, SERVER_EOF_GRACE_MS)]).then(() => {});
+    this.stopping.add(done);
+    void done.finally(() => this.stopping.delete(done));
+    return done;
   }
 
   private connect(server: string): Promise<Connection> {
@@ -178,10 +207,14 @@ export class Pool {
         () => {},
       );
     };
+    const connecting = client.connect(transport, { timeout: this.opts.callTimeoutMs });
+    // read now: the stdio transport spawns synchronously inside connect(), and the SDK's own close
+    // after a failed initialize forgets the process before we could ask for it
+    const pid = (transport as { pid?: number | null }).pid ?? undefined;
     try {
-      await client.connect(transport, { timeout: this.opts.callTimeoutMs });
+      await connecting;
     } catch (err) {
-      await client.close().catch(() => {});
+      await this.stop(client, pid);
       const where = cfg.kind === "stdio" ? `${cfg.command} ${cfg.args.join(" ")}`.trim() : cfg.url;
       const error = new UpstreamError(`server "${server}" could not be started (${where}): ${(err as Error)?.message ?? err}. Its config is in ${cfg.origin}; run with --logging-level debug to see its stderr`, server, "UPSTREAM_START");
       await this.opts.startGate?.(cfg, "onError", { error });
@@ -195,13 +228,13 @@ export class Pool {
       if (c) c.tools = undefined;
       this.opts.onEvent?.("tools.changed", { server });
     });
-    const conn: Connection = { client, transport };
+    const conn: Connection = { client, transport, pid };
     if (this.opts.startGate) {
       try {
         conn.tools = this.listAll(server, client);
         await this.opts.startGate(cfg, "onSuccess", { tools: (await conn.tools).length });
       } catch (err) {
-        await client.close().catch(() => {});
+        await this.stop(client, pid);
         throw err;
       }
     }

@@ -1,0 +1,68 @@
+// Ending a set of processes that do not share a group of their own (a lineage's members, a server
+// and what it started): optionally a wait for them to go by themselves, then SIGTERM, then SIGKILL
+// after the kill grace, and a bounded wait until they are gone. Identity is pid + start time, so a
+// pid that was reused meanwhile is never signalled.
+
+import { GONE_POLL_MS, KILL_GRACE_MS } from "./group.ts";
+import { descendantsIn, HAS_PROC, readEntry, readTable } from "./proc-table.ts";
+import { reapAdopted } from "./subreaper.ts";
+
+export interface Proc {
+  pid: number;
+  /** its start time from /proc; undefined where there is no /proc */
+  start?: number;
+  /** true when, should it become our child, it was adopted (not spawned by Bun): we may reap it */
+  adopted: boolean;
+}
+
+/** pid and every process descended from it now, the root not adopted (Bun spawned it), the rest adopted if ever they are ours */
+export function processTree(pid: number): Proc[] {
+  const table = readTable();
+  return [{ pid, start: table.get(pid)?.start, adopted: false }, ...descendantsIn(table, [pid]).map((d) => ({ pid: d, start: table.get(d)!.start, adopted: true }))];
+}
+
+/** still running: same pid and start time, and not a zombie (an adopted zombie is reaped on the way) */
+export function isRunning(p: Proc): boolean {
+  if (!HAS_PROC) {
+    try {
+      process.kill(p.pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  const e = readEntry(p.pid);
+  if (!e || (p.start !== undefined && e.start !== p.start)) return false;
+  if (e.state === "Z") {
+    if (p.adopted && e.ppid === process.pid) reapAdopted(p.pid);
+    return false;
+  }
+  return true;
+}
+
+async function allGone(procs: Proc[], withinMs: number): Promise<boolean> {
+  for (let waited = 0; ; waited += GONE_POLL_MS) {
+    if (!procs.some(isRunning)) return true;
+    if (waited >= withinMs) return false;
+    await Bun.sleep(GONE_POLL_MS);
+  }
+}
+
+function signal(procs: Proc[], sig: NodeJS.Signals): void {
+  for (const p of procs.filter(isRunning)) {
+    try {
+      process.kill(p.pid, sig);
+    } catch {
+      // gone in the meantime
+    }
+  }
+}
+
+/** @param politeMs how long they may take to go by themselves (after their stdin closed, say) before SIGTERM */
+export async function endProcesses(procs: Proc[], politeMs = 0): Promise<void> {
+  if (await allGone(procs, politeMs)) return;
+  signal(procs, "SIGTERM");
+  if (await allGone(procs, KILL_GRACE_MS)) return;
+  signal(procs, "SIGKILL");
+  await allGone(procs, KILL_GRACE_MS);
+}

@@ -1,0 +1,95 @@
+// The Linux process table as plain values, read from /proc: who is whose parent, and whether a
+// process carries an environment marker. Elsewhere (macOS) there is no /proc and every reader here
+// answers "nothing", so callers fall back to process groups alone (docs/decisions/0006).
+
+import { readFileSync, readdirSync } from "node:fs";
+
+export interface ProcEntry {
+  pid: number;
+  ppid: number;
+  /** R, S, Z (zombie), … */
+  state: string;
+  /** clock ticks after boot when it started: a pid with another start time is another process */
+  start: number;
+}
+
+export const HAS_PROC = (() => {
+  try {
+    readFileSync("/proc/self/stat");
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** one process's stat line, or undefined when it is gone (or not ours to read) */
+export function readEntry(pid: number): ProcEntry | undefined {
+  let line: string;
+  try {
+    line = readFileSync(`/proc/${pid}/stat`, "latin1");
+  } catch {
+    return undefined;
+  }
+  return parseStat(pid, line);
+}
+
+/** parses /proc/PID/stat; the command name (field 2) may hold spaces and parentheses, so fields are counted from its last ")" */
+export function parseStat(pid: number, line: string): ProcEntry | undefined {
+  const close = line.lastIndexOf(")");
+  if (close < 0) return undefined;
+  const f = line.slice(close + 2).split(" ");
+  // f[0] is field 3 (state), f[1] field 4 (ppid), f[19] field 22 (starttime)
+  const ppid = Number(f[1]);
+  const start = Number(f[19]);
+  if (!f[0] || !Number.isFinite(ppid) || !Number.isFinite(start)) return undefined;
+  return { pid, ppid, state: f[0], start };
+}
+
+/** every process we can see, by pid */
+export function readTable(): Map<number, ProcEntry> {
+  const table = new Map<number, ProcEntry>();
+  if (!HAS_PROC) return table;
+  for (const name of readdirSync("/proc")) {
+    if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
+    const e = readEntry(Number(name));
+    if (e) table.set(e.pid, e);
+  }
+  return table;
+}
+
+/** the pids whose parent chain in `table` reaches one of `roots` (the roots themselves not included) */
+export function descendantsIn(table: ReadonlyMap<number, ProcEntry>, roots: Iterable<number>): number[] {
+  const children = new Map<number, number[]>();
+  for (const e of table.values()) {
+    const list = children.get(e.ppid);
+    if (list) list.push(e.pid);
+    else children.set(e.ppid, [e.pid]);
+  }
+  const out: number[] = [];
+  const seen = new Set<number>();
+  const stack = [...roots];
+  for (const r of stack) seen.add(r);
+  while (stack.length) {
+    for (const c of children.get(stack.pop()!) ?? []) {
+      if (seen.has(c)) continue;
+      seen.add(c);
+      out.push(c);
+      stack.push(c);
+    }
+  }
+  return out;
+}
+
+/** true when the process's environment (as it was started) contains `entry` ("NAME=value") exactly */
+export function hasEnvEntry(pid: number, entry: string): boolean {
+  let env: Buffer;
+  try {
+    env = readFileSync(`/proc/${pid}/environ`);
+  } catch {
+    return false;
+  }
+  const needle = Buffer.from(entry + "\0");
+  const at = env.indexOf(needle);
+  // at the start of the block, or right after a NUL: not the tail of another variable's value
+  return at === 0 || (at > 0 && env[at - 1] === 0);
+}
