@@ -55,43 +55,158 @@ export function formatWith(inspect: Inspect, args: unknown[]): string {
   return [...(typeof args[0] === "string" ? [head] : []), ...rest].join(" ");
 }
 
-/** splits a byte stream into lines for onLine */
+/**
+ * splits a text stream into lines for onLine. Only the new chunk is searched for a newline, so an
+ * answer of many MB arriving in 64 KB pieces costs one pass, not one pass per piece.
+ */
 function lineSplitter(onLine: (line: string) => void): (chunk: string) => void {
-  let buf = "";
+  let parts: string[] = [];
   return (chunk) => {
-    buf += chunk;
+    let start = 0;
     let nl: number;
-    while ((nl = buf.indexOf("\n")) >= 0) {
-      const line = buf.slice(0, nl);
-      buf = buf.slice(nl + 1);
+    while ((nl = chunk.indexOf("\n", start)) >= 0) {
+      parts.push(chunk.slice(start, nl));
+      const line = parts.join("");
+      parts = [];
+      start = nl + 1;
       onLine(line);
+    }
+    if (start < chunk.length) parts.push(chunk.slice(start));
+  };
+}
+
+/**
+ * The host is gone (fd 1's reader closed): nothing this run does can be seen or answered any more,
+ * so the launcher ends its own process group (it is the group leader) instead of running on unseen.
+ */
+export function hostGone(): never {
+  const p = g.process as { pid: number; kill(pid: number, sig: string): void; exit(code: number): never };
+  try {
+    p.kill(-p.pid, "SIGKILL");
+  } catch {
+    // not a group leader (never the case under mcpx): end this process alone
+  }
+  return p.exit(141);
+}
+
+const isBrokenPipe = (err: unknown) => {
+  const e = err as { code?: string; name?: string };
+  return e?.code === "EPIPE" || e?.name === "BrokenPipe";
+};
+
+const g = globalThis as Record<string, any>;
+
+/**
+ * fd 1 on Bun. Bun's own writer (Bun.stdout.writer) sets the pipe non-blocking and finishes a write
+ * to a full pipe later, so process.exit() right after a large print lost most of it (issue 7). This
+ * writes through write(2) until every byte is taken, waiting in poll(2) while the pipe is full, as
+ * Node's and Deno's synchronous writes do. libc is reached through bun:ffi (~1 ms to load, where
+ * node:fs costs ~4 ms of every run's start-up); where libc cannot be opened, node:fs does the job.
+ */
+async function bunFdWrite(): Promise<(bytes: Uint8Array) => void> {
+  const EINTR = 4;
+  const EAGAIN = 11;
+  const EPIPE = 32;
+  const POLLOUT = 4;
+  try {
+    if (g.process.platform !== "linux") throw new Error("libc symbols below are Linux's");
+    const ffi = await import("bun:ffi");
+    const { i32, i64, u64, ptr: pointer } = ffi.FFIType;
+    let lib: ReturnType<typeof open> | undefined;
+    function open(name: string) {
+      return ffi.dlopen(name, {
+        write: { args: [i32, pointer, u64], returns: i64 },
+        poll: { args: [pointer, u64, i32], returns: i32 },
+        __errno_location: { args: [], returns: pointer },
+      });
+    }
+    for (const name of ["libc.so.6", "libc.so", `libc.musl-${g.process.arch === "arm64" ? "aarch64" : "x86_64"}.so.1`]) {
+      try {
+        lib = open(name);
+        break;
+      } catch {
+        // the next name: glibc, then musl
+      }
+    }
+    if (!lib) throw new Error("no libc");
+    const { write, poll, __errno_location } = lib.symbols;
+    const pollfd = new Int32Array([1, POLLOUT]); // struct pollfd { int fd = 1; short events = POLLOUT; short revents; }
+    return (bytes) => {
+      let at = 0;
+      while (at < bytes.byteLength) {
+        const n = Number(write(1, ffi.ptr(bytes, at), bytes.byteLength - at));
+        if (n >= 0) {
+          at += n;
+          continue;
+        }
+        const errno = ffi.read.i32(__errno_location()!, 0);
+        if (errno === EAGAIN) poll(ffi.ptr(pollfd), 1, -1);
+        else if (errno === EPIPE) hostGone();
+        else if (errno !== EINTR) throw new Error(`mcpx runtime: write to stdout failed (errno ${errno})`);
+      }
+    };
+  } catch {
+    return nodeFdWrite(await import("node:fs"));
+  }
+}
+
+/** fd 1 through node:fs: writeSync until every byte is taken, sleeping 1 ms at a time while the pipe is full */
+function nodeFdWrite(fs: typeof import("node:fs")): (bytes: Uint8Array) => void {
+  const nap = new Int32Array(new SharedArrayBuffer(4));
+  return (bytes) => {
+    let at = 0;
+    while (at < bytes.byteLength) {
+      try {
+        at += fs.writeSync(1, bytes, at);
+      } catch (err) {
+        if (isBrokenPipe(err)) hostGone();
+        // a non-blocking pipe that is full: the reader is the host, give it a moment
+        if ((err as { code?: string }).code !== "EAGAIN") throw err;
+        Atomics.wait(nap, 0, 0, 1);
+      }
     }
   };
 }
 
-const g = globalThis as Record<string, any>;
-
-function bunSys(): Sys {
+async function bunSys(): Promise<Sys> {
   const Bun = g.Bun;
-  const out = Bun.stdout.writer();
+  const enc = new TextEncoder();
+  const writeFd = await bunFdWrite();
   return {
-    write(text) {
-      out.write(text);
-      out.flush();
-    },
+    write: (text) => writeFd(enc.encode(text)),
     format: (args) => formatWith((v) => Bun.inspect(v, { colors: false }), args),
     async connect(path, onLine, onError) {
       const feed = lineSplitter(onLine);
       const decoder = new TextDecoder();
+      // Bun sockets do not buffer: what write() does not take waits here until drain
+      let pending = new Uint8Array(0);
+      const flush = (s: { write(b: Uint8Array): number }) => {
+        if (pending.byteLength === 0) return;
+        const n = s.write(pending);
+        pending = n < 0 ? new Uint8Array(0) : pending.subarray(n);
+      };
       const s = await Bun.connect({
         unix: path,
         socket: {
           data: (_s: unknown, d: Uint8Array) => feed(decoder.decode(d, { stream: true })),
+          drain: flush,
           error: (_s: unknown, e: unknown) => onError(e),
           close: () => onError(new Error("closed")),
         },
       });
-      return { write: (t) => void s.write(t), end: () => s.end(), ref: () => s.ref(), unref: () => s.unref() };
+      return {
+        write: (t) => {
+          const b = enc.encode(t);
+          const next = new Uint8Array(pending.byteLength + b.byteLength);
+          next.set(pending);
+          next.set(b, pending.byteLength);
+          pending = next;
+          flush(s);
+        },
+        end: () => s.end(),
+        ref: () => s.ref(),
+        unref: () => s.unref(),
+      };
     },
   };
 }
@@ -102,7 +217,12 @@ function denoSys(): Sys {
   return {
     write(text) {
       let buf = enc.encode(text);
-      while (buf.length > 0) buf = buf.subarray(Deno.stdout.writeSync(buf));
+      try {
+        while (buf.length > 0) buf = buf.subarray(Deno.stdout.writeSync(buf));
+      } catch (err) {
+        if (isBrokenPipe(err)) hostGone();
+        throw err;
+      }
     },
     format: (args) => formatWith((v) => Deno.inspect(v, { colors: false }), args),
     async connect(path, onLine, onError) {
@@ -116,8 +236,16 @@ function denoSys(): Sys {
           onError(e);
         }
       })();
+      // conn.write may take part of a buffer: writes are chained so each one finishes in order
+      let writing: Promise<void> = Promise.resolve();
+      const writeAll = async (b: Uint8Array) => {
+        while (b.length > 0) b = b.subarray(await conn.write(b));
+      };
       return {
-        write: (t) => void conn.write(enc.encode(t)).catch(onError),
+        write: (t) => {
+          const b = enc.encode(t);
+          writing = writing.then(() => writeAll(b)).catch(onError);
+        },
         end: () => {
           try {
             conn.close();
@@ -137,18 +265,9 @@ async function nodeSys(): Promise<Sys> {
   const net = await import("node:net");
   const util = await import("node:util");
   const enc = new TextEncoder();
+  const writeFd = nodeFdWrite(fs);
   return {
-    write(text) {
-      let buf = enc.encode(text);
-      while (buf.length > 0) {
-        try {
-          buf = buf.subarray(fs.writeSync(1, buf));
-        } catch (err) {
-          // a non-blocking pipe that is full: try again, the reader is the host
-          if ((err as { code?: string }).code !== "EAGAIN") throw err;
-        }
-      }
-    },
+    write: (text) => writeFd(enc.encode(text)),
     format: (args) => util.formatWithOptions({ colors: false }, ...args),
     connect(path, onLine, onError) {
       return new Promise((resolve, reject) => {
@@ -162,7 +281,7 @@ async function nodeSys(): Promise<Sys> {
 }
 
 export async function detectSys(): Promise<Sys> {
-  if (g.Bun) return bunSys();
+  if (g.Bun) return await bunSys();
   if (g.Deno) return denoSys();
   return nodeSys();
 }

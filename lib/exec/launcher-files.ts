@@ -28,7 +28,7 @@ export async function runtimeBundle(cacheDir: string): Promise<string> {
   const dir = runtimeDir(cacheDir);
   const bundle = join(dir, "runtime.bundle.mjs");
   if (existsSync(bundle)) return bundle;
-  const built = await Bun.build({ entrypoints: [join(dir, "runtime.ts")], target: "node", format: "esm" });
+  const built = await Bun.build({ entrypoints: [join(dir, "runtime.ts")], target: "node", format: "esm", external: ["bun:ffi"] });
   if (!built.success || !built.outputs[0]) throw new Error(`mcpx: bundling the script runtime failed: ${built.logs.map(String).join("; ")}`);
   const tmp = `${bundle}.${process.pid}.tmp`;
   writeFileSync(tmp, await built.outputs[0].text(), { mode: 0o600 });

@@ -13,6 +13,7 @@ import type { ScriptPhase } from "../settings/registry.ts";
 import type { Frame, LogLevel, SerializedError } from "./frames.ts";
 import { runtimeCommand, type RuntimeName } from "./runtimes.ts";
 import { StdoutSplitter } from "./stdout-splitter.ts";
+import { SocketWriteQueue } from "../util/socket-write-queue.ts";
 
 export interface RunSpec {
   runId: string;
@@ -182,14 +183,16 @@ interface Channel {
 /** the per-run unix socket; only a client that first sends the run's token gets answers */
 function openChannel(path: string, token: string, h: RunHandlers): Channel {
   rmSync(path, { force: true });
-  let authed: Socket<{ buf: string; ok: boolean }> | undefined;
-  const queued: string[] = [];
-  const send = (line: string) => (authed ? authed.write(line) : queued.push(line));
-  const server = Bun.listen<{ buf: string; ok: boolean }>({
+  type Conn = { buf: string; ok: boolean; out: SocketWriteQueue };
+  let authed: Socket<Conn> | undefined;
+  // answers that are ready before the launcher has connected wait here, in order
+  const early: string[] = [];
+  const send = (line: string) => (authed ? authed.data.out.write(line) : early.push(line));
+  const server = Bun.listen<Conn>({
     unix: path,
     socket: {
       open(s) {
-        s.data = { buf: "", ok: false };
+        s.data = { buf: "", ok: false, out: new SocketWriteQueue(s) };
       },
       data(s, chunk) {
         if (s.data.ok) return;
@@ -199,7 +202,10 @@ function openChannel(path: string, token: string, h: RunHandlers): Channel {
         if (s.data.buf.slice(0, nl) !== token || authed) return void s.end();
         s.data.ok = true;
         authed = s;
-        for (const line of queued.splice(0)) s.write(line);
+        for (const line of early.splice(0)) s.data.out.write(line);
+      },
+      drain(s) {
+        s.data.out.drain();
       },
     },
   });

@@ -5,56 +5,76 @@
 export type Piece = { kind: "text"; data: string } | { kind: "frame"; body: Record<string, unknown> };
 
 export class StdoutSplitter {
-  private buf = "";
   private readonly marker: string;
+  /** the end of the text seen so far when it could be the start of a marker cut by a chunk boundary */
+  private carry = "";
+  /** the JSON of a frame still arriving, in the pieces it came in (joined once, at its newline) */
+  private frame: string[] | undefined;
 
   constructor(nonce: string) {
     this.marker = "\x1e" + nonce;
   }
 
+  // Each byte is scanned once: a frame of many MB arriving in 64 KB chunks used to rescan everything
+  // buffered so far for its newline at every chunk.
   push(chunk: string): Piece[] {
-    this.buf += chunk;
     const out: Piece[] = [];
-    for (;;) {
-      const at = this.buf.indexOf(this.marker);
-      if (at < 0) break;
-      const nl = this.buf.indexOf("\n", at);
+    const text = this.carry + chunk;
+    this.carry = "";
+    let i = 0;
+    if (this.frame) {
+      const nl = text.indexOf("\n");
       if (nl < 0) {
-        // a frame still arriving: emit the text before it, keep the frame
-        if (at > 0) out.push({ kind: "text", data: this.buf.slice(0, at) });
-        this.buf = this.buf.slice(at);
+        this.frame.push(text);
         return out;
       }
-      if (at > 0) out.push({ kind: "text", data: this.buf.slice(0, at) });
-      const json = this.buf.slice(at + this.marker.length, nl);
-      this.buf = this.buf.slice(nl + 1);
-      let body: unknown;
-      try {
-        body = JSON.parse(json);
-      } catch {
-        body = undefined;
-      }
-      // only an object is a frame; anything else that merely looks like one is the script's text
-      if (body && typeof body === "object" && !Array.isArray(body)) out.push({ kind: "frame", body: body as Record<string, unknown> });
-      else out.push({ kind: "text", data: this.marker + json + "\n" });
+      this.frame.push(text.slice(0, nl));
+      out.push(this.parse(this.frame.join("")));
+      this.frame = undefined;
+      i = nl + 1;
     }
-    const keep = partialMarkerTail(this.buf, this.marker);
-    if (this.buf.length > keep) out.push({ kind: "text", data: this.buf.slice(0, this.buf.length - keep) });
-    this.buf = this.buf.slice(this.buf.length - keep);
+    for (;;) {
+      const at = text.indexOf(this.marker, i);
+      if (at < 0) break;
+      if (at > i) out.push({ kind: "text", data: text.slice(i, at) });
+      const nl = text.indexOf("\n", at + this.marker.length);
+      if (nl < 0) {
+        this.frame = [text.slice(at + this.marker.length)];
+        return out;
+      }
+      out.push(this.parse(text.slice(at + this.marker.length, nl)));
+      i = nl + 1;
+    }
+    const keep = partialMarkerTail(text, this.marker, i);
+    if (text.length - keep > i) out.push({ kind: "text", data: text.slice(i, text.length - keep) });
+    this.carry = text.slice(text.length - keep);
     return out;
   }
 
   /** at end of stream: whatever is left is text */
   end(): Piece[] {
-    const rest = this.buf;
-    this.buf = "";
+    const rest = (this.frame ? this.marker + this.frame.join("") : "") + this.carry;
+    this.frame = undefined;
+    this.carry = "";
     return rest ? [{ kind: "text", data: rest }] : [];
+  }
+
+  /** only an object is a frame; anything else that merely looks like one is the script's text */
+  private parse(json: string): Piece {
+    let body: unknown;
+    try {
+      body = JSON.parse(json);
+    } catch {
+      body = undefined;
+    }
+    if (body && typeof body === "object" && !Array.isArray(body)) return { kind: "frame", body: body as Record<string, unknown> };
+    return { kind: "text", data: this.marker + json + "\n" };
   }
 }
 
-/** length of the longest suffix of `text` that is a proper prefix of `marker` */
-function partialMarkerTail(text: string, marker: string): number {
-  for (let n = Math.min(marker.length - 1, text.length); n > 0; n--) {
+/** length of the longest suffix of `text` (from `from` on) that is a proper prefix of `marker` */
+function partialMarkerTail(text: string, marker: string, from: number): number {
+  for (let n = Math.min(marker.length - 1, text.length - from); n > 0; n--) {
     if (text.endsWith(marker.slice(0, n))) return n;
   }
   return 0;

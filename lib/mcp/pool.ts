@@ -16,6 +16,8 @@ export interface PoolOptions {
   /** where server stderr and lifecycle notes go */
   log(level: "debug" | "info" | "warn" | "error", message: string): void;
   callTimeoutMs: number;
+  /** mcp.maxMessage: the stdio read limit for one message from a server */
+  maxMessageBytes: number;
   /** the environment a stdio server inherits before its own `env` (see docs/decisions/0002) */
   baseEnv: Record<string, string | undefined>;
   /**
@@ -45,6 +47,9 @@ interface Connection {
   transport: Transport;
   tools?: Promise<Tool[]>;
 }
+
+/** the transports that found a message over mcp.maxMessage: the SDK then closes them, and the close is what callers see */
+const overLimit = new WeakSet<Transport>();
 
 export class Pool {
   private readonly conns = new Map<string, Promise<Connection>>();
@@ -92,6 +97,10 @@ export class Pool {
       return (await conn.client.callTool({ name: tool, arguments: args }, undefined, { timeout: timeoutMs })) as CallResult;
     } catch (err) {
       const msg = String((err as Error)?.message ?? err);
+      if (overLimit.has(conn.transport)) {
+        void this.drop(server, "message over mcp.maxMessage");
+        throw new UpstreamError(`server "${server}": the answer to tools/call "${tool}" exceeded mcp.maxMessage (${this.opts.maxMessageBytes} bytes); raise mcp.maxMessage (MCPX_MCP_MAX_MESSAGE, --mcp-max-message) to read it. The server was stopped and the next call restarts it`, server, "UPSTREAM_TOO_LARGE");
+      }
       if (/timed? ?out/i.test(msg)) {
         // a hung server would hang the next call too: drop it so the next call starts it afresh
         if (!keepOnTimeout) void this.drop(server, "call timeout");
@@ -178,6 +187,9 @@ export class Pool {
       await this.opts.startGate?.(cfg, "onError", { error });
       throw error;
     }
+    // The SDK's stdio send adds one 'drain' listener per write the pipe did not take at once: a
+    // script's 1000 concurrent calls are not a leak, and Node's warning would reach the user's terminal.
+    (transport as { _process?: { stdin?: { setMaxListeners(n: number): void } } })._process?.stdin?.setMaxListeners(0);
     client.setNotificationHandler((await import("@modelcontextprotocol/sdk/types.js")).ToolListChangedNotificationSchema, async () => {
       const c = await this.conns.get(server);
       if (c) c.tools = undefined;
@@ -206,7 +218,13 @@ export class Pool {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(this.opts.baseEnv)) if (v !== undefined && !k.startsWith("MCPX_") && k !== "BUN_BE_BUN") env[k] = v;
     Object.assign(env, cfg.env);
-    const t = new StdioClientTransport({ command: cfg.command, args: cfg.args, env, cwd: cfg.cwd, stderr: "pipe" });
+    const t = new StdioClientTransport({ command: cfg.command, args: cfg.args, env, cwd: cfg.cwd, stderr: "pipe", maxBufferSize: this.opts.maxMessageBytes });
+    // The SDK reports a message over its read limit only through onerror, then closes the transport,
+    // and the pending call fails as "Connection closed"; remember why, so the caller is told.
+    // (The SDK's ReadBuffer error has no code, so its fixed wording is what identifies it.)
+    t.onerror = (err) => {
+      if (/^ReadBuffer exceeded maximum size/.test(err.message)) overLimit.add(t);
+    };
     let partial = "";
     t.stderr?.on("data", (chunk: Buffer) => {
       const lines = (partial + chunk.toString()).split("\n");

@@ -10,7 +10,8 @@ export async function serveStdio(deps: ServeDeps): Promise<void> {
   // anything in this process that prints through console would corrupt the MCP stream
   console.log = console.info = console.debug = console.warn = console.error;
   const mcp = createMcpServer(deps);
-  const transport = new StdioServerTransport();
+  // a request as large as an answer mcpx would read from a server (mcp.maxMessage), not the SDK's 10 MB
+  const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: deps.session.get<number>("mcp.maxMessage") });
   let done!: () => void;
   const closed = new Promise<void>((resolve) => (done = resolve));
   let closing = false;

@@ -46,6 +46,7 @@ export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
   const pool = new Pool(servers, {
     log: (level, message) => session.log(level, message, "upstream"),
     callTimeoutMs: session.get<number>("mcp.callTimeout"),
+    maxMessageBytes: session.get<number>("mcp.maxMessage"),
     baseEnv: session.env,
     onTools: (server, tools) => {
       try {

@@ -112,6 +112,13 @@ export const SETTINGS: readonly SettingDecl[] = [
     commands: EVERY,
   },
   {
+    path: "mcp.maxMessage",
+    kind: "int",
+    default: "67108864",
+    description: "Largest single MCP message mcpx reads over stdio, in bytes (an upstream server's answer; a request to mcpx serve); a larger one fails naming this setting",
+    commands: EVERY,
+  },
+  {
     path: "logging.format",
     kind: "enum",
     default: "text",

@@ -164,4 +164,16 @@ describe("text around frames", () => {
     expect(feed([])).toEqual([]);
     expect(feed(["", ""])).toEqual([]);
   });
+
+  test("a frame of 8 MB arriving in 64 KB chunks between text comes out whole", () => {
+    const big = "x".repeat(8 * 1024 * 1024);
+    const stream = "before\n" + frame({ t: "call", id: 1, args: { message: big } }) + "after\n";
+    const chunks: string[] = [];
+    for (let i = 0; i < stream.length; i += 64 * 1024) chunks.push(stream.slice(i, i + 64 * 1024));
+    expect(feed(chunks)).toEqual([
+      { kind: "text", data: "before\n" },
+      { kind: "frame", body: { t: "call", id: 1, args: { message: big } } },
+      { kind: "text", data: "after\n" },
+    ]);
+  });
 });
