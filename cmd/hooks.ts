@@ -4,12 +4,13 @@
 import { readFileSync } from "node:fs";
 import type { HookFrameBody } from "../lib/exec/frames.ts";
 import { effectiveLevel } from "../lib/hooks/dial.ts";
-import { runGate, type Payload } from "../lib/hooks/gate.ts";
+import { matchContextOf, runGate, type Payload } from "../lib/hooks/gate.ts";
 import { isAllowed } from "../lib/hooks/allowlist.ts";
 import { hookMatches } from "../lib/hooks/match.ts";
 import { toolFor } from "../lib/hooks/mcp-hook-tools.ts";
 import { MCP_HOOK_EFFECT } from "../lib/hooks/mcp-hook-calls.ts";
 import { phasesOf, POINT_NAMES, type Phase, type PointName } from "../lib/hooks/points.ts";
+import { findTool, UnknownToolError } from "../lib/mcp/tool-call.ts";
 import { out } from "../lib/render/write.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openEngine } from "../lib/session/engine.ts";
@@ -52,11 +53,17 @@ export default defineCommand({
         const dot = target?.indexOf(".") ?? -1;
         if (!target || dot <= 0) throw new UsageError("usage: mcpx hooks explain SERVER.TOOL");
         const server = target.slice(0, dot);
-        const tool = target.slice(dot + 1);
+        const names = gate.pool.names();
+        if (!names.includes(server)) throw new UsageError(`mcpx hooks explain ${target}: unknown server "${server}"; configured servers are ${names.join(", ") || "none"} (mcpx ls)`);
+        // resolved against the catalogue exactly as a call is, so explain and the gate see one tool
+        const tool = await findTool(gate.pool, server, target.slice(dot + 1)).catch((e: Error) => {
+          throw e instanceof UnknownToolError ? new UsageError(`mcpx hooks explain ${target}: ${e.message}`) : e;
+        });
+        const match = matchContextOf({ call: { server, tool: tool.name, arguments: {} } });
         const rows: Array<Record<string, unknown>> = [];
         for (const phase of phasesOf("call")) {
           for (const h of gate.hooks) {
-            if (!hookMatches(h, "call", phase, { server, tool })) continue;
+            if (!hookMatches(h, "call", phase, match)) continue;
             const { level, clampedBy } = effectiveLevel(h.effect, phase, gate.policy.autonomy, gate.policy.max);
             rows.push({ phase, hook: h.name, action: h.action.kind, declared: h.effect, effective: level, clampedBy, origin: h.origin });
           }

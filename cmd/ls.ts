@@ -20,11 +20,12 @@ export default defineCommand({
     const [only, ...extra] = parsed.positionals;
     if (extra.length) throw new UsageError("usage: mcpx ls [SERVER]");
     const session = openSession({ cwd: process.cwd(), env: process.env, configFlag: parsed.own.config as string | undefined, flags: parsed.settings });
-    const names = Object.keys(session.config.servers);
-    if (only !== undefined && !names.includes(only)) throw new UsageError(`unknown server "${only}": configured servers are ${names.join(", ") || "none"}`);
     const engine = openEngine(session);
     const pool = engine.pool;
     try {
+      // the configured servers and those plugins bring: every namespace a script sees
+      const names = pool.names();
+      if (only !== undefined && !names.includes(only)) throw new UsageError(`unknown server "${only}": configured servers are ${names.join(", ") || "none"}`);
       const targets = only === undefined ? names : [only];
       // listed concurrently, reported in config order
       const listed = await Promise.all(
@@ -37,7 +38,7 @@ export default defineCommand({
         }),
       );
       if (parsed.own.json) {
-        out(JSON.stringify(listed.map((s) => ({ server: s.name, namespace: toIdentifier(s.name), origin: session.config.servers[s.name]!.origin, ...(s.error ? { error: s.error } : { count: s.tools!.length, tools: s.tools }) })), null, 2) + "\n");
+        out(JSON.stringify(listed.map((s) => ({ server: s.name, namespace: toIdentifier(s.name), origin: pool.servers[s.name]!.origin, ...(s.error ? { error: s.error } : { count: s.tools!.length, tools: s.tools }) })), null, 2) + "\n");
       } else if (only === undefined) {
         for (const s of listed) out(`${s.name}\t${s.error ? `error: ${s.error}` : `${s.tools!.length} tools`}\n`);
       } else {

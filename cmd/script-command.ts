@@ -10,7 +10,7 @@ import type { LogFormat } from "../lib/render/log-line.ts";
 import { openSession, type Session } from "../lib/session/session.ts";
 import { parseAddress } from "../lib/daemon/address.ts";
 import { postExec } from "../lib/daemon/client.ts";
-import { remoteScriptHooks } from "../lib/exec/remote.ts";
+import { refuseStayingFlags, remoteRunSettings, remoteScriptHooks } from "../lib/exec/remote.ts";
 import { openEngine } from "../lib/session/engine.ts";
 import { terminalAsker } from "../lib/session/ask.ts";
 import { writeGlobalsBeside } from "../lib/codegen/globals-file.ts";
@@ -56,13 +56,15 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
     timeoutMs: session.get<number>("exec.timeout"),
     env: parseEnvFlags((parsed.own.env as string[] | undefined) ?? []),
     output: outputMode(parsed.own.json === true, parsed.own.output as string | undefined),
+    // a local run's limits are in force through its engine's gate; --remote carries them (remote.ts)
+    settings: {},
   };
   if (kind === "run") {
     const file = resolveScriptPath(target, session.cwd);
     if (!file) throw new UsageError(`script not found: ${target} (not a file, and no .mcpx/scripts/${target}.ts from ${session.cwd} up)`);
     opts.file = file;
   } else opts.source = target;
-  if (parsed.own.remote === true) return runRemote(opts, session);
+  if (parsed.own.remote === true) return runRemote(opts, session, kind);
 
   const abort = new AbortController();
   const onSignal = () => abort.abort();
@@ -84,9 +86,10 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
 // --remote: the same ExecOptions, plus what a local run has in force through its engine (the
 // config's script hooks) and where it runs (cwd), posted to the daemon; its frames are rendered by
 // the same renderFrames, so stdout, stderr, the envelope and the exit code match a local run.
-async function runRemote(opts: ExecOptions, session: Session): Promise<number> {
+async function runRemote(opts: ExecOptions, session: Session, kind: "run" | "exec"): Promise<number> {
+  refuseStayingFlags(session, kind);
   const address = parseAddress(session.get<string>("daemon.address"), session.env, `daemon.address (${session.settings.get("daemon.address")!.origin})`);
-  const remote: ExecOptions = { ...opts, cwd: session.cwd, hooks: remoteScriptHooks(session) };
+  const remote: ExecOptions = { ...opts, cwd: session.cwd, hooks: remoteScriptHooks(session), settings: remoteRunSettings(session) };
   const abort = new AbortController();
   const onSignal = () => abort.abort();
   process.on("SIGINT", onSignal);

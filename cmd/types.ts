@@ -20,18 +20,20 @@ export default defineCommand({
     const [target, ...extra] = parsed.positionals;
     if (!target || extra.length) throw new UsageError("usage: mcpx types SERVER[.TOOL]");
     const session = openSession({ cwd: process.cwd(), env: process.env, configFlag: parsed.own.config as string | undefined, flags: parsed.settings });
-    const names = Object.keys(session.config.servers);
-    // a server name may itself contain dots: the longest configured name that prefixes the target wins
-    const server = names.filter((n) => target === n || target.startsWith(n + ".")).sort((a, b) => b.length - a.length)[0] ?? resolveName(target.split(".")[0]!, names);
-    if (!server) throw new UsageError(`unknown server in "${target}": configured servers are ${names.join(", ") || "none"}`);
-    const toolName = target === server ? undefined : target.slice(target.startsWith(server + ".") ? server.length + 1 : target.indexOf(".") + 1) || undefined;
     const engine = openEngine(session);
     const pool = engine.pool;
     try {
+      // the configured servers and those plugins bring
+      const names = pool.names();
+      // a server name may itself contain dots: the longest configured name that prefixes the target wins
+      const server = names.filter((n) => target === n || target.startsWith(n + ".")).sort((a, b) => b.length - a.length)[0] ?? resolveName(target.split(".")[0]!, names);
+      if (!server) throw new UsageError(`unknown server in "${target}": configured servers are ${names.join(", ") || "none"}`);
+      const toolName = target === server ? undefined : target.slice(target.startsWith(server + ".") ? server.length + 1 : target.indexOf(".") + 1) || undefined;
       const tools = await pool.visibleTools(server);
       const tool = toolName === undefined ? undefined : (await findTool(pool, server, toolName)).name;
       out(renderToolTypes({ name: server, tools }, tool) + "\n");
     } catch (e) {
+      if (e instanceof UsageError) throw e;
       session.log("error", (e as Error).message);
       process.exitCode = 1;
     } finally {

@@ -8,12 +8,12 @@
 import { namespaceBindings, resolveToolName, toIdentifier, toolBindings } from "./identifiers.ts";
 import { jsDoc } from "./jsdoc.ts";
 import { propertyName } from "./schema-to-ts.ts";
-import { toolSignature, toolTypes, type ServerTools, type Tool } from "./tool-signature.ts";
+import { RAW_RESULT_TYPE, toolSignature, toolTypes, type ServerTools, type Tool } from "./tool-signature.ts";
 
 export type { ServerTools, Tool } from "./tool-signature.ts";
 
 // Global type names the generated file refers to; no alias may shadow them inside the module.
-const REFERENCED_GLOBAL_TYPES = ["Promise", "Record", "Error", "ToolError", "McpxNamespace", "McpxLog"];
+const REFERENCED_GLOBAL_TYPES = ["Promise", "Record", "Error", "ToolError", "McpxNamespace", "McpxLog", "McpxRawResult"];
 
 // Mirrors launcher/runtime.ts and launcher/unwrap.ts; change both together.
 const CALL_DOC = [
@@ -60,8 +60,13 @@ const FIXED_GLOBALS = `\
   }`;
 
 const HELPER_TYPES = `\
+/** A tool's raw MCP result, as \`fn.raw(args)\` and \`call(server, tool, args, { raw: true })\` give it. */
+type McpxRawResult = ${RAW_RESULT_TYPE};
+
 /** A server's tools by real name, for servers and tools known only at run time. */
-type McpxNamespace = { readonly [tool: string]: (args?: Record<string, unknown>) => Promise<unknown> };
+type McpxNamespace = {
+  readonly [tool: string]: ((args?: Record<string, unknown>) => Promise<unknown>) & { raw(args?: Record<string, unknown>): Promise<McpxRawResult> };
+};
 
 /** \`log(...)\` logs at info level; the methods choose the level. */
 interface McpxLog {
@@ -216,6 +221,6 @@ function namespaceMembers(
       return `${indent}// ${JSON.stringify(b.name)} is reachable only as ${reachBy(b.name)}: ${b.hiddenBecause}.\n`;
     }
     const tool = server.tools.find((t) => t.name === b.name) as Tool;
-    return `${indent}${toolSignature(tool, b.identifier, typesOf(tool, b.identifier), indent, prefix)}\n`;
+    return `${indent}${toolSignature(tool, b.identifier, typesOf(tool, b.identifier), indent, prefix, prefix === "" ? "McpxRawResult" : RAW_RESULT_TYPE)}\n`;
   }).join("");
 }

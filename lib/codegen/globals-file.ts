@@ -1,24 +1,23 @@
 // mcpx-globals.d.ts beside a file script, so editors see the globals mcpx installs. It is written
 // from the catalogue cache plus whatever the run listed, so writing it never starts a server.
 
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { readCatalog } from "../mcp/catalog-cache.ts";
 import type { Pool } from "../mcp/pool.ts";
 import type { Session } from "../session/session.ts";
+import { writeGeneratedFile } from "../paths/content-file.ts";
 import { generateDeclarations } from "./declarations.ts";
 
 export const GLOBALS_FILE = "mcpx-globals.d.ts";
 
 export async function writeGlobalsBeside(scriptPath: string, session: Session, pool: Pool): Promise<void> {
+  // every server a script sees a namespace for: the configured ones and those plugins bring
   const servers = await Promise.all(
-    Object.values(session.config.servers).map(async (cfg) => ({
+    pool.names().map((name) => pool.servers[name]!).map(async (cfg) => ({
       name: cfg.name,
       tools: (pool.started(cfg.name) ? await pool.tools(cfg.name).catch(() => undefined) : undefined) ?? readCatalog(session.cacheDir, cfg),
     })),
   );
   const text = generateDeclarations(servers.map((s) => ({ name: s.name, tools: s.tools ?? [], unknownTools: s.tools === undefined })));
-  const path = join(dirname(scriptPath), GLOBALS_FILE);
-  if (existsSync(path) && readFileSync(path, "utf8") === text) return;
-  writeFileSync(path, text);
+  writeGeneratedFile(join(dirname(scriptPath), GLOBALS_FILE), text);
 }

@@ -91,9 +91,27 @@ export function toolTypes(tool: Tool, options: ToolTypesOptions): ToolTypes {
   };
 }
 
-// `name(args: T): Promise<R>` with the tool's JSDoc, as a method (`prefix` "") or a declared
-// function (`prefix` "function ").
-export function toolSignature(tool: Tool, identifier: string, types: Pick<ToolTypes, "args" | "argsOptional" | "output">, indent: string, prefix = ""): string {
+/** the raw MCP result `fn.raw(args)` resolves to, written out where no McpxRawResult alias is in scope */
+export const RAW_RESULT_TYPE = "{ content: unknown[]; structuredContent?: unknown; isError?: boolean; _meta?: Record<string, unknown> }";
+
+const RAW_DOC = "The raw MCP result (content, structuredContent, isError, _meta), not unwrapped. A tool error still rejects with a ToolError.";
+
+// A tool with the tool's JSDoc: callable as `name(args)` (the unwrapped result) and as `name.raw(args)`
+// (the raw MCP result). As an interface member (`prefix` "") it is a property of a callable type; as
+// a declared function (`prefix` "function ") a function merged with a namespace holding `raw`.
+export function toolSignature(
+  tool: Tool,
+  identifier: string,
+  types: Pick<ToolTypes, "args" | "argsOptional" | "output">,
+  indent: string,
+  prefix = "",
+  rawType = RAW_RESULT_TYPE,
+): string {
   const args = `args${types.argsOptional ? "?" : ""}: ${types.args}`;
-  return `${jsDoc(toolDocParagraphs(tool), indent)}${prefix}${identifier}(${args}): Promise<${types.output}>;`;
+  const doc = jsDoc(toolDocParagraphs(tool), indent);
+  const inner = indent + "  ";
+  if (prefix === "") {
+    return `${doc}readonly ${identifier}: {\n${inner}(${args}): Promise<${types.output}>;\n${inner}${jsDoc([RAW_DOC], inner)}raw(${args}): Promise<${rawType}>;\n${indent}};`;
+  }
+  return `${doc}${prefix}${identifier}(${args}): Promise<${types.output}>;\n${indent}namespace ${identifier} {\n${inner}${jsDoc([RAW_DOC], inner)}function raw(${args}): Promise<${rawType}>;\n${indent}}`;
 }

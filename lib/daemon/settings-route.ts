@@ -1,6 +1,6 @@
 // GET /v1/settings, /v1/settings/{path} and /v1/settings/hooks: the daemon's resolved settings as
 // the same rows `mcpx settings --json` prints, and every hook in force with where it came from.
-// Secrets (tokens, API keys) are shown as set or not, never by value.
+// Secrets (tokens, API keys) are shown as set or not, never by value (lib/settings/rows.ts).
 
 import { settingRow, type SettingRow } from "../settings/rows.ts";
 import { SETTINGS } from "../settings/registry.ts";
@@ -8,18 +8,8 @@ import { suggest } from "../settings/resolve.ts";
 import type { DaemonDeps, Handler } from "./context.ts";
 import { errorResponse, json } from "./http.ts";
 
-/** settings whose values never leave the daemon; a row says only whether one is set */
-export const SECRET_SETTINGS: ReadonlySet<string> = new Set(["daemon.token", "model.apiKey"]);
-export const REDACTED = "(set; not shown)";
-
-function redact(row: SettingRow): SettingRow {
-  if (!SECRET_SETTINGS.has(row.path)) return row;
-  const hide = (v: unknown) => (v === "" || v === undefined ? v : REDACTED);
-  return { ...row, value: hide(row.value), shadowed: row.shadowed.map((s) => ({ ...s, value: hide(s.value) })) };
-}
-
 export function settingRows(deps: DaemonDeps): SettingRow[] {
-  return [...deps.session.settings.values()].map(settingRow).map(redact);
+  return [...deps.session.settings.values()].map(settingRow);
 }
 
 export const settingsListRoute: Handler = (_req, { deps }) => json(settingRows(deps));

@@ -7,14 +7,15 @@ import { basename, join, resolve } from "node:path";
 import { namespaceBindings } from "../codegen/identifiers.ts";
 import { runGate, type Gate, type Payload } from "../hooks/gate.ts";
 import { runContext } from "../hooks/run-context.ts";
-import { perRunHooks } from "../hooks/build-gate.ts";
+import { gateForRun, perRunHooks } from "../hooks/build-gate.ts";
 import { writeContentFile } from "../paths/content-file.ts";
 import { PushQueue } from "../util/frame-queue.ts";
 import type { Frame, HookFrameBody, SerializedError } from "./frames.ts";
 import { gatedCall } from "./gated-call.ts";
-import type { ExecOptions } from "./options.ts";
+import { runSettingValues, type ExecOptions } from "./options.ts";
 import { checkPhases } from "./phase-check.ts";
 import { runScript, type RunOutcome, type RunSpec } from "./runner.ts";
+import { SECRET_ENV_NAMES } from "../settings/registry.ts";
 
 export interface ExecContext {
   gate: Gate;
@@ -61,14 +62,13 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
   const cwd = opts.cwd ? resolve(ctx.cwd, opts.cwd) : ctx.cwd;
   const bad = checkPhases(opts.script);
   if (bad) return usage(bad);
-  // this run's own script hooks, after the ones in force (they may only lower effects: build-gate.ts)
-  let gate = ctx.gate;
-  if (opts.hooks.length > 0) {
-    try {
-      gate = { ...ctx.gate, hooks: [...ctx.gate.hooks, ...perRunHooks(opts.hooks, cwd, ctx.env)] };
-    } catch (err) {
-      return usage((err as Error).message);
-    }
+  // this run's own script hooks after the ones in force (they may only lower effects), and its own
+  // settings where they are stricter than this process's (build-gate.ts)
+  let gate: Gate;
+  try {
+    gate = gateForRun(ctx.gate, opts.hooks.length > 0 ? perRunHooks(opts.hooks, cwd, ctx.env) : [], runSettingValues(opts.settings ?? {}) as never);
+  } catch (err) {
+    return usage((err as Error).message);
   }
   let scriptPath: string;
   if (opts.file !== undefined) {
@@ -104,7 +104,7 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
     phases: opts.script as RunSpec["phases"],
     runtime: opts.runtime,
     timeoutMs: opts.timeoutMs,
-    env: { ...ctx.env, ...opts.env },
+    env: { ...withoutSecrets(ctx.env), ...opts.env },
     cwd,
     stdin: opts.stdin ?? (ctx.inheritStdin ? "inherit" : ""),
     servers,
@@ -153,6 +153,13 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
   const durationMs = Math.round(performance.now() - started);
   gate.bus.publish("script.finished", { runId, ok: result.ok, exitCode, durationMs });
   end(exitCode);
+}
+
+/** the daemon's token and the model's key stay with mcpx: a script (and all it starts) never inherits them */
+function withoutSecrets(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const out = { ...env };
+  for (const name of SECRET_ENV_NAMES) delete out[name];
+  return out;
 }
 
 function isStringArray(v: unknown): v is string[] {

@@ -77,7 +77,7 @@ export async function gatedCall(gate: Gate, req: CallRequest, q: Pick<PushQueue<
 
 async function upstream(gate: Gate, server: string, tool: string, args: Record<string, unknown>): Promise<CallAnswer> {
   try {
-    const result = await gate.pool.call(server, tool, args);
+    const result = await gate.pool.call(server, tool, args, gate.policy.callTimeoutMs);
     if (result.isError) {
       const message = `${server}.${tool} failed: ${errorText(result)}`;
       return { ok: false, error: { name: "ToolError", code: "TOOL_ERROR", message, data: { server, tool, raw: result } } };

@@ -4,7 +4,7 @@
 
 import * as v from "valibot";
 import { DURATION_PATTERN, parseDuration } from "../settings/duration.ts";
-import { SCRIPT_PHASES } from "../settings/registry.ts";
+import { SCRIPT_PHASES, SETTINGS, type SettingDecl } from "../settings/registry.ts";
 
 /**
  * How a door answers: text (the script's stdout), json (one envelope), stream (the frames as NDJSON).
@@ -23,6 +23,40 @@ export const ScriptPhasesSchema = v.strictObject({
   onError: v.optional(Lines, []),
   suffix: v.optional(Lines, []),
 });
+
+/**
+ * The settings one run may carry (the registry's `remote: "run"` rows), written as in a config file:
+ * `{"hooks.autonomy": "advise", "mcp.callTimeout": "5s"}`. Where the run executes, the stricter of
+ * each value and that process's own applies (lib/hooks/policy.ts): a caller may tighten, never loosen.
+ */
+export const RUN_SETTINGS: readonly SettingDecl[] = SETTINGS.filter((s) => s.remote === "run");
+
+function runSettingSchema(decl: SettingDecl) {
+  const what = `settings["${decl.path}"]`;
+  switch (decl.kind) {
+    case "enum":
+      return v.picklist(decl.values as string[], `${what} must be one of ${decl.values!.join(", ")}`);
+    case "int":
+      return v.pipe(v.number(`${what} must be a whole number`), v.integer(`${what} must be a whole number`), v.minValue(0, `${what} must be 0 or more`));
+    case "duration":
+      return v.pipe(v.string(`${what} must be a duration string`), v.regex(DURATION_PATTERN, `${what} must be a duration like "500ms", "30s", "1m" or "0"`));
+    default:
+      throw new Error(`${decl.path}: a ${decl.kind} setting cannot be carried by a run (lib/exec/options.ts)`);
+  }
+}
+
+export const RunSettingsSchema = v.strictObject(Object.fromEntries(RUN_SETTINGS.map((d) => [d.path, v.optional(runSettingSchema(d))])));
+
+/** a run's settings as the values the policy holds: durations in milliseconds */
+export function runSettingValues(settings: Record<string, unknown>): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  for (const decl of RUN_SETTINGS) {
+    const value = settings[decl.path];
+    if (value === undefined) continue;
+    out[decl.path] = decl.kind === "duration" ? (parseDuration(String(value)) as number) : (value as string | number);
+  }
+  return out;
+}
 
 export const ExecOptionsSchema = v.pipe(
   v.strictObject({
@@ -48,6 +82,8 @@ export const ExecOptionsSchema = v.pipe(
     stdin: v.optional(v.string()),
     cwd: v.optional(v.string()),
     output: v.optional(v.picklist(OUTPUT_MODES)),
+    /** the caller's own limits for this run (RUN_SETTINGS); absent = the executing process's */
+    settings: v.optional(RunSettingsSchema, {}),
   }),
   v.check((o) => (o.source === undefined) !== (o.file === undefined), "give exactly one of source or file"),
   v.check((o) => o.timeout === undefined || o.timeoutMs === undefined || parseDuration(o.timeout) === o.timeoutMs, "timeout and timeoutMs disagree: give one of them"),

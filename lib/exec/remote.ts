@@ -1,12 +1,54 @@
 // What a --remote run sends beyond the ExecOptions a local run builds: the caller's own script-point
 // hooks (a local run has them in force through its engine; a remote one carries them along, where
-// the daemon applies them as per-run hooks). They are validated here exactly as a local run would
-// (a bad hook is a usage error before anything is sent) and made independent of the caller's
-// directories: relative run/module paths become absolute, and derived names are kept.
+// the daemon applies them as per-run hooks), and the caller's own limits (ExecOptions.settings).
+// Hooks are validated here exactly as a local run would (a bad hook is a usage error before anything
+// is sent) and made independent of the caller's directories: relative run/module paths become
+// absolute, and derived names are kept. A flag that cannot travel is refused here, never dropped.
 
 import { hooksFromSetting } from "../hooks/build-gate.ts";
 import type { Session } from "../session/session.ts";
+import { formatDuration } from "../settings/duration.ts";
+import { UsageError } from "../settings/flags.ts";
+import { settingsFor, type CommandName } from "../settings/registry.ts";
 import type { Sourced } from "../settings/resolve.ts";
+import { RUN_SETTINGS } from "./options.ts";
+
+/**
+ * The caller's limits that travel with the run: every `remote: "run"` setting the caller set (by
+ * flag, variable or config; defaults stay home, so the daemon's own apply). The daemon keeps the
+ * stricter of each and its own.
+ */
+export function remoteRunSettings(session: Session): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  for (const decl of RUN_SETTINGS) {
+    const s = session.settings.get(decl.path)!;
+    if (s.origin === "default") continue;
+    out[decl.path] = decl.kind === "duration" ? formatDuration(s.value as number) : (s.value as string | number);
+  }
+  return out;
+}
+
+/**
+ * Flags that belong to the process that runs the gate and the pool (the daemon's models, plugins,
+ * read limit) cannot travel: accepted and dropped would be the worst bug this project knows, so each
+ * is a usage error naming the flag and where to set it instead. A call-point hook given by flag
+ * is refused for the same reason: only script-point hooks travel with a run.
+ */
+export function refuseStayingFlags(session: Session, command: CommandName): void {
+  for (const decl of settingsFor(command)) {
+    const origin = session.settings.get(decl.path)!.origin;
+    if (decl.remote !== undefined || !origin.startsWith("flag:")) continue;
+    throw new UsageError(`${origin.slice(5)} does not travel with --remote: ${decl.path} belongs to the daemon (set it where the daemon runs, in its config or MCPX_* environment), or run without --remote`);
+  }
+  const items = (session.settings.get("hooks")!.items ?? []) as Sourced[];
+  const hooks = hooksFromSetting(items, session.cwd, session.env);
+  hooks.forEach((hook, i) => {
+    const origin = items[i]!.origin;
+    if (origin.startsWith("flag:") && (hook.on !== "script" || hook.phase === "observe")) {
+      throw new UsageError(`${origin.slice(5)}: hook ${hook.name} is on ${hook.on}.${hook.phase}, and only script-point hooks travel with --remote (the daemon's own hooks gate its calls): declare it where the daemon runs, or run without --remote`);
+    }
+  });
+}
 
 export function remoteScriptHooks(session: Session): Array<Record<string, unknown>> {
   const items = (session.settings.get("hooks")!.items ?? []) as Sourced[];

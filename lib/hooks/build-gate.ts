@@ -14,6 +14,7 @@ import { parseHookServers } from "./allowlist.ts";
 import type { Gate } from "./gate.ts";
 import type { Hook } from "./hook.ts";
 import { startObservers, type Observers } from "./observe.ts";
+import { policyFromSettings, stricterPolicy, type PolicySetting } from "./policy.ts";
 import { levelRank, type Level } from "./points.ts";
 import { parseHooks } from "./schema.ts";
 
@@ -51,6 +52,20 @@ export function perRunHooks(values: readonly unknown[], cwd: string, env: Record
   return hooks.map((h) => ({ ...h, effect: lower(h.effect, PER_RUN_HOOK_CEILING) }));
 }
 
+/**
+ * The gate one run goes through: the process's gate with the run's own script hooks after its hooks,
+ * and the run's own settings applied where they are stricter. It reads the process's hooks live
+ * (a plugin's hooks come and go with its server), so it is a view on that gate, not a copy.
+ */
+export function gateForRun(base: Gate, extraHooks: readonly Hook[], settings: Partial<Record<PolicySetting, Level | number>>): Gate {
+  if (extraHooks.length === 0 && Object.keys(settings).length === 0) return base;
+  const policy = stricterPolicy(base.policy, settings);
+  return Object.create(base, {
+    hooks: { get: () => (extraHooks.length ? [...base.hooks, ...extraHooks] : base.hooks) },
+    policy: { value: policy },
+  }) as Gate;
+}
+
 function lower(a: Level, b: Level): Level {
   return levelRank(a) <= levelRank(b) ? a : b;
 }
@@ -81,14 +96,7 @@ export function buildGate({ session, pool, bus, hooks, dynamicHooks = () => [], 
       const extra = dynamicHooks().filter((h) => h.phase !== "observe");
       return extra.length ? [...fixed, ...extra] : fixed;
     },
-    policy: {
-      autonomy: get<Level>("hooks.autonomy"),
-      max: get<Level>("autonomy.max"),
-      retryBudget: get<number>("hooks.retryBudget"),
-      defaultTimeoutMs: get<number>("hooks.timeout"),
-      mcpTimeoutMs: get<number>("hooks.mcpTimeout"),
-      hookServers: parseHookServers(session.env.MCP_HOOK_SERVERS),
-    },
+    policy: policyFromSettings(get, parseHookServers(get<string>("hooks.mcpServers"))),
     pool,
     bus,
     deps,

@@ -7,21 +7,15 @@ import type { HookFrameBody } from "../exec/frames.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { Pool } from "../mcp/pool.ts";
 import { runHookAction, type ActionDeps } from "./actions/run-action.ts";
-import { isAllowed, type HookServers } from "./allowlist.ts";
+import { isAllowed } from "./allowlist.ts";
 import { effectiveLevel, applyDial } from "./dial.ts";
 import type { Hook } from "./hook.ts";
 import { hookMatches } from "./match.ts";
 import { callHookTools } from "./mcp-hook-calls.ts";
 import { POINTS, type Level, type Phase, type PointName, type PointSpec } from "./points.ts";
+import type { GatePolicy } from "./policy.ts";
 
-export interface GatePolicy {
-  autonomy: Level;
-  max: Level;
-  retryBudget: number;
-  defaultTimeoutMs: number;
-  mcpTimeoutMs: number;
-  hookServers: HookServers;
-}
+export type { GatePolicy };
 
 export interface Gate {
   hooks: readonly Hook[];
@@ -78,7 +72,7 @@ export async function runGate(gate: Gate, point: PointName, phase: Phase, payloa
     decision.refused ??= r;
     decision.objections?.push(r);
   };
-  const match = { server: payload.call?.server ?? payload.server?.name, tool: payload.call?.tool };
+  const match = matchContextOf(payload);
   const subject = (SUBJECT[`${point}.${phase}`] ?? (phase === "onError" ? recoverySubject : resultSubject))(payload);
 
   const settle = (hook: { name: string; on: string; effect: Level; failure: "open" | "closed"; action: string }, out: { output?: Record<string, unknown>; failure?: string; durationMs: number }) => {
@@ -142,6 +136,11 @@ export async function runGate(gate: Gate, point: PointName, phase: Phase, payloa
     if (decision.refused && !hearsAll) return decision;
   }
   return decision;
+}
+
+/** what a hook's `when` is matched against for a payload: `mcpx hooks explain` uses it too, so it explains what runs */
+export function matchContextOf(payload: Payload): { server?: string; tool?: string } {
+  return { server: payload.call?.server ?? payload.server?.name, tool: payload.call?.tool };
 }
 
 /**

@@ -2,6 +2,7 @@
 // every `when` filter it declares matches the context. A filter on a value the context does not
 // have is a non-match, never a pass: "only for server X" must not fire where there is no server.
 
+import { toIdentifier } from "../codegen/identifiers.ts";
 import { matchesKind } from "../events/bus.ts";
 import type { Hook, When, WhenKey } from "./hook.ts";
 import type { Phase } from "./points.ts";
@@ -36,7 +37,17 @@ export function whenMatches(when: When, ctx: MatchContext): boolean {
     if (pattern === undefined) continue;
     const value = ctx[key];
     if (value === undefined) return false;
-    if (GLOB_KEYS.has(key) ? !glob(pattern).match(value) : pattern !== value) return false;
+    if (!(GLOB_KEYS.has(key) ? globMatches(key, pattern, value) : pattern === value)) return false;
   }
   return true;
+}
+
+/**
+ * A tool is matched by either spelling: the MCP name the server lists (`get-sum`) or the identifier
+ * everything users see shows (`get_sum`: scripts, mcpx ls, types). A guard written with the one it
+ * saw in a script must not silently never fire.
+ */
+function globMatches(key: WhenKey, pattern: string, value: string): boolean {
+  const g = glob(pattern);
+  return g.match(value) || (key === "tool" && g.match(toIdentifier(value)));
 }

@@ -21,7 +21,10 @@ export function startObservers(gate: Gate, hooks: () => Hook[]): Observers {
     if (event.kind === "hook.failed" && (event.data as { phase?: string }).phase === "observe") return;
     for (const hook of hooks()) {
       if (!hookMatches(hook, event.kind, "observe", { server: event.server, tool: event.tool, session: event.session, uri: event.uri })) continue;
-      const p = runHookAction(hook, "call", "observe", { point: event.kind, phase: "observe", hook: hook.name, event }, gate, gate.deps).then((out) => {
+      // the point an observer sees is the event kind (MCPX_HOOK_POINT too), and the run it belongs to where the event names one
+      const runId = (event.data as { runId?: unknown }).runId;
+      const input = { point: event.kind, phase: "observe", hook: hook.name, runId: typeof runId === "string" ? runId : undefined, event };
+      const p = runHookAction(hook, event.kind, "observe", input, gate, gate.deps).then((out) => {
         if (out.failure) gate.bus.publish("hook.failed", { hook: hook.name, point: event.kind, phase: "observe", reason: out.failure });
       });
       inflight.add(p);

@@ -25,6 +25,8 @@ const EXEC_KEY_DOCS: Record<string, string> = {
   env: "Variables set for the script, over the server's environment.",
   stdin: "Text written to the script's stdin (default: empty).",
   cwd: "Working directory of the script, relative to the server's.",
+  settings:
+    'Your own limits for this run, written as in a config file: {"hooks.autonomy": "advise", "autonomy.max": "propose", "hooks.retryBudget": 0, "hooks.timeout": "5s", "hooks.mcpTimeout": "1s", "mcp.callTimeout": "10s"}. The stricter of each and the server\'s own applies: they can tighten, never loosen.',
 };
 
 const execEntries = ExecOptionsSchema.pipe[0].entries;

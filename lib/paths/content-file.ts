@@ -2,7 +2,7 @@
 // file, once written, never changes under a running script. Hashed with Bun's native hasher:
 // loading node:crypto costs every run several ms of start-up.
 
-import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 export function sha256(text: string): string {
@@ -36,4 +36,22 @@ function renameInto(dir: string, name: string, text: string): void {
   const tmp = join(dir, `.${name}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
   writeFileSync(tmp, text, { mode: 0o600 });
   renameSync(tmp, join(dir, name));
+}
+
+/**
+ * Writes a generated file beside the user's own (mcpx-globals.d.ts): a new file in the same directory,
+ * created exclusively, then renamed over the name. A symlink planted at the name is replaced, never
+ * followed, so the write cannot reach a file elsewhere. Unchanged text is not rewritten.
+ */
+export function writeGeneratedFile(path: string, text: string, mode = 0o644): void {
+  const st = lstatSync(path, { throwIfNoEntry: false });
+  if (st?.isFile() && readFileSync(path, "utf8") === text) return;
+  const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  writeFileSync(tmp, text, { mode, flag: "wx" });
+  try {
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
 }

@@ -17,6 +17,19 @@ export interface SettingDecl {
   aliases?: readonly string[];
   /** commands whose flags include this setting; all run-shaped commands by default */
   commands?: readonly CommandName[];
+  /**
+   * How a run on the daemon (--remote, /v1/exec, mcpx_exec) gets it (docs/daemon.md):
+   * - "options": an ExecOptions field of its own carries it (script phases, runtime, timeout, script hooks)
+   * - "run": ExecOptions.settings carries it, and the stricter of the run's and the daemon's value applies
+   * - "caller": the caller uses it itself (where the daemon is, how to render)
+   * Absent: it belongs to the process that runs the gate and the pool (the daemon's models, plugins,
+   * read limit), and `--remote` refuses a flag for it rather than drop it.
+   */
+  remote?: "options" | "run" | "caller";
+  /** a token or key: every surface shows only whether it is set, and no script's environment inherits it */
+  secret?: true;
+  /** the variable, where a convention other tools follow fixes it (MCP_HOOK_SERVERS); else derived from the path */
+  env?: string;
 }
 
 export type CommandName = "run" | "exec" | "call" | "ls" | "types" | "settings" | "hooks" | "daemon" | "serve";
@@ -57,6 +70,7 @@ export const SETTINGS: readonly SettingDecl[] = [
       description: `${PHASE_DOC[phase]}. Repeatable; "-" (null in JSON) splices inherited lines; "@FILE" uses the file's text.`,
       aliases: [PHASE_ALIAS[phase]],
       commands: RUNS,
+      remote: "options",
     }),
   ),
   {
@@ -65,6 +79,7 @@ export const SETTINGS: readonly SettingDecl[] = [
     default: "",
     description: "Where the daemon listens and --remote connects: a unix socket path (default $XDG_RUNTIME_DIR/mcpx/daemon.sock, else $XDG_STATE_HOME/mcpx/daemon.sock; see docs/daemon.md) or http://127.0.0.1:PORT (TCP: loopback only, needs daemon.token)",
     commands: ["run", "exec", "daemon"],
+    remote: "caller",
   },
   {
     path: "daemon.token",
@@ -72,6 +87,8 @@ export const SETTINGS: readonly SettingDecl[] = [
     default: "",
     description: "Bearer token the daemon requires on TCP (and --remote sends); prefer MCPX_DAEMON_TOKEN to a config file",
     commands: ["run", "exec", "daemon"],
+    secret: true,
+    remote: "caller",
   },
   {
     path: "daemon.maxBody",
@@ -95,6 +112,7 @@ export const SETTINGS: readonly SettingDecl[] = [
     description: "Runtime for scripts: auto (the embedded Bun), bun (the embedded Bun), deno or node from PATH",
     aliases: ["runtime"],
     commands: RUNS,
+    remote: "options",
   },
   {
     path: "exec.timeout",
@@ -103,6 +121,7 @@ export const SETTINGS: readonly SettingDecl[] = [
     description: "End the script's whole process group after this long (exit 124); 0s = no limit",
     aliases: ["timeout"],
     commands: RUNS,
+    remote: "options",
   },
   {
     path: "mcp.callTimeout",
@@ -110,6 +129,7 @@ export const SETTINGS: readonly SettingDecl[] = [
     default: "60s",
     description: "How long one upstream tools/call may take before it fails naming the server",
     commands: EVERY,
+    remote: "run",
   },
   {
     path: "mcp.maxMessage",
@@ -125,6 +145,7 @@ export const SETTINGS: readonly SettingDecl[] = [
     values: ["text", "json", "logfmt", "compact", "bare"],
     description: "How logs, emits and advice are written to stderr",
     commands: EVERY,
+    remote: "caller",
   },
   {
     path: "logging.level",
@@ -133,6 +154,7 @@ export const SETTINGS: readonly SettingDecl[] = [
     values: ["debug", "info", "warn", "error", "silent"],
     description: "Lowest log level shown on stderr (debug also shows upstream servers' stderr)",
     commands: EVERY,
+    remote: "caller",
   },
   {
     path: "hooks",
@@ -140,6 +162,7 @@ export const SETTINGS: readonly SettingDecl[] = [
     default: [],
     description: "Hook objects (on, phase, one action, effect, …); a JSON list layered by the null-splice rule (docs/hooks.md)",
     commands: HOOKED,
+    remote: "options",
   },
   {
     path: "plugins",
@@ -155,6 +178,7 @@ export const SETTINGS: readonly SettingDecl[] = [
     values: LEVEL_VALUES,
     description: "The caller's ceiling on every hook's effect: a hook key above it is dropped and reported",
     commands: HOOKED,
+    remote: "run",
   },
   {
     path: "autonomy.max",
@@ -163,6 +187,7 @@ export const SETTINGS: readonly SettingDecl[] = [
     values: LEVEL_VALUES,
     description: "The daemon's (here: this process's) ceiling on every hook's effect, applied after hooks.autonomy",
     commands: HOOKED,
+    remote: "run",
   },
   {
     path: "hooks.retryBudget",
@@ -170,6 +195,7 @@ export const SETTINGS: readonly SettingDecl[] = [
     default: "2",
     description: 'How many times {"run": "retry"} from onError may repeat one operation; 0 disables retries',
     commands: HOOKED,
+    remote: "run",
   },
   {
     path: "hooks.timeout",
@@ -177,6 +203,7 @@ export const SETTINGS: readonly SettingDecl[] = [
     default: "30s",
     description: "How long a hook may take unless it sets its own timeout; then its process group is ended and it counts as failed",
     commands: HOOKED,
+    remote: "run",
   },
   {
     path: "hooks.mcpTimeout",
@@ -184,6 +211,15 @@ export const SETTINGS: readonly SettingDecl[] = [
     default: "2.5s",
     description: "How long an allowlisted server's hook tool (_PreToolUse, …) may take; a timeout is no objection",
     commands: HOOKED,
+    remote: "run",
+  },
+  {
+    path: "hooks.mcpServers",
+    kind: "string",
+    default: "",
+    description: 'Upstream servers whose lifecycle hook tools (_PreToolUse, …) are called at their points: empty = none, exactly "*" = every server, else a comma list ("*,foo" is literal)',
+    commands: HOOKED,
+    env: "MCP_HOOK_SERVERS",
   },
   {
     path: "model.url",
@@ -205,6 +241,7 @@ export const SETTINGS: readonly SettingDecl[] = [
     default: "",
     description: "Bearer token for model.url (prefer the MCPX_MODEL_API_KEY variable to a config file)",
     commands: HOOKED,
+    secret: true,
   },
 ];
 
@@ -219,10 +256,13 @@ export function isListKind(kind: SettingKind): boolean {
   return kind === "list" || kind === "source" || kind === "json";
 }
 
-/** script.onError → MCPX_SCRIPT_ON_ERROR */
+/** script.onError → MCPX_SCRIPT_ON_ERROR, unless the declaration names its own variable */
 export function envName(path: string): string {
-  return "MCPX_" + path.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/\./g, "_").toUpperCase();
+  return BY_PATH.get(path)?.env ?? "MCPX_" + path.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/\./g, "_").toUpperCase();
 }
+
+/** the variables of secret settings: never inherited by a script (execute.ts) */
+export const SECRET_ENV_NAMES: readonly string[] = SETTINGS.filter((s) => s.secret).map((s) => envName(s.path));
 
 /** script.onError → script-on-error (the long flag, without dashes) */
 export function flagName(path: string): string {

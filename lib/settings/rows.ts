@@ -1,4 +1,5 @@
-// One row per setting, the shape `mcpx settings --json` prints and /v1/settings will serve.
+// One row per setting, the shape `mcpx settings` prints and /v1/settings serves: one rule for
+// secrets on both, from the registry's `secret` flag.
 
 import { envName, flagSpellings } from "./registry.ts";
 import type { ResolvedSetting, Sourced } from "./resolve.ts";
@@ -17,7 +18,14 @@ export interface SettingRow {
   shadowed: Sourced[];
 }
 
+/** what a secret setting shows instead of its value, on every surface (mcpx settings, /v1/settings) */
+export const REDACTED = "(set; not shown)";
+
+const hide = (v: unknown) => (v === "" || v === undefined ? v : REDACTED);
+
+/** one row; a secret's value (and what it shadowed) says only whether it is set */
 export function settingRow(s: ResolvedSetting): SettingRow {
+  const secret = s.decl.secret === true;
   return {
     path: s.decl.path,
     kind: s.decl.kind,
@@ -26,9 +34,9 @@ export function settingRow(s: ResolvedSetting): SettingRow {
     flags: flagSpellings(s.decl).map((f) => `--${f}`),
     values: s.decl.values,
     default: s.decl.default,
-    value: s.value,
+    value: secret ? hide(s.value) : s.value,
     origin: s.origin,
     items: s.items,
-    shadowed: s.shadowed,
+    shadowed: secret ? s.shadowed.map((x) => ({ ...x, value: hide(x.value) })) : s.shadowed,
   };
 }

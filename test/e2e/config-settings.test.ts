@@ -138,6 +138,31 @@ describe.concurrent("mcpx settings", () => {
     for (const s of SETTINGS) expect(listed).toContain(s.path);
   });
 
+  test("settings list and get show a secret only as set, in text and --json, as /v1/settings does", async () => {
+    const env = { MCPX_DAEMON_TOKEN: "tok-abcdefghijklmnop", MCPX_MODEL_API_KEY: "key-abcdefghijklmnop" };
+    const outputs = await Promise.all([["settings", "list"], ["settings", "list", "--json"], ["settings", "get", "daemon.token"], ["settings", "get", "model.apiKey", "--json"]].map((argv) => mcpx(sb, argv, { env })));
+    for (const r of outputs) {
+      expectExit(r, 0);
+      expect(r.stdout).not.toContain("abcdefghijklmnop");
+    }
+    expect(outputs[2]!.stdout).toContain("(set; not shown)");
+    expect(JSON.parse(outputs[3]!.stdout).value).toBe("(set; not shown)");
+  });
+
+  test("MCP_HOOK_SERVERS is the variable of the setting hooks.mcpServers: settings get shows its value and origin", async () => {
+    const r = await mcpx(sb, ["settings", "get", "hooks.mcpServers", "--json"], { env: { MCP_HOOK_SERVERS: "fake,other" } });
+    expectExit(r, 0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ value: "fake,other", origin: "env:MCP_HOOK_SERVERS", env: "MCP_HOOK_SERVERS", flags: ["--hooks-mcp-servers"] });
+  });
+
+  test("a script and what it starts do not inherit the daemon token or the model key", async () => {
+    const env = { MCPX_DAEMON_TOKEN: "tok-abcdefghijklmnop", MCPX_MODEL_API_KEY: "key-abcdefghijklmnop", MCPX_E2E_VISIBLE: "yes" };
+    const snippet = 'const { execSync } = await import("node:child_process"); console.log(JSON.stringify([process.env.MCPX_DAEMON_TOKEN ?? null, process.env.MCPX_MODEL_API_KEY ?? null, process.env.MCPX_E2E_VISIBLE])); console.log(execSync("env").toString().includes("abcdefghijklmnop"))';
+    const r = await mcpx(sb, ["exec", snippet], { env });
+    expectExit(r, 0);
+    expect(r.stdout).toBe('[null,null,"yes"]\nfalse\n');
+  });
+
   test("settings get of an unknown path is a usage error (exit 2) naming it", async () => {
     const r = await mcpx(sb, ["settings", "get", "script.after"]);
     expectExit(r, 2);

@@ -128,6 +128,15 @@ describe.concurrent("observe hooks", () => {
     expect(JSON.stringify(seen)).toContain('"tool":"echo"');
   });
 
+  test("an observe hook's MCPX_HOOK_POINT is the event kind, with the run id, server and tool of the call it saw", async () => {
+    const saved = join(sb.dir, `${uniqueMarker("observe-env")}.env`);
+    const r = await execStream(sb, tryCall(ECHO), { hooks: [{ name: "watch-env", on: "call", phase: "observe", run: ["sh", "-c", 'cat > /dev/null; env | grep "^MCPX_HOOK_" | sort > "$0"', saved] }] });
+    expectExit(r, 0);
+    const runId = r.frames.find((f) => f.type === "start")?.runId;
+    const vars = Object.fromEntries(readFileSync(saved, "utf8").trim().split("\n").map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
+    expect(vars).toMatchObject({ MCPX_HOOK_POINT: "call.finished", MCPX_HOOK_PHASE: "observe", MCPX_HOOK_NAME: "watch-env", MCPX_HOOK_RUN_ID: runId, MCPX_HOOK_SERVER: "fake", MCPX_HOOK_TOOL: "echo" });
+  });
+
   test("an observe hook never changes the outcome, whatever it answers and whatever effect it declares", async () => {
     const record = recordPath(sb);
     const r = await execStream(sb, tryCall(ECHO), {

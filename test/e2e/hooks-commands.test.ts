@@ -16,6 +16,10 @@ const CONFIG = writeConfig(sb, ".mcpx.json", {
     { on: "call", phase: "suffix", run: say({ advise: "after every call" }) },
     { name: "watch", on: "call", phase: "observe", run: say({}) },
     { name: "start-note", on: "script", phase: "before", run: say({ advise: "starting" }) },
+    // written with the identifier scripts use; the server lists the tool as get-sum
+    { name: "sum-guard", on: "call", phase: "before", when: { tool: "get_sum" }, run: say({ refuse: "no sums today" }), effect: "refuse" },
+    // written with the MCP name
+    { name: "sum-note", on: "call", phase: "onSuccess", when: { tool: "get-sum" }, run: say({ advise: "summed" }) },
   ],
 });
 const EVENT = sb.write("event.json", JSON.stringify({ runId: "r-1", call: { server: "fake", tool: "delete_item", arguments: { id: "1" } } }));
@@ -42,7 +46,7 @@ describe.concurrent("mcpx hooks list", () => {
     const r = await hooks(["list", "--json"]);
     expectExit(r, 0);
     const rows = (JSON.parse(r.stdout) as { hooks: Array<Record<string, string>> }).hooks;
-    expect(rows.map((h) => h.name).sort()).toEqual(["call.suffix#2", "echo-note", "no-delete", "start-note", "watch"]);
+    expect(rows.map((h) => h.name).sort()).toEqual(["call.suffix#2", "echo-note", "no-delete", "start-note", "sum-guard", "sum-note", "watch"]);
     expect(rows.find((h) => h.name === "no-delete")).toMatchObject({ on: "call", phase: "before", action: "run", effect: "refuse", origin: `${CONFIG} hooks[0]` });
   });
 
@@ -50,7 +54,7 @@ describe.concurrent("mcpx hooks list", () => {
     const r = await hooks(["list", "--json"], { MCPX_HOOKS: JSON.stringify([null, { name: "from-env", on: "call", phase: "before", run: say({}) }]) });
     expectExit(r, 0);
     const rows = (JSON.parse(r.stdout) as { hooks: Array<Record<string, string>> }).hooks;
-    expect(rows).toHaveLength(6);
+    expect(rows).toHaveLength(8);
     expect(rows.find((h) => h.name === "no-delete")?.origin).toBe(`${CONFIG} hooks[0]`);
     expect(rows.find((h) => h.name === "from-env")?.origin).toContain("MCPX_HOOKS");
   });
@@ -86,6 +90,38 @@ describe.concurrent("mcpx hooks explain", () => {
     const rows = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
     expect(rows.find((row) => row.hook === "fake._PreToolUse")).toMatchObject({ phase: "before", action: "plugin", origin: "MCP_HOOK_SERVERS" });
     expect(rows.some((row) => row.hook === "echo-note")).toBe(true);
+  });
+});
+
+describe.concurrent("when.tool takes either spelling, and explain says what the gate does", () => {
+  test("a guard on the identifier get_sum refuses the call to the tool the server lists as get-sum", async () => {
+    const r = await mcpxWith(sb, ["exec", "--timeout", "30s", 'try { await fake.get_sum({ values: [1] }); console.log("went through") } catch (e) { console.log(e.message) }']);
+    expectExit(r, 0);
+    expect(r.stdout).toContain("refused by hook sum-guard: no sums today");
+  });
+
+  for (const spelling of ["fake.get_sum", "fake.get-sum"]) {
+    test(`explain ${spelling} lists both guards, whichever spelling they and the target use`, async () => {
+      const r = await hooks(["explain", spelling, "--json"]);
+      expectExit(r, 0);
+      const rows = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
+      expect(rows.find((row) => row.hook === "sum-guard")).toMatchObject({ phase: "before", effective: "refuse" });
+      expect(rows.find((row) => row.hook === "sum-note")).toMatchObject({ phase: "onSuccess" });
+    });
+  }
+
+  test("explain of an unknown server exits 2 naming the configured servers", async () => {
+    const r = await hooks(["explain", "nosuch.tool"]);
+    expectExit(r, 2);
+    expect(r.stderr).toContain('unknown server "nosuch"');
+    expect(r.stderr).toContain("configured servers are fake");
+  });
+
+  test("explain of an unknown tool exits 2 and says how to list the tools", async () => {
+    const r = await hooks(["explain", "fake.nosuch"]);
+    expectExit(r, 2);
+    expect(r.stderr).toContain('unknown tool "nosuch" on server "fake"');
+    expect(r.stderr).toContain("mcpx ls fake");
   });
 });
 

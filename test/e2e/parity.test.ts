@@ -9,7 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { join } from "node:path";
 import { SCRIPT_FLAGS } from "../../cmd/script-command.ts";
-import { settingsFor } from "../../lib/settings/registry.ts";
+import { flagName, settingsFor } from "../../lib/settings/registry.ts";
 import { MCPX, fakeServer, sandbox } from "./harness.ts";
 import { mcpx, writeConfig } from "./support.ts";
 
@@ -128,6 +128,45 @@ const CASES: Case[] = [
     options: { hooks: [{ name: "parity-advice", on: "script", phase: "onSuccess", run: ["sh", HOOK] }] },
     check: (e) => expect(e.hooks.map((h) => `${h.name} ${h.on}.${h.phase}`)).toEqual(["parity-advice script.onSuccess"]),
   },
+  // The caller's limits travel with the run (ExecOptions.settings) and tighten the gate where it runs.
+  // The config gives every door the same call hooks to tighten: an apply that rewrites echo's
+  // message, a retry on fail's error, and a hook on add that takes 5 s.
+  {
+    knob: "hooks.autonomy",
+    source: 'export default () => fake.echo({ message: "original" })',
+    cli: ["--hooks-autonomy", "advise"],
+    options: { settings: { "hooks.autonomy": "advise" } },
+    check: (e) => expect(e.result).toBe("original"),
+  },
+  {
+    knob: "autonomy.max",
+    source: 'export default () => fake.echo({ message: "original" })',
+    cli: ["--autonomy-max", "propose"],
+    options: { settings: { "autonomy.max": "propose" } },
+    check: (e) => expect(e.result).toBe("original"),
+  },
+  {
+    knob: "hooks.retryBudget",
+    source: "try { await fake.fail({}) } catch {}",
+    cli: ["--hooks-retry-budget", "0"],
+    options: { settings: { "hooks.retryBudget": 0 } },
+    // one attempt: the hook's retry is dropped (the default budget of 2 gives three onError frames)
+    check: (e) => expect(e.hooks.filter((h) => h.name === "parity-retry")).toHaveLength(1),
+  },
+  {
+    knob: "hooks.timeout",
+    source: "export default () => fake.add({ a: 1, b: 2 })",
+    cli: ["--hooks-timeout", "300ms"],
+    options: { settings: { "hooks.timeout": "300ms" } },
+    check: (e) => expect((e.hooks.find((h) => h.name === "parity-slow") as { failed?: string } | undefined)?.failed).toContain("timed out after 300ms"),
+  },
+  {
+    knob: "mcp.callTimeout",
+    source: "export default () => fake.slow({ ms: 5000 })",
+    cli: ["--mcp-call-timeout", "300ms"],
+    options: { settings: { "mcp.callTimeout": "300ms" } },
+    check: (e) => expect(e.error?.message).toContain("within 300ms"),
+  },
 ];
 
 /**
@@ -137,12 +176,10 @@ const CASES: Case[] = [
 const NOT_RUN_BEHAVIOUR: Record<string, string> = {
   "logging.format": "rendering on the client's stderr; the frames are the same",
   "logging.level": "rendering on the client's stderr; the frames are the same",
-  "mcp.callTimeout": "a property of the pool that serves the call: the daemon's own setting for remote runs",
-  "hooks.autonomy": "clamps hooks in force where the gate runs; per-run hooks are capped at refuse anyway",
-  "autonomy.max": "the daemon's own ceiling",
-  "hooks.retryBudget": "the gate's setting where the run executes",
-  "hooks.timeout": "the gate's setting where the run executes",
-  "hooks.mcpTimeout": "the gate's setting where the run executes",
+  "hooks.mcpTimeout": "travels like hooks.timeout (the same table, lib/hooks/policy.ts, unit-tested); a case would need an allowlisted hook server that delays every call of every case",
+  // the daemon's own: --remote refuses their flags (the test below), locally they are the process's settings
+  "mcp.maxMessage": "the read limit of the pool that serves the call: the daemon's own",
+  "hooks.mcpServers": "which servers' hook tools the gate calls: the daemon's own allowlist",
   "model.url": "prompt hooks are the gate's, where the run executes",
   "model.name": "prompt hooks are the gate's, where the run executes",
   "model.apiKey": "prompt hooks are the gate's, where the run executes",
@@ -178,7 +215,14 @@ function withSource(c: Case): string[] {
 
 beforeAll(async () => {
   sb.write("hook.sh", `echo '{"advise": "parity"}'\n`);
-  writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer() } });
+  writeConfig(sb, ".mcpx.json", {
+    mcpServers: { fake: fakeServer() },
+    hooks: [
+      { name: "parity-rewrite", on: "call", phase: "before", when: { tool: "echo" }, run: ["sh", "-c", `cat > /dev/null; echo '{"apply": {"message": "rewritten"}}'`], effect: "apply" },
+      { name: "parity-retry", on: "call", phase: "onError", when: { tool: "fail" }, run: ["sh", "-c", `cat > /dev/null; echo '{"run": "retry"}'`], effect: "run" },
+      { name: "parity-slow", on: "call", phase: "before", when: { tool: "add" }, run: ["sh", "-c", "cat > /dev/null; sleep 5"] },
+    ],
+  });
   daemon = Bun.spawn([MCPX, "daemon", "--daemon-address", SOCKET], { cwd: sb.dir, env: sb.env, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
   const decoder = new TextDecoder();
   let said = "";
@@ -201,6 +245,31 @@ describe("every knob that changes a run has a parity case", () => {
     const knobs = [...new Set([...settingsFor("run"), ...settingsFor("exec")].map((s) => s.path)), ...Object.keys(SCRIPT_FLAGS).map((f) => `--${f}`), "--config"];
     const uncovered = knobs.filter((k) => !CASES.some((c) => c.knob === k) && !OUTPUT_KNOBS.includes(k) && !(k in NOT_RUN_BEHAVIOUR));
     expect(uncovered).toEqual([]);
+  });
+});
+
+describe("--remote refuses a flag that cannot travel, naming it", () => {
+  // the daemon's own settings: a flag for one with --remote would otherwise be accepted and dropped
+  const staying = [...new Set([...settingsFor("run"), ...settingsFor("exec")])].filter((d) => d.remote === undefined);
+  const sample = (d: (typeof staying)[number]) => (d.kind === "enum" ? d.values![0]! : d.kind === "int" ? "1" : d.kind === "duration" ? "1s" : d.kind === "bool" ? "true" : "x");
+  for (const d of staying) {
+    test(`--${flagName(d.path)} with --remote is exit 2 naming the flag and ${d.path}`, async () => {
+      const r = await mcpx(sb, ["exec", "--remote", "--daemon-address", SOCKET, `--${flagName(d.path)}`, sample(d), "1"]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`--${flagName(d.path)} does not travel with --remote`);
+      expect(r.stderr).toContain(d.path);
+    });
+  }
+
+  test("a call-point hook given by --hooks with --remote is exit 2 (only script hooks travel)", async () => {
+    const r = await mcpx(sb, ["exec", "--remote", "--daemon-address", SOCKET, "--hooks", JSON.stringify([{ name: "mine", on: "call", phase: "before", run: ["true"] }]), "1"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("only script-point hooks travel with --remote");
+  });
+
+  test("without a flag the same config-file values are no error", async () => {
+    const r = await mcpx(sb, ["exec", "--remote", "--daemon-address", SOCKET, "console.log(1)"]);
+    expect(r.code).toBe(0);
   });
 });
 

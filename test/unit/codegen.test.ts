@@ -155,6 +155,12 @@ await tools["my.server"];
 // Tools of an unlisted server come from an index signature, so noUncheckedIndexedAccess wants the "!".
 await later.anything!({ x: 1 });
 const raw: unknown = await call("everything", "get-sum", { a: 1, b: 2 }, { raw: true });
+const rawEcho = await everything.echo.raw({ message: "hi" });
+const texts: unknown[] = rawEcho.content;
+const failed: boolean | undefined = (await everything.get_sum.raw({ a: 1, b: 2 })).isError;
+const fromTools = await tools.everything.echo.raw({ message: "hi" });
+const untypedRaw = await later.anything!.raw({ x: 1 });
+emit([texts, failed, fromTools.structuredContent, untypedRaw._meta]);
 log("plain"); log.debug(1); log.info(2); log.warn(3); log.error(4);
 emit({ echoed, sum, raw });
 const where: string = script.path + script.name + script.runId + script.args.join(" ") + (script.export ?? "");
@@ -169,6 +175,7 @@ const MISUSES = `
 await everything.echo({});
 await everything._Stop({});
 await everything.a_b();
+await everything.echo.raw({});
 await log.write({ line: "x" });
 await fetch_missing.x();
 export {};
@@ -209,25 +216,30 @@ describe("generateDeclarations", () => {
   const dts = DTS;
 
   test("a tool that requires nothing takes optional args", () => {
-    expect(dts).toContain("list(args?: { limit?: number }): Promise<unknown>;");
+    expect(dts).toContain("  readonly list: {\n    (args?: { limit?: number }): Promise<unknown>;");
   });
 
   test("a tool that requires something takes required args", () => {
-    expect(dts).toContain("get_sum(args: { a: number; b: number }): Promise<{ sum: number }>;");
+    expect(dts).toContain("  readonly get_sum: {\n    (args: { a: number; b: number }): Promise<{ sum: number }>;");
   });
 
   test("a tool without an input schema takes an optional plain object", () => {
-    expect(dts).toContain("no_schema(args?: Record<string, unknown>): Promise<unknown>;");
+    expect(dts).toContain("  readonly no_schema: {\n    (args?: Record<string, unknown>): Promise<unknown>;");
   });
 
   test("the tool description and its hints become the method's JSDoc", () => {
-    expect(dts).toContain("  /** Echoes back the input */\n  echo(args: {\n    /** Text to echo */\n    message: string;\n  }): Promise<unknown>;");
-    expect(dts).toContain("  /** Hints: read-only, idempotent. */\n  get_sum(");
+    expect(dts).toContain("  /** Echoes back the input */\n  readonly echo: {\n    (args: {\n    /** Text to echo */\n    message: string;\n  }): Promise<unknown>;");
+    expect(dts).toContain("  /** Hints: read-only, idempotent. */\n  readonly get_sum: {");
   });
 
   test("hook tools are absent from the declarations", () => {
     expect(dts).not.toContain("_Stop");
     expect(dts).not.toContain("hook\n");
+  });
+
+  test("every tool also has .raw(args), resolving to the raw MCP result", () => {
+    expect(dts).toContain("    raw(args?: { limit?: number }): Promise<McpxRawResult>;");
+    expect(dts).toContain("type McpxRawResult = { content: unknown[]; structuredContent?: unknown; isError?: boolean; _meta?: Record<string, unknown> };");
   });
 
   test("a server namespace is a global under its identifier and in tools under its real name", () => {
@@ -244,12 +256,12 @@ describe("generateDeclarations", () => {
 
   test("tools sharing an identifier get no method and a comment naming call()", () => {
     expect(dts).toContain('  // "a.b" is reachable only as call("my.server", "a.b"): a_b is also the identifier of "a-b".');
-    expect(dts).not.toMatch(/^\s*a_b\(/m);
+    expect(dts).not.toMatch(/^\s*(readonly )?a_b\b/m);
   });
 
   test("recursive $defs become module-local aliases", () => {
     expect(dts).toContain("type Node = { kids?: Node[] };");
-    expect(dts).toContain("delete_(args?: { node?: Node }): Promise<unknown>;");
+    expect(dts).toContain("  readonly delete_: {\n    (args?: { node?: Node }): Promise<unknown>;");
   });
 
   test("a server whose tools were not listed is typed as any tool", () => {
@@ -275,6 +287,7 @@ describe("generateDeclarations", () => {
     expect(out).toContain("script.ts(4,"); // everything has no a_b
     expect(out).toContain("script.ts(5,"); // `log` is mcpx's log, not the server
     expect(out).toContain("script.ts(6,");
+    expect(out).toContain("script.ts(7,"); // .raw takes the tool's arguments too
   });
 
   test("no servers still gives a working globals file", () => {
@@ -287,7 +300,7 @@ describe("generateDeclarations", () => {
     expect(text).toContain("interface McpxServer_a_b_2 {");
     expect(text).toContain("type Promise_2 = string;");
     expect(text).toContain("type Promise_3 = number;");
-    expect(text).toContain("self(args?: r_self_args): Promise<r_self_result>;");
+    expect(text).toContain("  readonly self: {\n    (args?: r_self_args): Promise<r_self_result>;");
     expect(diagnostics.colliding).toBe("");
   });
 });
@@ -299,6 +312,7 @@ describe("renderToolTypes", () => {
     const text = renderToolTypes(everything);
     expect(text).toStartWith('// MCP server "everything" (global everything; also tools["everything"])\ndeclare namespace everything {\n');
     expect(text).toContain("  function list(args?: { limit?: number }): Promise<unknown>;");
+    expect(text).toContain("  namespace list {\n    /** The raw MCP result");
     expect(text).not.toContain("_Stop");
     expect(diagnostics.namespaceView).toBe("");
   });

@@ -43,6 +43,10 @@ describe("hookMatches", () => {
     { name: "session matches its own id", hook: { on: "script", phase: "before", when: { session: "s1" } }, at: ["script", "before"], ctx: { session: "s1" }, match: true },
     { name: "a uri glob matches across path segments with **", hook: { on: "resources", phase: "observe", when: { uri: "file:///w/**" } }, at: ["resources.updated", "observe"], ctx: { uri: "file:///w/a/b.txt" }, match: true },
     { name: "glob matching is case-sensitive", hook: { on: "call", phase: "before", when: { tool: "Delete_*" } }, at: ["call", "before"], ctx: { tool: "delete_x" }, match: false },
+    { name: "a tool filter written as the identifier matches the MCP name", hook: { on: "call", phase: "before", when: { tool: "get_sum" } }, at: ["call", "before"], ctx: { tool: "get-sum" }, match: true },
+    { name: "a tool glob written with identifiers matches the MCP name", hook: { on: "call", phase: "before", when: { tool: "delete_*" } }, at: ["call", "before"], ctx: { tool: "delete-file" }, match: true },
+    { name: "a tool filter written as the MCP name still matches it", hook: { on: "call", phase: "before", when: { tool: "get-sum" } }, at: ["call", "before"], ctx: { tool: "get-sum" }, match: true },
+    { name: "a server filter is not rewritten: servers are named by the user", hook: { on: "call", phase: "before", when: { server: "my_fs" } }, at: ["call", "before"], ctx: { server: "my-fs" }, match: false },
     { name: "no when filters match any context", hook: { on: "call", phase: "suffix", when: {} }, at: ["call", "suffix"], ctx: { server: "x", tool: "y" }, match: true },
   ];
   for (const row of table) test(row.name, () => expect(hookMatches(row.hook, ...row.at, row.ctx ?? {})).toBe(row.match));

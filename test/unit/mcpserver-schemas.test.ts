@@ -74,7 +74,7 @@ describe("parseToolArgs", () => {
     { name: "a missing required key names it and its type", schema: McpExecArgsSchema, args: {}, says: 'invalid arguments for t: missing required key "source" (string)' },
     { name: "a wrong type names the key, the expected type and what came", schema: McpExecArgsSchema, args: { source: 1 }, says: "source: expected string, got 1" },
     { name: "a nested wrong type names the whole path", schema: McpExecArgsSchema, args: { source: "", script: { before: [1] } }, says: "script.before[0]: expected string, got 1" },
-    { name: "an unknown key lists the keys that object takes and suggests the near one", schema: McpExecArgsSchema, args: { source: "", timeoutMS: 1 }, says: 'unknown key "timeoutMS": it takes source, name, args, export, script, hooks, runtime, timeoutMs, timeout, env, stdin, cwd, output (did you mean timeoutMs?)' },
+    { name: "an unknown key lists the keys that object takes and suggests the near one", schema: McpExecArgsSchema, args: { source: "", timeoutMS: 1 }, says: 'unknown key "timeoutMS": it takes source, name, args, export, script, hooks, runtime, timeoutMs, timeout, env, stdin, cwd, output, settings (did you mean timeoutMs?)' },
     { name: "an unknown nested key lists that object's keys", schema: McpExecArgsSchema, args: { source: "", script: { onsuccess: [] } }, says: 'unknown key "script.onsuccess": script takes before, prefix, onSuccess, onError, suffix (did you mean onSuccess?)' },
     { name: "a picklist says every accepted value", schema: McpExecArgsSchema, args: { source: "", runtime: "python" }, says: 'runtime: expected ("auto" | "bun" | "deno" | "node"), got "python"' },
     { name: "a regex check keeps its own words", schema: McpExecArgsSchema, args: { source: "", export: "not-an-id" }, says: 'export: export must be an identifier, got "not-an-id"' },
@@ -94,7 +94,7 @@ describe("parseToolArgs", () => {
 
   test("good arguments come back with ExecOptions' defaults filled in (the timeout is left to the server's exec.timeout)", () => {
     const r = parseToolArgs("t", McpExecArgsSchema, { source: "1" });
-    expect(r).toEqual({ ok: true, value: { source: "1", args: [], script: { before: [], prefix: [], onSuccess: [], onError: [], suffix: [] }, hooks: [], runtime: "auto", env: {} } });
+    expect(r).toEqual({ ok: true, value: { source: "1", args: [], script: { before: [], prefix: [], onSuccess: [], onError: [], suffix: [] }, hooks: [], runtime: "auto", env: {}, settings: {} } });
   });
 
   test("absent arguments are an empty object", () => {

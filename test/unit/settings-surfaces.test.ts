@@ -76,11 +76,22 @@ describe("the registry itself", () => {
     expect(paths.filter((p, i) => paths.indexOf(p) !== i)).toEqual([]);
   });
 
-  test("every setting has its own MCPX_* variable, and none is MCPX_CONFIG", () => {
+  test("every setting has its own variable: MCPX_* unless a convention fixes it, and none is MCPX_CONFIG", () => {
     const names = SETTINGS.map((s) => envName(s.path));
     expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
-    for (const n of names) expect(n).toMatch(/^MCPX_[A-Z0-9_]+$/);
+    for (const s of SETTINGS) expect(envName(s.path)).toMatch(s.env ? /^[A-Z][A-Z0-9_]+$/ : /^MCPX_[A-Z0-9_]+$/);
     expect(names).not.toContain("MCPX_CONFIG");
+    // the buzz convention's name, kept so agent hosts and mcpx read one variable
+    expect(envName("hooks.mcpServers")).toBe("MCP_HOOK_SERVERS");
+  });
+
+  test("a secret setting's row shows only whether it is set, on every surface that prints rows", () => {
+    for (const s of SETTINGS.filter((d) => d.secret)) {
+      const r = resolveOnly({ env: { [envName(s.path)]: "s3cret-value-1234" } }).get(s.path)!;
+      expect(JSON.stringify(settingRow(r))).not.toContain("s3cret-value-1234");
+      expect(settingRow(r).value).toBe("(set; not shown)");
+    }
+    expect(SETTINGS.filter((d) => d.secret).map((d) => d.path).sort()).toEqual(["daemon.token", "model.apiKey"]);
   });
 
   for (const command of COMMANDS) {
@@ -168,14 +179,14 @@ for (const s of SETTINGS) {
       for (const f of flagSpellings(s)) expect(row).toContain(`--${f}`);
     });
 
-    test("has a settings row (mcpx settings, /v1/settings) that shows the value and its origin", () => {
+    test("has a settings row (mcpx settings, /v1/settings) that shows the value (a secret: that it is set) and its origin", () => {
       const row = settingRow(resolveOnly({ env: { [envName(s.path)]: v.text } }).get(s.path)!);
       expect(row.path).toBe(s.path);
       expect(row.kind).toBe(s.kind);
       expect(row.env).toBe(envName(s.path));
       expect(row.flags).toEqual(flagSpellings(s).map((f) => `--${f}`));
       expect(row.default).toEqual(s.default);
-      expect(row.value).toEqual(v.value);
+      expect(row.value).toEqual(s.secret ? "(set; not shown)" : v.value);
       expect(row.origin).toBe(`env:${envName(s.path)}`);
       expect(row.description).toBe(s.description);
     });

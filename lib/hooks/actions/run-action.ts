@@ -4,6 +4,7 @@
 
 import type { Hook } from "../hook.ts";
 import type { Gate } from "../gate.ts";
+import type { EventKind } from "../../events/kinds.ts";
 import type { Phase, PointName } from "../points.ts";
 import { fromClaudeCodeOutput, toClaudeCodeInput } from "../claude-code.ts";
 import { hookEnv } from "../hook-env.ts";
@@ -25,12 +26,13 @@ export interface ActionOutcome {
   failure?: string;
 }
 
-export async function runHookAction(hook: Hook, point: PointName, phase: Phase, input: Record<string, unknown>, gate: Gate, deps: ActionDeps): Promise<ActionOutcome> {
+/** @param point the point, or for an observe hook the event kind it is observing */
+export async function runHookAction(hook: Hook, point: PointName | EventKind, phase: Phase, input: Record<string, unknown>, gate: Gate, deps: ActionDeps): Promise<ActionOutcome> {
   const timeoutMs = hook.timeoutMs ?? gate.policy.defaultTimeoutMs;
   const a = hook.action;
   switch (a.kind) {
     case "run": {
-      const claude = hook.compat === "claude-code" ? toClaudeCodeInput(point, phase, input as never, deps.cwd) : undefined;
+      const claude = hook.compat === "claude-code" ? toClaudeCodeInput(point as PointName, phase, input as never, deps.cwd) : undefined;
       const stdin = JSON.stringify(claude ?? input);
       const env = { ...deps.env, ...hookEnv(hook, point, phase, input as never) };
       const p = await runHookProcess(a.argv, stdin, env, timeoutMs, deps.cwd);
