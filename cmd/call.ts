@@ -24,10 +24,12 @@ export default defineCommand({
   async run({ rawArgs }) {
     const parsed = parseCommandArgs("call", rawArgs, OWN);
     const [target, json, ...extra] = parsed.positionals;
-    if (!target || extra.length > 0) throw new UsageError("usage: mcpx call SERVER.TOOL ['{\"json\": \"args\"}']");
+    if (!target || extra.length > 0) throw new UsageError("usage: mcpx call SERVER.TOOL ['{\"json\": \"args\"}' | - (read them from stdin)]");
     const dot = target.indexOf(".");
     if (dot <= 0 || dot === target.length - 1) throw new UsageError(`"${target}" is not SERVER.TOOL (e.g. everything.echo)`);
-    const args = parseArgsJson(json);
+    // "-" reads the arguments from stdin: one argv string cannot exceed 128 KiB on Linux
+    // (MAX_ARG_STRLEN), so a larger argument has no other way in
+    const args = parseArgsJson(json === "-" ? await new Response(Bun.stdin.stream()).text() : json, json === "-" ? "the arguments on stdin" : "the arguments");
     const session = openSession({ cwd: process.cwd(), env: process.env, configFlag: parsed.own.config as string | undefined, flags: parsed.settings });
     const engine = openEngine(session, { ask: terminalAsker() });
     try {
@@ -52,15 +54,15 @@ export default defineCommand({
   },
 });
 
-function parseArgsJson(text: string | undefined): Record<string, unknown> {
+function parseArgsJson(text: string | undefined, from: string): Record<string, unknown> {
   if (text === undefined || text.trim() === "") return {};
   let v: unknown;
   try {
     v = JSON.parse(text);
   } catch (e) {
-    throw new UsageError(`the arguments are not valid JSON (${(e as Error).message}): give an object like '{"message": "hi"}'`);
+    throw new UsageError(`${from} are not valid JSON (${(e as Error).message}): give an object like '{"message": "hi"}'`);
   }
-  if (!v || typeof v !== "object" || Array.isArray(v)) throw new UsageError("the arguments must be a JSON object, like '{\"message\": \"hi\"}'");
+  if (!v || typeof v !== "object" || Array.isArray(v)) throw new UsageError(`${from} must be a JSON object, like '{"message": "hi"}'`);
   return v as Record<string, unknown>;
 }
 

@@ -25,6 +25,13 @@
 //      checked (200, ok, exit 0, one ok fake.echo call, its own runId); /v1/health's run count must
 //      match what was sent. The daemon is then stopped with SIGTERM, and the bench checks that it
 //      exited 0, removed its socket, and left no process behind
+//   8. the soak (issue 7): 10,000 sequential and then 1,000 concurrent fake.echo calls in one run, each
+//      with its own message and checked, by a script under `mcpx run` (soak-script.ts, the script
+//      test/e2e/workloads-soak.test.ts runs) vs the raw SDK client in one Bun process (sdk-soak.ts).
+//      Each side times its own two loops; the table gives µs per call of each loop, the whole run's wall
+//      time per call (spawn to exit, start-up included), and peak memory: the host process's own VmHWM
+//      (the mcpx process; the peer's one Bun process), polled from /proc, and the tree's (every process
+//      under it: runner, script, server). Rounds alternate the two sides, after one untimed run each
 //
 // The two sides of a pair alternate round by round (who goes first flips every round, so drift and
 // background load hit both alike), after untimed warm-up runs of each; the table reports medians and
@@ -39,7 +46,7 @@
 // runs an empty program, which is the least `mcpx exec ''` could do, so it is the floor here.
 //
 // Round counts are the constants below; the whole run takes about 2–2.5 minutes on 2 cores (6 adds
-// about 30 s, 45 s on a loaded machine; 7 about 25 s).
+// about 30 s, 45 s on a loaded machine; 7 about 25 s; 8 about 40 s).
 
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
@@ -67,6 +74,9 @@ const ROUNDS_THROUGHPUT = 3; // 7b. rounds of the three levels, the order rotate
 const THROUGHPUT_WARMUP = 16; // 7b. untimed runs, 16 at once, before the first round
 const DAEMON_READY_MS = 10_000; // 7. the daemon must print its listening line within this
 const DAEMON_STOP_MS = 5_000; // 7. …and exit within this after SIGTERM, its processes gone within this after that
+const ROUNDS_SOAK = 3; // 8. rounds of the soak, each side once per round, after one untimed run of each
+const SOAK_SEQUENTIAL = 10_000; // 8. sequential calls per run (issue 7)
+const SOAK_CONCURRENT = 1_000; // 8. concurrent calls per run, after the sequential ones (issue 7)
 
 // ── targets (issue 2) ────────────────────────────────────────────────────────
 const TARGET_EXEC_RATIO = 2.5;
@@ -79,6 +89,7 @@ const BUN = join(ROOT, "node_modules/.bin/bun");
 const FAKE_SERVER = join(ROOT, "fixtures/servers/fake-server.ts");
 const MCPORTER = join(ROOT, "node_modules/mcporter/dist/cli.js");
 const SDK_PEER = join(import.meta.dir, "sdk-calls.ts");
+const SDK_SOAK = join(import.meta.dir, "sdk-soak.ts");
 const EMPTY_CACHE = join(ROOT, "node_modules/.cache/mcpx-bench");
 const TIME = "/usr/bin/time";
 
@@ -126,6 +137,8 @@ writeJson(join(XDG_CONFIG_HOME, "mcporter/mcporter.json"), { mcpServers: { fake:
 // the script runs from the sandbox, because `mcpx run` writes mcpx-globals.d.ts beside it
 const SCRIPT = join(WORK, "calls-script.ts");
 copyFileSync(join(import.meta.dir, "calls-script.ts"), SCRIPT);
+const SOAK_SCRIPT = join(WORK, "soak-script.ts");
+copyFileSync(join(import.meta.dir, "soak-script.ts"), SOAK_SCRIPT);
 
 // ── process bookkeeping: nothing outlives the bench ──────────────────────────
 const live = new Set<ReturnType<typeof Bun.spawn>>();
@@ -756,6 +769,70 @@ async function measureDaemon(): Promise<DaemonResults> {
   };
 }
 
+// ── 8. the soak: many calls in one run, and the host's peak memory ─────────
+interface Soak {
+  /** µs per call of the sequential loop, and of the concurrent batch (its wall time / its calls) */
+  seqUs: number;
+  concUs: number;
+  /** spawn to exit, per call: start-up and teardown included */
+  wallUs: number;
+  /** VmHWM of the process the bench started (the mcpx host; the peer's Bun), and the sum over its tree */
+  hostKiB: number;
+  treeKiB: number;
+}
+
+const soakSides = {
+  mcpx: { label: "mcpx run soak-script.ts", argv: [MCPX, "run", SOAK_SCRIPT, String(SOAK_SEQUENTIAL), String(SOAK_CONCURRENT)] },
+  peer: { label: "raw SDK client, one bun", argv: [BUN, SDK_SOAK, String(SOAK_SEQUENTIAL), String(SOAK_CONCURRENT), SERVER.command, ...SERVER.args] },
+};
+
+const soakChecked: Check = (out) => {
+  try {
+    const l = JSON.parse(out.trim().split("\n").pop() ?? "") as { answered: number; mismatches: number };
+    return l.answered === SOAK_SEQUENTIAL + SOAK_CONCURRENT && l.mismatches === 0 ? undefined : `answered ${l.answered} calls with ${l.mismatches} mismatches`;
+  } catch {
+    return "did not print the soak line";
+  }
+};
+
+async function soakOnce(argv: string[]): Promise<Soak> {
+  let root = 0;
+  let hostKiB = 0;
+  const peaks = new Map<number, number>(); // pid -> highest VmHWM seen
+  const sample = () => {
+    if (!root) return;
+    hostKiB = Math.max(hostKiB, vmHwmKiB(root));
+    for (const pid of [root, ...descendants(root)]) {
+      const hwm = vmHwmKiB(pid);
+      if (hwm > (peaks.get(pid) ?? 0)) peaks.set(pid, hwm);
+    }
+  };
+  const poll = setInterval(sample, TREE_POLL_MS);
+  const r = await run(argv, soakChecked, (pid) => {
+    root = pid;
+    sample();
+  });
+  clearInterval(poll);
+  const l = JSON.parse(r.stdout.trim().split("\n").pop()!) as { sequentialMs: number; concurrentMs: number };
+  return {
+    seqUs: (l.sequentialMs / SOAK_SEQUENTIAL) * 1000,
+    concUs: (l.concurrentMs / SOAK_CONCURRENT) * 1000,
+    wallUs: (r.ms / (SOAK_SEQUENTIAL + SOAK_CONCURRENT)) * 1000,
+    hostKiB,
+    treeKiB: [...peaks.values()].reduce((a, b) => a + b, 0),
+  };
+}
+
+async function measureSoak(): Promise<{ mcpx: Soak[]; peer: Soak[] }> {
+  for (const side of ["mcpx", "peer"] as const) await soakOnce(soakSides[side].argv);
+  const out = { mcpx: [] as Soak[], peer: [] as Soak[] };
+  for (let round = 0; round < ROUNDS_SOAK; round++) {
+    const order = round % 2 === 0 ? (["mcpx", "peer"] as const) : (["peer", "mcpx"] as const);
+    for (const side of order) out[side].push(await soakOnce(soakSides[side].argv));
+  }
+  return out;
+}
+
 // ── statistics and printing ──────────────────────────────────────────────────
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -799,6 +876,9 @@ progress(`6. hook gate: ${HOOK_CONFIGS.length} configs, 1 check run each + ${ROU
 const hookUs = await measureHooks();
 progress(`7. daemon: ${WARMUP_RUNS} warm-up + ${ROUNDS_REMOTE} rounds of local vs --remote; /v1/exec throughput, ${ROUNDS_THROUGHPUT} rounds × ${THROUGHPUT_RUNS} runs at ${THROUGHPUT_LEVELS.join(", ")} clients`);
 const daemon = await measureDaemon();
+const loadSoak = loadavg()[0]!;
+progress(`8. soak: ${SOAK_SEQUENTIAL} sequential + ${SOAK_CONCURRENT} concurrent calls per run, 1 untimed + ${ROUNDS_SOAK} rounds per side`);
+const soak = await measureSoak();
 
 const left = leftovers();
 for (const { pid } of left) kill(pid);
@@ -926,6 +1006,20 @@ lines.push("");
     `    stop: SIGTERM → exit ${S.code} in ${num(S.ms)} ms, socket ${S.socketGone ? "removed" : "NOT removed"}, ${S.children} process(es) under it before; ` +
       (S.left.length === 0 ? "none left after" : `${S.left.length} LEFT and killed: ${S.left.map((p) => `${p.pid} ${p.cmd}`).join("; ")}`),
   );
+}
+lines.push("");
+{
+  lines.push(`8. soak — ${SOAK_SEQUENTIAL} sequential then ${SOAK_CONCURRENT} concurrent fake.echo calls in one run, every answer checked against its own call; medians of ${ROUNDS_SOAK} interleaved rounds after 1 untimed run per side (load ${loadSoak.toFixed(2)} at its start)`);
+  const soakRows: string[][] = [["", "side", "sequential/call", "concurrent/call", "wall/call", "host peak RSS", "tree peak RSS"]];
+  const med = (xs: Soak[], k: keyof Soak) => median(xs.map((x) => x[k]));
+  for (const side of ["mcpx", "peer"] as const) {
+    const xs = soak[side];
+    soakRows.push([`8${side === "mcpx" ? "a" : "b"}.`, soakSides[side].label, `${num(med(xs, "seqUs"))} µs`, `${num(med(xs, "concUs"))} µs`, `${num(med(xs, "wallUs"))} µs`, mb(med(xs, "hostKiB")), mb(med(xs, "treeKiB"))]);
+  }
+  const q = (k: keyof Soak) => ratio(med(soak.mcpx, k) / med(soak.peer, k));
+  soakRows.push(["", "mcpx/peer", q("seqUs"), q("concUs"), q("wallUs"), q("hostKiB"), q("treeKiB")]);
+  lines.push(table(soakRows));
+  lines.push(`    host = VmHWM of the process the bench started (the mcpx CLI; the peer's one Bun), tree = sum of VmHWM over it and its descendants (mcpx: runner, script, fake-server), polled every ${TREE_POLL_MS} ms; wall/call = spawn to exit over ${SOAK_SEQUENTIAL + SOAK_CONCURRENT} calls`);
 }
 lines.push("");
 lines.push(`first mcpx run in the fresh HOME (cold caches): exec '' ${num(results[0]!.coldMcpx)} ms, call ${num(results[2]!.coldMcpx)} ms`);

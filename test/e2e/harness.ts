@@ -72,7 +72,7 @@ export interface Result {
 }
 
 /** runs the binary to completion */
-export async function mcpx(sb: Sandbox, args: string[], opts: { cwd?: string; env?: Record<string, string>; stdin?: string } = {}): Promise<Result> {
+export async function mcpx(sb: Sandbox, args: string[], opts: { cwd?: string; env?: Record<string, string>; stdin?: string; killAfterMs?: number } = {}): Promise<Result> {
   const proc = Bun.spawn([MCPX, ...args], {
     cwd: opts.cwd ?? sb.dir,
     env: { ...sb.env, ...opts.env },
@@ -80,8 +80,12 @@ export async function mcpx(sb: Sandbox, args: string[], opts: { cwd?: string; en
     stdout: "pipe",
     stderr: "pipe",
   });
+  // a hang becomes a failure (exit 137 and a note on stderr) instead of a stuck test
+  let killed = false;
+  const timer = opts.killAfterMs === undefined ? undefined : setTimeout(() => ((killed = true), proc.kill("SIGKILL")), opts.killAfterMs);
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { code, stdout, stderr };
+  clearTimeout(timer);
+  return { code, stdout, stderr: killed ? `${stderr}\n[harness] killed after ${opts.killAfterMs} ms\n` : stderr };
 }
 
 /** runs the binary with stdout and stderr on one pipe, to check their relative order */

@@ -34,8 +34,8 @@ const badJsonRecord = join(sb.dir, "bad-json.jsonl");
 const badJsonConfig = writeConfig(sb, "bad-json.json", { mcpServers: { fake: fakeServer({ FAKE_MCP_RECORD: badJsonRecord }) } });
 
 const HOOK_TOOLS = ["_secret", "_PreToolUse"];
-/** the fixture registers 12 tools, two of them lifecycle hooks (`_PreToolUse`, `_secret`) */
-const VISIBLE_FAKE_TOOLS = 10;
+/** the fixture registers 14 tools, two of them lifecycle hooks (`_PreToolUse`, `_secret`) */
+const VISIBLE_FAKE_TOOLS = 12;
 
 /** the error a script sees for one call, as JSON on stdout */
 const errorOf = (expr: string) =>

@@ -28,6 +28,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { payload, sha256 } from "../../fixtures/servers/payload.ts";
 import { readRecord, recordedCalls, recordedStarts } from "../../fixtures/servers/record.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
@@ -36,7 +37,7 @@ const EVERYTHING = join(ROOT, "node_modules/.bin/mcp-server-everything");
 const BUN = process.execPath;
 
 const HOOK_TOOLS = ["_PreToolUse", "_secret"];
-const FAKE_TOOLS = ["echo", "add", "json_text", "fail", "get-sum", "optional_args", "nested", "delete_item", "slow", "env", ...HOOK_TOOLS];
+const FAKE_TOOLS = ["echo", "add", "json_text", "fail", "get-sum", "optional_args", "nested", "delete_item", "slow", "env", "bytes", "sha256", ...HOOK_TOOLS];
 const EVERYTHING_TOOLS = [
   "echo", "get-annotated-message", "get-env", "get-resource-links", "get-resource-reference",
   "get-structured-content", "get-sum", "get-tiny-image", "gzip-file-as-resource",
@@ -154,6 +155,11 @@ describe("fake server over stdio", () => {
     // A server started with an explicit env sees exactly that env; an unset name answers "".
     expect(textOf(await call("env", { name: "FAKE_MCP_TEST_MARK" }))).toBe("x");
     expect(textOf(await call("env", { name: "FAKE_MCP_SURELY_UNSET" }))).toBe("");
+    // the payload tools: deterministic text of the asked size, and what the server received
+    const bytes = textOf(await call("bytes", { size: 1000, seed: 7 }));
+    expect(bytes).toBe(payload(1000, 7));
+    expect(bytes).not.toBe(payload(1000, 8));
+    expect(textOf(await call("sha256", { data: bytes }))).toBe(`1000 ${sha256(bytes)}`);
     expect(textOf(await call("_PreToolUse", { tool: "echo" }))).toBe("object!");
     expect(textOf(await call("_secret"))).toBe("secret");
   });
