@@ -62,6 +62,28 @@ interface Connection {
 
 /** the transports that found a message over mcp.maxMessage: the SDK then closes them, and the close is what callers see */
 const overLimit = new WeakSet<Transport>();
+/** the transports whose connection closed (the server exited, its pipe broke): a failed call on one is UPSTREAM_CLOSED */
+const closed = new WeakSet<Transport>();
+
+/** the SDK's own error codes (ErrorCode in @modelcontextprotocol/sdk/types.js), for errors the client raises itself */
+const SDK_REQUEST_TIMEOUT = -32001;
+
+/**
+ * Why a tools/call failed, from what the SDK says, never from the text of a message (a tool's own
+ * error that says "timed out" must not get a healthy server stopped):
+ * - "closed": the connection closed under the call (seen by our onclose), or the transport itself
+ *   failed (a write to a dead process: not an McpError, which is what answers from servers are)
+ * - "timeout": the SDK's own request timeout, which it raises with { timeout } in its data
+ * - "server": the server answered with a JSON-RPC error; it is alive and stays
+ */
+export function callFailure(err: unknown, transportClosed: boolean): "closed" | "timeout" | "server" {
+  if (transportClosed) return "closed";
+  const e = err as { name?: string; code?: unknown; data?: { timeout?: unknown } };
+  const fromProtocol = e?.name === "McpError" && typeof e.code === "number";
+  if (!fromProtocol) return "closed";
+  if (e.code === SDK_REQUEST_TIMEOUT && typeof e.data?.timeout === "number") return "timeout";
+  return "server";
+}
 
 export class Pool {
   private readonly conns = new Map<string, Promise<Connection>>();
@@ -115,16 +137,17 @@ export class Pool {
         void this.drop(server, "message over mcp.maxMessage");
         throw new UpstreamError(`server "${server}": the answer to tools/call "${tool}" exceeded mcp.maxMessage (${this.opts.maxMessageBytes} bytes); raise mcp.maxMessage (MCPX_MCP_MAX_MESSAGE, --mcp-max-message) to read it. The server was stopped and the next call restarts it`, server, "UPSTREAM_TOO_LARGE");
       }
-      if (/timed? ?out/i.test(msg)) {
-        // a hung server would hang the next call too: drop it so the next call starts it afresh
-        if (!keepOnTimeout) void this.drop(server, "call timeout");
-        throw new UpstreamError(`server "${server}" did not answer tools/call "${tool}" within ${timeoutMs}ms${keepOnTimeout ? "" : " (mcp.callTimeout); it was stopped and the next call restarts it"}`, server, "UPSTREAM_TIMEOUT");
+      switch (callFailure(err, closed.has(conn.transport))) {
+        case "timeout":
+          // a hung server would hang the next call too: drop it so the next call starts it afresh
+          if (!keepOnTimeout) void this.drop(server, "call timeout");
+          throw new UpstreamError(`server "${server}" did not answer tools/call "${tool}" within ${timeoutMs}ms${keepOnTimeout ? "" : " (mcp.callTimeout); it was stopped and the next call restarts it"}`, server, "UPSTREAM_TIMEOUT");
+        case "closed":
+          void this.drop(server, "connection closed");
+          throw new UpstreamError(`server "${server}" closed the connection during tools/call "${tool}" (${msg}); the next call restarts it`, server, "UPSTREAM_CLOSED");
+        case "server":
+          throw new UpstreamError(`server "${server}" failed tools/call "${tool}": ${msg}`, server, "UPSTREAM_ERROR");
       }
-      if (/closed|ECONNRESET|EPIPE|not connected/i.test(msg)) {
-        void this.drop(server, "connection closed");
-        throw new UpstreamError(`server "${server}" closed the connection during tools/call "${tool}" (${msg}); the next call restarts it`, server, "UPSTREAM_CLOSED");
-      }
-      throw new UpstreamError(`server "${server}" failed tools/call "${tool}": ${msg}`, server, "UPSTREAM_ERROR");
     }
   }
 
@@ -196,6 +219,7 @@ export class Pool {
     const client = new Client({ name: "mcpx", version: "0.1.0" }, { capabilities: {} });
     const transport = await this.transport(cfg);
     transport.onclose = () => {
+      closed.add(transport);
       // keep only a live connection in the pool
       // (a connection that failed to open rejects; that failure is reported by whoever awaited it)
       void this.conns.get(server)?.then(

@@ -206,12 +206,12 @@ describe("mcpx_namespaces and mcpx_types", () => {
     expect(r.isError).toBe(false);
     expect(r.structuredContent).toEqual({
       servers: [
-        { name: "fake", identifier: "fake", global: true, tools: 12 },
-        { name: "console", identifier: "console", global: false, hiddenBecause: "console is a JavaScript or runtime global", tools: 12 },
+        { name: "fake", identifier: "fake", global: true, tools: 13 },
+        { name: "console", identifier: "console", global: false, hiddenBecause: "console is a JavaScript or runtime global", tools: 13 },
       ],
     });
-    expect(textOf(r)).toContain("fake\tfake\t12 tools");
-    expect(textOf(r)).toContain('console\ttools["console"]\t12 tools');
+    expect(textOf(r)).toContain("fake\tfake\t13 tools");
+    expect(textOf(r)).toContain('console\ttools["console"]\t13 tools');
   });
 
   test("mcpx_types gives one tool's TypeScript signature", async () => {

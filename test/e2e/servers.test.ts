@@ -30,12 +30,14 @@ const lazyRecord = join(sb.dir, "lazy.jsonl");
 const lazyConfig = writeConfig(sb, "lazy.json", { mcpServers: { fake: fakeServer({ FAKE_MCP_RECORD: lazyRecord }) } });
 const crashRecord = join(sb.dir, "crash.jsonl");
 const crashConfig = writeConfig(sb, "crash.json", { mcpServers: { fake: fakeServer({ FAKE_MCP_RECORD: crashRecord, FAKE_MCP_CRASH_ON: "slow" }) } });
+const rpcRecord = join(sb.dir, "rpc.jsonl");
+const rpcConfig = writeConfig(sb, "rpc.json", { mcpServers: { fake: fakeServer({ FAKE_MCP_RECORD: rpcRecord }) } });
 const badJsonRecord = join(sb.dir, "bad-json.jsonl");
 const badJsonConfig = writeConfig(sb, "bad-json.json", { mcpServers: { fake: fakeServer({ FAKE_MCP_RECORD: badJsonRecord }) } });
 
 const HOOK_TOOLS = ["_secret", "_PreToolUse"];
-/** the fixture registers 14 tools, two of them lifecycle hooks (`_PreToolUse`, `_secret`) */
-const VISIBLE_FAKE_TOOLS = 12;
+/** the fixture registers 15 tools, two of them lifecycle hooks (`_PreToolUse`, `_secret`) */
+const VISIBLE_FAKE_TOOLS = 13;
 
 /** the error a script sees for one call, as JSON on stdout */
 const errorOf = (expr: string) =>
@@ -141,6 +143,25 @@ describe.concurrent("calling tools from a script", () => {
     expect(starts.length).toBe(2);
     expect(recordedCalls(crashRecord, "slow").map((c) => c.pid)).toEqual([starts[0]!.pid]);
     expect(recordedCalls(crashRecord, "echo").map((c) => c.pid)).toEqual([starts[1]!.pid]);
+  });
+});
+
+describe.concurrent("upstream errors are classified by the SDK's codes, never by their words", () => {
+  test("a server's JSON-RPC error that says 'Request timed out' (even with the timeout code) is UPSTREAM_ERROR, and the healthy server keeps serving", async () => {
+    const r = await mcpx(sb, ["exec", "--config", rpcConfig, `${errorOf('fake.rpc_error({ code: -32001, message: "Request timed out" })')}\nconsole.log(await fake.echo({ message: "still here" }))`]);
+    expectExit(r, 0);
+    const [error, after] = r.stdout.trim().split("\n");
+    expect(JSON.parse(error!)).toMatchObject({ code: "UPSTREAM_ERROR" });
+    expect(JSON.parse(error!).message).toContain("Request timed out");
+    expect(after).toBe("still here");
+    // one server process served both calls: it was not stopped as "hung"
+    expect(recordedStarts(rpcRecord).length).toBe(1);
+  });
+
+  test("a real timeout is still UPSTREAM_TIMEOUT", async () => {
+    const r = await mcpx(sb, ["exec", "--mcp-call-timeout", "1500ms", errorOf("fake.slow({ ms: 8000 })")]);
+    expectExit(r, 0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ code: "UPSTREAM_TIMEOUT" });
   });
 });
 
