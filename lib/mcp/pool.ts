@@ -104,10 +104,12 @@ export class Pool {
 
   /** every tool the server lists, lifecycle hook tools included (callers partition them) */
   async tools(server: string): Promise<Tool[]> {
-    this.used.set(server, Date.now());
-    const conn = await this.connect(server);
-    conn.tools ??= this.listAll(server, conn.client);
-    return conn.tools;
+    // in use while it starts and lists: a slow start (npx) must not look idle to the daemon's reaper
+    return this.inUse(server, async () => {
+      const conn = await this.connect(server);
+      conn.tools ??= this.listAll(server, conn.client);
+      return conn.tools;
+    });
   }
 
   /** the tools a script or a user may see: lifecycle hook tools (`_` names) left out */
@@ -117,10 +119,15 @@ export class Pool {
 
   /** @param keepOnTimeout hook tools: a single timeout must not restart the server (design §5) */
   async call(server: string, tool: string, args: Record<string, unknown>, timeoutMs = this.opts.callTimeoutMs, keepOnTimeout = false): Promise<CallResult> {
+    return this.inUse(server, () => this.callOn(server, tool, args, timeoutMs, keepOnTimeout));
+  }
+
+  /** counts the server as busy while `work` runs (lastUsed is then "now"), and as used when it ends */
+  private async inUse<T>(server: string, work: () => Promise<T>): Promise<T> {
     this.busy.set(server, (this.busy.get(server) ?? 0) + 1);
     this.used.set(server, Date.now());
     try {
-      return await this.callOn(server, tool, args, timeoutMs, keepOnTimeout);
+      return await work();
     } finally {
       this.busy.set(server, (this.busy.get(server) ?? 1) - 1);
       this.used.set(server, Date.now());
