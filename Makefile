@@ -3,7 +3,7 @@ BUN := node_modules/.bin/bun
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 SOURCES := $(shell find cmd lib launcher -name '*.ts') package.json build.ts
 
-.PHONY: all install build demo test test-unit test-e2e bench typecheck conformance clean
+.PHONY: all install build demo test test-unit test-e2e bench typecheck conformance release clean
 
 all: build demo
 
@@ -40,6 +40,11 @@ conformance: dist/mcpx
 
 bench: dist/mcpx
 	$(BUN) run test/bench/bench.ts
+
+# every release binary (linux x64/arm64, glibc and musl; darwin arm64/x64) and SHA256SUMS in
+# dist/release; RELEASE_TARGETS="linux-x64 …" builds only those (docs/install.md)
+release: node_modules/.installed
+	$(BUN) run build.ts release $(RELEASE_TARGETS)
 
 clean:
 	rm -rf dist

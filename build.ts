@@ -1,12 +1,53 @@
-// Builds dist/mcpx: one `bun build --compile` binary. --bytecode with --format=esm and --splitting
+// Builds mcpx: one `bun build --compile` binary. --bytecode with --format=esm and --splitting
 // keep start-up fast (each command's code, and the SDK, load only when used: --version went from
 // 54 to 33 ms with --splitting); never strip the result, that removes the embedded program.
+//
+//   bun run build.ts                      dist/mcpx for this machine
+//   bun run build.ts release [NAME…]      dist/release/mcpx-NAME for every release target (or the ones
+//                                         named) and dist/release/SHA256SUMS (docs/install.md)
+//
+// Cross-compiling fetches each target's Bun runtime through the npm registry the first time.
 
 import { $ } from "bun";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import pkg from "./package.json" with { type: "json" };
 import { VERSION } from "./lib/version.ts";
 
+/** release name → Bun's compile target; docs/install.md says what each needs */
+export const RELEASE_TARGETS: Record<string, string> = {
+  "linux-x64": "bun-linux-x64",
+  "linux-arm64": "bun-linux-arm64",
+  "linux-x64-musl": "bun-linux-x64-musl",
+  "linux-arm64-musl": "bun-linux-arm64-musl",
+  "darwin-arm64": "bun-darwin-arm64",
+  "darwin-x64": "bun-darwin-x64",
+};
+const RELEASE_DIR = "dist/release";
+
 if (pkg.version !== VERSION) throw new Error(`lib/version.ts says ${VERSION} but package.json says ${pkg.version}`);
-const target = process.env.MCPX_TARGET ? [`--target=${process.env.MCPX_TARGET}`] : [];
-const outfile = process.env.MCPX_OUTFILE ?? "dist/mcpx";
-await $`bun build --compile --bytecode --format=esm --splitting --minify-syntax --minify-whitespace ${target} --outfile ${outfile} cmd/main.ts`;
+
+async function compile(outfile: string, target?: string): Promise<void> {
+  const targetFlag = target ? [`--target=${target}`] : [];
+  await $`bun build --compile --bytecode --format=esm --splitting --minify-syntax --minify-whitespace ${targetFlag} --outfile ${outfile} cmd/main.ts`;
+}
+
+const [mode, ...names] = process.argv.slice(2);
+if (mode === undefined) {
+  await compile(process.env.MCPX_OUTFILE ?? "dist/mcpx", process.env.MCPX_TARGET);
+} else if (mode === "release") {
+  const unknown = names.filter((n) => !(n in RELEASE_TARGETS));
+  if (unknown.length) throw new Error(`unknown release target ${unknown.join(", ")}: use ${Object.keys(RELEASE_TARGETS).join(", ")}`);
+  rmSync(RELEASE_DIR, { recursive: true, force: true });
+  mkdirSync(RELEASE_DIR, { recursive: true });
+  for (const name of names.length ? names : Object.keys(RELEASE_TARGETS)) await compile(join(RELEASE_DIR, `mcpx-${name}`), RELEASE_TARGETS[name]);
+  // the format `sha256sum -c SHA256SUMS` checks
+  const sums = readdirSync(RELEASE_DIR)
+    .filter((f) => f.startsWith("mcpx-"))
+    .sort()
+    .map((f) => `${new Bun.CryptoHasher("sha256").update(readFileSync(join(RELEASE_DIR, f))).digest("hex")}  ${f}\n`);
+  writeFileSync(join(RELEASE_DIR, "SHA256SUMS"), sums.join(""));
+  console.log(`${sums.length} binaries and SHA256SUMS in ${RELEASE_DIR}`);
+} else {
+  throw new Error(`usage: bun run build.ts [release [${Object.keys(RELEASE_TARGETS).join(" ")}]]`);
+}

@@ -1,19 +1,80 @@
 // Where mcpx keeps its files, by the XDG rules, always from an explicit environment so tests can
 // isolate HOME without touching process.env.
 
-import { homedir } from "node:os";
-import { join } from "node:path";
+import { accessSync, constants, existsSync, lstatSync, mkdirSync, mkdtempSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 
 type Env = Record<string, string | undefined>;
 
-const home = (env: Env) => env.HOME || homedir();
+/**
+ * Where the files mcpx keeps under HOME go when HOME cannot hold them: no HOME and no passwd entry
+ * (a container running as a bare uid), or a HOME it cannot write. A private directory under TMPDIR,
+ * said once on stderr by the session (`homeNote`), never a stack trace.
+ */
+let fallback: string | undefined;
+function fallbackDir(env: Env): string {
+  if (fallback) return fallback;
+  const uid = typeof process.getuid === "function" ? process.getuid() : 0;
+  const base = env.TMPDIR || tmpdir();
+  const mine = join(base, `mcpx-home-${uid}`);
+  try {
+    mkdirSync(mine, { recursive: true, mode: 0o700 });
+    const st = lstatSync(mine);
+    // someone else's directory (or a link) at the name: never use it, take a fresh one
+    fallback = st.isDirectory() && st.uid === uid && (st.mode & 0o077) === 0 ? mine : mkdtempSync(join(base, `mcpx-home-${uid}-`));
+  } catch {
+    fallback = mkdtempSync(join(base, `mcpx-home-${uid}-`));
+  }
+  return fallback;
+}
+
+/** HOME, else the passwd entry's home; undefined where neither exists */
+function homeOf(env: Env): string | undefined {
+  if (env.HOME) return env.HOME;
+  try {
+    return homedir() || undefined;
+  } catch {
+    return undefined; // uv_os_homedir: no HOME and no passwd entry
+  }
+}
+
+/** whether files can be created at `dir`: it, or the nearest directory above it that exists, is writable */
+function writable(dir: string): boolean {
+  let d = dir;
+  while (!existsSync(d) && dirname(d) !== d) d = dirname(d);
+  try {
+    accessSync(d, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `$XDG_VAR/mcpx` when set, else HOME/rel/mcpx when HOME can hold it, else the private fallback */
+function userDir(env: Env, xdg: string, rel: string, name: string): string {
+  const set = env[xdg];
+  if (set) return join(set, "mcpx");
+  const home = homeOf(env);
+  const dir = home ? join(home, rel, "mcpx") : undefined;
+  return dir && writable(dir) ? dir : join(fallbackDir(env), name);
+}
 
 export function cacheDir(env: Env): string {
-  return join(env.XDG_CACHE_HOME || join(home(env), ".cache"), "mcpx");
+  return userDir(env, "XDG_CACHE_HOME", ".cache", "cache");
 }
 
 export function stateDir(env: Env): string {
-  return join(env.XDG_STATE_HOME || join(home(env), ".local", "state"), "mcpx");
+  return userDir(env, "XDG_STATE_HOME", join(".local", "state"), "state");
+}
+
+/** the one line a session says when HOME cannot hold mcpx's files; undefined when it can */
+export function homeNote(env: Env): string | undefined {
+  if (env.XDG_CACHE_HOME && env.XDG_STATE_HOME) return undefined;
+  const home = homeOf(env);
+  if (home && writable(join(home, ".cache")) && writable(join(home, ".local", "state"))) return undefined;
+  const why = home ? `HOME (${home}) is not writable` : "HOME is not set and this user has no passwd entry";
+  return `${why}: mcpx keeps its caches in ${fallbackDir(env)} (set HOME, or XDG_CACHE_HOME and XDG_STATE_HOME, to choose)`;
 }
 
 /**

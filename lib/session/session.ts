@@ -2,7 +2,7 @@
 // upstream pool. Errors here are usage or config errors: the command exits 2 before anything runs.
 
 import { loadConfig, type LoadedConfig } from "../config/load.ts";
-import { cacheDir, runtimeDir } from "../paths/dirs.ts";
+import { cacheDir, homeNote, runtimeDir } from "../paths/dirs.ts";
 import type { LogFormat, Level } from "../render/log-line.ts";
 import { formatLogLine, LEVEL_ORDER } from "../render/log-line.ts";
 import { err } from "../render/write.ts";
@@ -43,6 +43,8 @@ export function openSession(input: SessionInput): Session {
       err(formatLogLine({ level, message, source }, get<LogFormat>("logging.format")) + "\n");
     }
   };
+  const note = homeNote(input.env);
+  if (note) log("info", note);
   return {
     cwd: input.cwd,
     env: input.env,

@@ -22,6 +22,8 @@ export interface DocCommand {
 
 export const SHELL_LANGS = ["sh", "bash", "console", "shell"];
 export const JSON_LANGS = ["json", "jsonc"];
+/** a container recipe: checked against the release binaries (docs-commands.test.ts), not built: no Docker engine here */
+export const DOCKER_LANGS = ["dockerfile"];
 
 /**
  * What a marker may say (the convention is documented at the top of docs-commands.test.ts):
@@ -130,6 +132,6 @@ export function blockProblem(block: DocBlock): string | undefined {
     if (block.marker === "output" || block.marker === "client-config") return `${where}: marker "${block.marker}" is for JSON blocks; a shell block's commands are all run`;
     return undefined;
   }
-  if (JSON_LANGS.includes(block.lang)) return undefined;
-  return `${where}: a \`\`\`${block.lang} block: the doc test knows ${[...SHELL_LANGS, ...JSON_LANGS].join(", ")} and unlabeled text`;
+  if (JSON_LANGS.includes(block.lang) || DOCKER_LANGS.includes(block.lang)) return undefined;
+  return `${where}: a \`\`\`${block.lang} block: the doc test knows ${[...SHELL_LANGS, ...JSON_LANGS, ...DOCKER_LANGS].join(", ")} and unlabeled text`;
 }

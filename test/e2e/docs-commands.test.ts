@@ -10,8 +10,9 @@
 //   dist/mcpx, and must exit 0. `mcpx daemon` and `mcpx serve` run for the rest of their block: the
 //   daemon until its later commands are done (it must then stop with exit 0 on SIGTERM), serve as the
 //   MCP server of a client that lists its tools. `mcpx`, `curl` and `make` (the README's first block
-//   only: it *is* the suite, so it is checked to be exactly `make` and `make test`, not run) are the
-//   programs this test can run; any other is a failure to fix here.
+//   only: it *is* the suite, so it is checked to be exactly `make` and `make test`, not run; and
+//   `make release`, run in the repository, whose binaries are then checked: sums, headers, and the
+//   linux-x64 one runs) are the programs this test can run; any other is a failure to fix here.
 // - ```json, ```jsonc: a config example. A first line `// PATH` says where the file goes (default
 //   `.mcpx.json`); files other than a config file (a plugin manifest) are written for the config
 //   examples after them in the same doc. A config is loaded by `mcpx settings list` and `mcpx hooks
@@ -22,6 +23,9 @@
 //                                       local one (a TCP `mcpx daemon`'s /mcp) and every `${VAR}` in the
 //                                       block is that server's token
 //     <!-- doc-test: output -->         a JSON answer or shape, not a config: not run
+// - ```dockerfile: a container recipe. There is no Docker engine here, so each line must be a FROM or
+//   a COPY of a binary `make release` builds; test/e2e/container.test.ts runs that binary in an
+//   empty root holding nothing else.
 //     <!-- doc-test: client-config -->  an MCP client's (agent host's) config: each server in it is
 //                                       started and its tools listed, as the host would
 
@@ -32,7 +36,7 @@ import { chmodSync, mkdirSync, readFileSync, readdirSync, symlinkSync } from "no
 import { basename, join } from "node:path";
 import { parse as parseJsonc } from "jsonc-parser";
 import { BUN, EVERYTHING, FAKE_SERVER, MCPX, ROOT, sandbox, type Sandbox } from "./harness.ts";
-import { blockProblem, examplePath, fencedBlocks, JSON_LANGS, program, SHELL_LANGS, shellCommands, type DocBlock, type DocCommand } from "./doc-blocks.ts";
+import { blockProblem, DOCKER_LANGS, examplePath, fencedBlocks, JSON_LANGS, program, SHELL_LANGS, shellCommands, type DocBlock, type DocCommand } from "./doc-blocks.ts";
 import { startDaemon, stopDaemons, type Daemon } from "./daemon-support.ts";
 
 const DOCS = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
@@ -123,7 +127,42 @@ async function runCommand(sb: ReturnType<typeof docSandbox>, block: DocBlock, cm
     expect(JSON.parse(r.stdout)).not.toHaveProperty("error");
     return;
   }
+  if (cmd.text === "make release") return checkRelease(what);
   throw new Error(`${what}: the doc test has no way to run \`${program(cmd)}\`: teach test/e2e/docs-commands.test.ts how (see the convention at its top)`);
+}
+
+// ── make release (docs/install.md): run in the repository, where it builds ────
+
+/** the binaries `make release` promises, and what each one's header must say it is */
+const RELEASE: Record<string, { format: "elf" | "macho"; machine: number }> = {
+  "mcpx-linux-x64": { format: "elf", machine: 0x3e },
+  "mcpx-linux-x64-musl": { format: "elf", machine: 0x3e },
+  "mcpx-linux-arm64": { format: "elf", machine: 0xb7 },
+  "mcpx-linux-arm64-musl": { format: "elf", machine: 0xb7 },
+  "mcpx-darwin-arm64": { format: "macho", machine: 0x0100000c },
+  "mcpx-darwin-x64": { format: "macho", machine: 0x01000007 },
+};
+
+async function checkRelease(what: string): Promise<void> {
+  const proc = Bun.spawn(["make", "release"], { cwd: ROOT, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  expectSuccess(what, { code, stdout, stderr });
+  const dir = join(ROOT, "dist/release");
+  const sums = readFileSync(join(dir, "SHA256SUMS"), "utf8").trim().split("\n").map((l) => l.split(/\s+/));
+  expect(sums.map(([, name]) => name).sort()).toEqual(Object.keys(RELEASE).sort());
+  for (const [hash, name] of sums) {
+    const bytes = readFileSync(join(dir, name!));
+    expect(`${name} ${new Bun.CryptoHasher("sha256").update(bytes).digest("hex")}`).toBe(`${name} ${hash}`);
+    const want = RELEASE[name!]!;
+    const view = new DataView(bytes.buffer, bytes.byteOffset, 64);
+    // ELF: 0x7f "ELF", e_machine at 18; Mach-O 64: magic 0xfeedfacf (little-endian), cputype at 4
+    const got = view.getUint32(0, false) === 0x7f454c46 ? { format: "elf", machine: view.getUint16(18, true) } : view.getUint32(0, true) === 0xfeedfacf ? { format: "macho", machine: view.getUint32(4, true) } : { format: "unknown", machine: 0 };
+    expect({ name, ...got }).toEqual({ name, ...want });
+  }
+  // the one this machine can run is a working mcpx
+  const native = Bun.spawn([join(dir, "mcpx-linux-x64"), "exec", "return 6 * 7"], { cwd: dir, env: { PATH: process.env.PATH!, HOME: join(dir, ".home") }, stdout: "pipe", stderr: "pipe" });
+  expect((await new Response(native.stdout).text()).trim()).toBe("42");
+  expect(await native.exited).toBe(0);
 }
 
 // ── the local stand-in for a network MCP server ──────────────────────────────
@@ -149,6 +188,15 @@ function localised(block: DocBlock): { text: string; env: Record<string, string>
 test("every fenced block in README.md and docs/*.md is one this test knows how to treat", () => {
   expect(BLOCKS.map(blockProblem).filter((p) => p !== undefined)).toEqual([]);
   expect(BLOCKS.filter((b) => SHELL_LANGS.includes(b.lang)).length).toBeGreaterThan(1);
+});
+
+test("a Dockerfile in the docs copies a release binary into an image and does nothing else", () => {
+  const recipes = BLOCKS.filter((b) => DOCKER_LANGS.includes(b.lang));
+  for (const b of recipes) {
+    const lines = b.body.trim().split("\n").map((l) => l.trim());
+    expect(lines[0]).toMatch(/^FROM \S+$/);
+    for (const line of lines.slice(1)) expect(line).toMatch(new RegExp(`^COPY dist/release/(${Object.keys(RELEASE).join("|")}) /usr/local/bin/mcpx$`));
+  }
 });
 
 test("the README's first block is exactly `make` and `make test` (the suite itself, so not run inside it)", () => {
