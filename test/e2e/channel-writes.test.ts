@@ -16,8 +16,8 @@ const hashOf = (text: string) => new Bun.CryptoHasher("sha256").update(text).dig
 
 describe("answers of any size reach the script", () => {
   for (const size of [300_000, 2_000_000]) {
-    test(`an echo of ${size} bytes comes back whole, on Bun and Deno`, async () => {
-      for (const runtime of ["bun", "deno"]) {
+    test(`an echo of ${size} bytes comes back whole, on Bun, Deno and Node`, async () => {
+      for (const runtime of ["bun", "deno", "node"]) {
         // the message is not all one character, so a lost or repeated piece changes the hash
         const snippet = `const m = Array.from({ length: ${size} }, (_, i) => String.fromCharCode(97 + (i * 7) % 26)).join("");
 const back = await fake.echo({ message: m });
