@@ -1,7 +1,9 @@
 // The in-script half of mcpx: imported first by every generated launcher, on Bun, Deno or Node.
 // Runtime-neutral on purpose: only node: builtins that all three implement, no npm:/remote imports.
 //
-// Wire (the host half is lib/exec/runner.ts):
+// Wire (the host half is lib/exec/runner.ts; every message is declared in wire.ts):
+//   fd 3  the handoff: the run, its channel's secrets included, read once and emptied before the
+//         script runs, so the script never finds them (decision 0007).
 //   fd 1  the ordered stream. Plain text is the script's stdout; a line that starts with
 //         RS + nonce is a frame (JSON). Writes are synchronous so that process.exit() loses nothing
 //         and stdout, stderr, logs, emits and call requests keep the order they were written in.
@@ -9,27 +11,18 @@
 
 import { detectSys, hostGone, type Conn } from "./sys.ts";
 import { unwrap } from "./unwrap.ts";
+import { decodeHandoff, decodeHostAnswer, RS, type HostAnswer, type LauncherMessage, type LogLevel, type WireError } from "./wire.ts";
 
-interface RunInfo {
-  /** the mcpx process that started this run and reads its fd 1 */
-  host?: number;
-  sock: string;
-  token: string;
-  nonce: string;
-  runId: string;
-  /** [real server name, global identifier or null when it would shadow a global] */
-  servers: Array<[string, string | null]>;
-  script: { path: string; name: string; args: string[]; export?: string };
-}
-
-const RS = "\x1e";
 const g = globalThis as Record<string, any>;
 const proc = g.process as { env: Record<string, string | undefined>; exitCode?: number };
-const info: RunInfo = JSON.parse(proc.env.MCPX_RUN ?? "null");
-if (!info) throw new Error("mcpx runtime: MCPX_RUN is not set; this file is only run by mcpx");
-// The channel belongs to this process: children (and a nested mcpx) must not inherit it, nor BUN_BE_BUN.
-delete proc.env.MCPX_RUN;
+// a child the script starts (such as mcpx itself) must not be bun
 delete proc.env.BUN_BE_BUN;
+// captured before the script can replace them: a replaced JSON.stringify would see, and could rewrite, frame bodies
+const stringify = JSON.stringify;
+
+const sys = await detectSys();
+const writeOut = sys.write;
+const info = decodeHandoff(await sys.takeHandoff());
 
 // ── the host: when it is gone (SIGKILL, a crash), nobody reads our output or ends our group ──
 
@@ -47,19 +40,16 @@ function watchHost(host: number): void {
   if (typeof timer === "number") g.Deno?.unrefTimer?.(timer);
   else (timer as { unref?: () => void }).unref?.();
 }
-if (info.host !== undefined) watchHost(info.host);
+watchHost(info.host);
 
-const sys = await detectSys();
-const writeOut = sys.write;
-
-function frame(body: Record<string, unknown>): void {
+function frame(body: LauncherMessage): void {
   writeOut(RS + info.nonce + safeJson(body) + "\n");
 }
 
 /** JSON that never throws: bigint as string, cycles and functions described, undefined dropped */
 export function safeJson(value: unknown): string {
   const seen = new WeakSet<object>();
-  return JSON.stringify(value, (_k, v) => {
+  return stringify(value, (_k, v) => {
     if (typeof v === "bigint") return v.toString();
     if (typeof v === "function") return `[Function ${v.name || "anonymous"}]`;
     if (v instanceof Error) return serializeError(v);
@@ -119,8 +109,6 @@ if (!g.Bun) {
 
 // ── the call channel: opened at the first call, so a script that calls nothing never pays for it ──
 
-type Answer = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: SerializedError };
-interface SerializedError { name: string; message: string; stack?: string; code?: string; data?: Record<string, unknown> }
 
 let conn: Promise<Conn> | undefined;
 let nextId = 1;
@@ -128,7 +116,7 @@ const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: unk
 
 function channel(): Promise<Conn> {
   conn ??= sys
-    .connect(info.sock, (line) => settle(JSON.parse(line) as Answer), failAll)
+    .connect(info.sock, (line) => settle(decodeHostAnswer(line)), failAll)
     .then((c) => {
       c.write(info.token + "\n");
       return c;
@@ -136,7 +124,8 @@ function channel(): Promise<Conn> {
   return conn;
 }
 
-function settle(answer: Answer): void {
+function settle(answer: HostAnswer | undefined): void {
+  if (!answer) return;
   const p = pending.get(answer.id);
   if (!p) return;
   pending.delete(answer.id);
@@ -169,7 +158,7 @@ export class ToolError extends Error {
   }
 }
 
-function reviveError(e: SerializedError): Error {
+function reviveError(e: WireError): Error {
   const d = e.data ?? {};
   if (e.name === "ToolError") return new ToolError(e.message, String(d.server ?? ""), String(d.tool ?? ""), d.raw, e.code);
   const err = new Error(e.message);
@@ -186,7 +175,7 @@ async function rawCall(server: string, tool: string, args: unknown): Promise<unk
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject, server, tool });
     // the request travels on fd 1, so it keeps its order with what the script printed before it
-    frame({ t: "call", id, server, tool, args: args ?? {} });
+    frame({ t: "call", id, server, tool, args: (args ?? {}) as Record<string, unknown> });
   });
 }
 
@@ -211,8 +200,7 @@ function namespace(server: string): Record<string, unknown> {
 
 export const result: { value?: unknown; error?: unknown } = {};
 
-type Level = "debug" | "info" | "warn" | "error";
-const logAt = (level: Level) => (...args: unknown[]) => frame({ t: "log", level, msg: sys.format(args) });
+const logAt = (level: LogLevel) => (...args: unknown[]) => frame({ t: "log", level, msg: sys.format(args) });
 
 /**
  * Installs log, emit, script, result and ToolError: they need no server, so they are there before the
@@ -233,9 +221,9 @@ export function installBaseGlobals(): void {
 export async function installGlobals(): Promise<void> {
   const g = globalThis as Record<string, unknown>;
   const tools: Record<string, unknown> = {};
-  for (const [name, ident] of info.servers) {
+  for (const { name, global } of info.servers) {
     tools[name] = namespace(name);
-    if (ident) g[ident] = tools[name];
+    if (global) g[global] = tools[name];
   }
   Object.assign(g, { tools, call: callTool });
 }
@@ -315,10 +303,10 @@ export async function callEntry(mod: Record<string, unknown>): Promise<unknown> 
   return mod.default;
 }
 
-export function serializeError(err: unknown): SerializedError {
+export function serializeError(err: unknown): WireError {
   if (err instanceof Error) {
     const e = err as Error & { code?: unknown; server?: string; tool?: string; raw?: unknown };
-    const out: SerializedError = { name: e.name, message: e.message, stack: e.stack };
+    const out: WireError = { name: e.name, message: e.message, stack: e.stack };
     if (typeof e.code === "string") out.code = e.code;
     if (err instanceof ToolError) out.data = { server: e.server, tool: e.tool, raw: e.raw };
     return out;

@@ -1,7 +1,9 @@
 // The three things the in-script runtime needs from its host runtime, done the cheapest way each
 // runtime offers: an ordered synchronous write to fd 1, console-style formatting, and a unix-socket
-// connection. On Bun, `node:` modules cost 8–15 ms of start-up each (measured: an empty script 21 ms,
+// connection, and taking the run the host hands over. On Bun, `node:` modules cost 8–15 ms of start-up each (measured: an empty script 21 ms,
 // importing node:net 38 ms), so Bun uses its own APIs; Deno uses Deno.*; Node loads node: modules.
+
+import { HANDOFF_FD } from "./wire.ts";
 
 export interface Conn {
   write(text: string): void;
@@ -16,6 +18,11 @@ export interface Sys {
   /** util.format semantics: %s %d %i %f %j %o %O %c %%, then the rest inspected */
   format(args: unknown[]): string;
   connect(path: string, onLine: (line: string) => void, onError: (err: unknown) => void): Promise<Conn>;
+  /**
+   * reads the run the host handed over on fd HANDOFF_FD, then empties and closes it, so that nothing
+   * the script does afterwards (reading /proc/self/fd/3, a child inheriting it) finds the secrets
+   */
+  takeHandoff(): Promise<string>;
 }
 
 type Inspect = (v: unknown) => string;
@@ -105,61 +112,74 @@ const g = globalThis as Record<string, any>;
  * Node's and Deno's synchronous writes do. libc is reached through bun:ffi (~1 ms to load, where
  * node:fs costs ~4 ms of every run's start-up); where libc cannot be opened, node:fs does the job.
  */
-async function bunFdWrite(): Promise<(bytes: Uint8Array) => void> {
+async function bunFdWrite(libc: Libc | undefined): Promise<(bytes: Uint8Array) => void> {
   const EINTR = 4;
   const EAGAIN = 11;
   const EPIPE = 32;
   const POLLOUT = 4;
+  if (!libc) return nodeFdWrite(await import("node:fs"));
+  const { ffi, symbols } = libc;
+  const { write, poll, __errno_location } = symbols;
+  const pollfd = new Int32Array([1, POLLOUT]); // struct pollfd { int fd = 1; short events = POLLOUT; short revents; }
+  return (bytes) => {
+    let at = 0;
+    while (at < bytes.byteLength) {
+      const n = Number(write(1, ffi.ptr(bytes, at), bytes.byteLength - at));
+      if (n >= 0) {
+        at += n;
+        continue;
+      }
+      const errno = ffi.read.i32(__errno_location()!, 0);
+      if (errno === EAGAIN) poll(ffi.ptr(pollfd), 1, -1);
+      else if (errno === EPIPE) hostGone();
+      else if (errno !== EINTR) throw new Error(`mcpx runtime: write to stdout failed (errno ${errno})`);
+    }
+  };
+}
+
+/** libc through bun:ffi (~1 ms to load, where node:fs costs ~4 ms of every run's start-up); undefined where it cannot be opened */
+async function bunLibc() {
   try {
     if (g.process.platform !== "linux") throw new Error("libc symbols below are Linux's");
     const ffi = await import("bun:ffi");
     const { i32, i64, u64, ptr: pointer } = ffi.FFIType;
-    let lib: ReturnType<typeof open> | undefined;
-    function open(name: string) {
-      return ffi.dlopen(name, {
+    const open = (name: string) =>
+      ffi.dlopen(name, {
         write: { args: [i32, pointer, u64], returns: i64 },
         poll: { args: [pointer, u64, i32], returns: i32 },
+        ftruncate: { args: [i32, i64], returns: i32 },
+        close: { args: [i32], returns: i32 },
         __errno_location: { args: [], returns: pointer },
       });
-    }
     for (const name of ["libc.so.6", "libc.so", `libc.musl-${g.process.arch === "arm64" ? "aarch64" : "x86_64"}.so.1`]) {
       try {
-        lib = open(name);
-        break;
+        return { ffi, symbols: open(name).symbols };
       } catch {
         // the next name: glibc, then musl
       }
     }
-    if (!lib) throw new Error("no libc");
-    const { write, poll, __errno_location } = lib.symbols;
-    const pollfd = new Int32Array([1, POLLOUT]); // struct pollfd { int fd = 1; short events = POLLOUT; short revents; }
-    return (bytes) => {
-      let at = 0;
-      while (at < bytes.byteLength) {
-        const n = Number(write(1, ffi.ptr(bytes, at), bytes.byteLength - at));
-        if (n >= 0) {
-          at += n;
-          continue;
-        }
-        const errno = ffi.read.i32(__errno_location()!, 0);
-        if (errno === EAGAIN) poll(ffi.ptr(pollfd), 1, -1);
-        else if (errno === EPIPE) hostGone();
-        else if (errno !== EINTR) throw new Error(`mcpx runtime: write to stdout failed (errno ${errno})`);
-      }
-    };
   } catch {
-    return nodeFdWrite(await import("node:fs"));
+    // not Linux, or no FFI: node:fs does the job
   }
+  return undefined;
+}
+type Libc = NonNullable<Awaited<ReturnType<typeof bunLibc>>>;
+
+/** empties and closes the handoff descriptor through node:fs */
+function nodeDropHandoff(fs: typeof import("node:fs")): void {
+  fs.ftruncateSync(HANDOFF_FD, 0);
+  fs.closeSync(HANDOFF_FD);
 }
 
 /** fd 1 through node:fs: writeSync until every byte is taken, sleeping 1 ms at a time while the pipe is full */
 function nodeFdWrite(fs: typeof import("node:fs")): (bytes: Uint8Array) => void {
+  const writeSync = fs.writeSync;
   const nap = new Int32Array(new SharedArrayBuffer(4));
   return (bytes) => {
     let at = 0;
     while (at < bytes.byteLength) {
       try {
-        at += fs.writeSync(1, bytes, at);
+        at += writeSync(1, bytes, at);
       } catch (err) {
         if (isBrokenPipe(err)) hostGone();
         // a non-blocking pipe that is full: the reader is the host, give it a moment
@@ -173,9 +193,19 @@ function nodeFdWrite(fs: typeof import("node:fs")): (bytes: Uint8Array) => void 
 async function bunSys(): Promise<Sys> {
   const Bun = g.Bun;
   const enc = new TextEncoder();
-  const writeFd = await bunFdWrite();
+  const encode = enc.encode.bind(enc);
+  const libc = await bunLibc();
+  const writeFd = await bunFdWrite(libc);
   return {
-    write: (text) => writeFd(enc.encode(text)),
+    write: (text) => writeFd(encode(text)),
+    async takeHandoff() {
+      const text = await Bun.file(HANDOFF_FD).text();
+      if (libc) {
+        libc.symbols.ftruncate(HANDOFF_FD, 0);
+        libc.symbols.close(HANDOFF_FD);
+      } else nodeDropHandoff(await import("node:fs"));
+      return text;
+    },
     format: (args) => formatWith((v) => Bun.inspect(v, { colors: false }), args),
     async connect(path, onLine, onError) {
       const feed = lineSplitter(onLine);
@@ -198,7 +228,7 @@ async function bunSys(): Promise<Sys> {
       });
       return {
         write: (t) => {
-          const b = enc.encode(t);
+          const b = encode(t);
           const next = new Uint8Array(pending.byteLength + b.byteLength);
           next.set(pending);
           next.set(b, pending.byteLength);
@@ -216,11 +246,21 @@ async function bunSys(): Promise<Sys> {
 function denoSys(): Sys {
   const Deno = g.Deno;
   const enc = new TextEncoder();
+  const encode = enc.encode.bind(enc);
+  const writeSync = Deno.stdout.writeSync.bind(Deno.stdout);
   return {
+    async takeHandoff() {
+      // Deno 2 cannot close a descriptor it did not open: the file is emptied instead, through a
+      // second opening of the same (already deleted) file
+      const path = `/dev/fd/${HANDOFF_FD}`;
+      const text = Deno.readTextFileSync(path);
+      Deno.openSync(path, { write: true, truncate: true }).close();
+      return text;
+    },
     write(text) {
-      let buf = enc.encode(text);
+      let buf = encode(text);
       try {
-        while (buf.length > 0) buf = buf.subarray(Deno.stdout.writeSync(buf));
+        while (buf.length > 0) buf = buf.subarray(writeSync(buf));
       } catch (err) {
         if (isBrokenPipe(err)) hostGone();
         throw err;
@@ -245,7 +285,7 @@ function denoSys(): Sys {
       };
       return {
         write: (t) => {
-          const b = enc.encode(t);
+          const b = encode(t);
           writing = writing.then(() => writeAll(b)).catch(onError);
         },
         end: () => {
@@ -267,9 +307,15 @@ async function nodeSys(): Promise<Sys> {
   const net = await import("node:net");
   const util = await import("node:util");
   const enc = new TextEncoder();
+  const encode = enc.encode.bind(enc);
   const writeFd = nodeFdWrite(fs);
   return {
-    write: (text) => writeFd(enc.encode(text)),
+    write: (text) => writeFd(encode(text)),
+    async takeHandoff() {
+      const text = fs.readFileSync(HANDOFF_FD, "utf8");
+      nodeDropHandoff(fs);
+      return text;
+    },
     format: (args) => util.formatWithOptions({ colors: false }, ...args),
     connect(path, onLine, onError) {
       return new Promise((resolve, reject) => {

@@ -98,7 +98,7 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
   }
   gate.bus.publish("script.started", { runId, script: scriptPath });
 
-  const servers = namespaceBindings(gate.pool.names()).map((b): [string, string | null] => [b.name, b.hiddenBecause ? null : b.identifier]);
+  const servers = namespaceBindings(gate.pool.names()).map((b) => ({ name: b.name, global: b.hiddenBecause ? null : b.identifier }));
   const spec: RunSpec = {
     runId,
     scriptPath,

@@ -1,7 +1,10 @@
-// The in-script runtime (launcher/runtime.ts and its import unwrap.ts), embedded in the binary as
-// text and written to a content-addressed directory in the cache. The host never imports these as
-// modules (the bundler cannot embed one file both ways); `mcpx call` loads unwrap.ts from that same
-// directory, so scripts and `mcpx call` unwrap results with one piece of code.
+// The in-script runtime (launcher/runtime.ts and its imports sys.ts, unwrap.ts, wire.ts), embedded in
+// the binary as text and written to a content-addressed directory in the cache. The host never
+// imports these as modules: the bundler cannot embed one file both ways (bun 1.4: a text import and a
+// module import of one path fail with "No matching export", in either order, and a "?text" query does
+// not resolve under --compile). What the host runs of them it loads from that same directory: `mcpx
+// call` unwraps results with unwrap.ts, the runner decodes frames with wire.ts, so both sides run one
+// piece of code. Type-only imports of them are fine anywhere: they are erased before bundling.
 
 import { existsSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,18 +14,21 @@ import runtimeSource from "../../launcher/runtime.ts" with { type: "text" };
 import unwrapSource from "../../launcher/unwrap.ts" with { type: "text" };
 // @ts-expect-error a text import of a .ts file
 import sysSource from "../../launcher/sys.ts" with { type: "text" };
+// @ts-expect-error a text import of a .ts file
+import wireSource from "../../launcher/wire.ts" with { type: "text" };
 import { writeContentDir } from "../paths/content-file.ts";
 
-/** the directory holding runtime.ts and unwrap.ts for this build of mcpx */
+/** the directory holding runtime.ts and its imports for this build of mcpx */
 export function runtimeDir(cacheDir: string): string {
-  return writeContentDir(join(cacheDir, "launch"), "rt-", { "runtime.ts": runtimeSource as string, "sys.ts": sysSource as string, "unwrap.ts": unwrapSource as string });
+  const files = { "runtime.ts": runtimeSource as string, "sys.ts": sysSource as string, "unwrap.ts": unwrapSource as string, "wire.ts": wireSource as string };
+  return writeContentDir(join(cacheDir, "launch"), "rt-", files);
 }
 
 /**
  * The runtime as ONE plain-JS module, bundled once per runtime version (Bun.build, ~13 ms) and kept
  * beside its sources. Every module a script's runtime loads costs Bun ~7 ms of start-up (measured:
  * an empty script 19 ms, importing one tiny module 27 ms), so the launcher imports this instead of
- * runtime.ts, sys.ts and unwrap.ts. Runtime-neutral still: node: imports stay dynamic and external.
+ * runtime.ts and its imports. Runtime-neutral still: node: imports stay dynamic and external.
  */
 export async function runtimeBundle(cacheDir: string): Promise<string> {
   const dir = runtimeDir(cacheDir);
@@ -34,6 +40,11 @@ export async function runtimeBundle(cacheDir: string): Promise<string> {
   writeFileSync(tmp, await built.outputs[0].text(), { mode: 0o600 });
   renameSync(tmp, bundle);
   return bundle;
+}
+
+/** the wire's decoders, from the very file the launcher's runtime is built from */
+export async function loadWire(cacheDir: string): Promise<typeof import("../../launcher/wire.ts")> {
+  return await import(join(runtimeDir(cacheDir), "wire.ts"));
 }
 
 export async function loadUnwrap(cacheDir: string): Promise<(raw: unknown) => unknown> {

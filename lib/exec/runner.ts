@@ -2,15 +2,17 @@
 // runtime in its own process group, turns what it writes into frames, answers its tool calls, and
 // ends the whole group on exit, timeout or cancel. The in-script half is launcher/runtime.ts.
 
-import { chmodSync, mkdirSync, rmSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Socket } from "bun";
 import { fillTemplate, phaseBlock, type PhaseLine } from "../../launcher/template.ts";
 import { writeContentFile } from "../paths/content-file.ts";
-import { runtimeBundle } from "./launcher-files.ts";
+import { loadWire, runtimeBundle } from "./launcher-files.ts";
+// type-only: the wire's code is loaded from the runtime's own copy (loadWire, launcher-files.ts says why)
+import type { Handoff, ServerBinding } from "../../launcher/wire.ts";
 import type { ScriptPhase } from "../settings/registry.ts";
-import type { Frame, LogLevel, SerializedError } from "./frames.ts";
+import type { Frame, SerializedError } from "./frames.ts";
 import { runtimeCommand, type RuntimeName } from "./runtimes.ts";
 import { StdoutSplitter } from "./stdout-splitter.ts";
 import { SocketWriteQueue } from "../util/socket-write-queue.ts";
@@ -32,8 +34,7 @@ export interface RunSpec {
   cwd: string;
   /** "inherit" passes mcpx's own stdin; a string is written and closed */
   stdin: "inherit" | string;
-  /** [real server name, global identifier or null] */
-  servers: Array<[string, string | null]>;
+  servers: ServerBinding[];
   cacheDir: string;
   sockDir: string;
   signal?: AbortSignal;
@@ -58,6 +59,7 @@ export interface RunOutcome {
 export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutcome> {
   const nonce = randomToken(9);
   const token = randomToken(24);
+  const wire = await loadWire(spec.cacheDir);
   const launcher = writeLauncher(spec, await runtimeBundle(spec.cacheDir));
   const cmd = await runtimeCommand(spec.runtime, launcher, spec.cacheDir, spec.scriptPath);
 
@@ -69,7 +71,7 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
   // everything the script starts carries the lineage marker, and is ended with the run
   const lineage = new Lineage(spec.runId);
   const env: Record<string, string | undefined> = { ...spec.env, ...cmd.env, ...lineage.env() };
-  env.MCPX_RUN = JSON.stringify({
+  const handoff: Handoff = {
     host: process.pid, // the launcher ends its group when this process is gone (launcher/runtime.ts watchHost)
     sock: sockPath,
     token,
@@ -77,22 +79,25 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
     runId: spec.runId,
     servers: spec.servers,
     script: { path: spec.scriptPath, name: spec.scriptName, args: spec.args, export: spec.export },
-  });
+  };
 
-  let child: ReturnType<typeof Bun.spawn<"pipe" | "inherit", "pipe", "pipe">>;
+  let child: ReturnType<typeof Bun.spawn>;
+  const handoffFd = handoffFile(join(spec.sockDir, `${spec.runId.slice(0, 12)}.run`), handoff);
   try {
+    const stdio: Array<"inherit" | "pipe" | number> = [spec.stdin === "inherit" ? "inherit" : "pipe", "pipe", "pipe"];
+    stdio[wire.HANDOFF_FD] = handoffFd;
     child = Bun.spawn({
       cmd: cmd.argv,
       cwd: spec.cwd,
       env: env as Record<string, string>,
-      stdin: spec.stdin === "inherit" ? "inherit" : "pipe",
-      stdout: "pipe",
-      stderr: "pipe",
+      stdio: stdio as ["inherit", "pipe", "pipe"],
       detached: true, // its own process group, so a timeout or cancel ends everything it started
     });
   } catch (err) {
     channel.close();
     throw err;
+  } finally {
+    closeSync(handoffFd);
   }
   lineage.track(child.pid);
   if (spec.stdin !== "inherit") {
@@ -105,28 +110,30 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
   const splitter = new StdoutSplitter(nonce);
   const onPiece = (p: ReturnType<StdoutSplitter["push"]>[number]) => {
     if (p.kind === "text") return h.frame({ type: "stdout", data: p.data });
-    const b = p.body;
-    switch (b.t) {
-      case "stdout":
-        return h.frame({ type: "stdout", data: String(b.d) });
+    const m = wire.decodeLauncherMessage(p.body);
+    switch (m?.t) {
+      case undefined:
+        return; // a frame type this mcpx does not know: frame types are an open set
+      case "malformed":
+        return h.frame({ type: "log", level: "error", message: `mcpx: a malformed frame from the launcher was dropped (${m.why})` });
       case "stderr":
-        return h.frame({ type: "stderr", data: String(b.d) });
+        return h.frame({ type: "stderr", data: m.d });
       case "log":
-        return h.frame({ type: "log", level: b.level as LogLevel, message: String(b.msg) });
+        return h.frame({ type: "log", level: m.level, message: m.msg });
       case "emit":
-        return h.frame({ type: "emit", value: b.v });
+        return h.frame({ type: "emit", value: m.v });
       case "call":
-        return channel.call(b.id as number, String(b.server), String(b.tool), (b.args ?? {}) as Record<string, unknown>);
+        return channel.call(m.id, m.server, m.tool, m.args);
       case "result":
-        marker = { ok: true, value: b.u ? undefined : b.v };
+        marker = { ok: true, value: m.u ? undefined : m.v };
         return;
       case "error":
-        marker = { ok: false, error: b.e as SerializedError };
+        marker = { ok: false, error: m.e };
         return;
     }
   };
-  const stdoutDone = pump(child.stdout, (s) => splitter.push(s).forEach(onPiece)).then(() => splitter.end().forEach(onPiece));
-  const stderrDone = pump(child.stderr, (s) => h.frame({ type: "stderr", data: s }));
+  const stdoutDone = pump(child.stdout as ReadableStream<Uint8Array>, (s) => splitter.push(s).forEach(onPiece)).then(() => splitter.end().forEach(onPiece));
+  const stderrDone = pump(child.stderr as ReadableStream<Uint8Array>, (s) => h.frame({ type: "stderr", data: s }));
 
   let stopped: "timeout" | "interrupted" | undefined;
   const stop = (why: "timeout" | "interrupted") => {
@@ -184,7 +191,27 @@ interface Channel {
   close(): void;
 }
 
-/** the per-run unix socket; only a client that first sends the run's token gets answers */
+/**
+ * The run, written to a 0600 file in the 0700 socket directory, opened read-write and deleted at
+ * once: the launcher receives the open descriptor as fd 3 (HANDOFF_FD), reads it and empties it. Nothing
+ * of it is in the environment, which /proc/PID/environ shows for the whole life of a process
+ * (decision 0007). Read-write, so that the launcher may empty it through a second opening (Deno).
+ */
+function handoffFile(path: string, handoff: Handoff): number {
+  rmSync(path, { force: true });
+  writeFileSync(path, JSON.stringify(handoff), { mode: 0o600, flag: "wx" });
+  try {
+    return openSync(path, "r+");
+  } finally {
+    rmSync(path, { force: true });
+  }
+}
+
+/**
+ * The per-run unix socket; only a client that first sends the run's token gets answers. Each id is
+ * answered once: the launcher numbers its calls 1, 2, 3…, so a call frame whose id is not above every
+ * id seen before is a forgery or a replay; it is refused (not run, not answered) and said as an error log.
+ */
 function openChannel(path: string, token: string, h: RunHandlers): Channel {
   rmSync(path, { force: true });
   type Conn = { buf: string; ok: boolean; out: SocketWriteQueue };
@@ -214,8 +241,14 @@ function openChannel(path: string, token: string, h: RunHandlers): Channel {
     },
   });
   chmodSync(path, 0o600);
+  let lastId = 0;
   return {
     call(id, srv, tool, args) {
+      if (id <= lastId) {
+        const message = `mcpx: refused a call frame for ${srv}.${tool} with id ${id}: ids are answered once, in increasing order (the last was ${lastId}); a frame the launcher did not write is never run`;
+        return h.frame({ type: "log", level: "error", message });
+      }
+      lastId = id;
       h.call(srv, tool, args).then(
         (answer) => send(JSON.stringify({ id, ...answer }) + "\n"),
         (err) => send(JSON.stringify({ id, ok: false, error: { name: "Error", message: String(err?.message ?? err) } }) + "\n"),
