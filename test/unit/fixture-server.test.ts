@@ -37,7 +37,7 @@ const EVERYTHING = join(ROOT, "node_modules/.bin/mcp-server-everything");
 const BUN = process.execPath;
 
 const HOOK_TOOLS = ["_PreToolUse", "_secret"];
-const FAKE_TOOLS = ["echo", "add", "json_text", "fail", "get-sum", "optional_args", "nested", "delete_item", "slow", "env", "bytes", "sha256", ...HOOK_TOOLS];
+const FAKE_TOOLS = ["echo", "add", "json_text", "fail", "rpc_error", "get-sum", "optional_args", "nested", "delete_item", "slow", "env", "bytes", "sha256", ...HOOK_TOOLS];
 const EVERYTHING_TOOLS = [
   "echo", "get-annotated-message", "get-env", "get-resource-links", "get-resource-reference",
   "get-structured-content", "get-sum", "get-tiny-image", "gzip-file-as-resource",

@@ -68,11 +68,11 @@ describe("reading fd 1 in chunks", () => {
     const stream = messages.map((m, i) => `text ${i}\n` + line(m)).join("");
     for (let size = 1; size <= 17; size++) {
       const r = reader();
-      const out = [];
-      for (let i = 0; i < stream.length; i += size) out.push(...r.push(stream.slice(i, i + size)));
-      out.push(...r.end());
+      const out: object[] = [];
+      for (let i = 0; i < stream.length; i += size) out.push(...(r.push(stream.slice(i, i + size)) as object[]));
+      out.push(...(r.end() as object[]));
       expect(out.filter((o) => !("text" in o))).toEqual(messages);
-      expect(out.flatMap((o) => ("text" in o ? [o.text] : [])).join("")).toBe(messages.map((_, i) => `text ${i}\n`).join(""));
+      expect(out.flatMap((o) => ("text" in o ? [String(o.text)] : [])).join("")).toBe(messages.map((_, i) => `text ${i}\n`).join(""));
     }
   });
 
