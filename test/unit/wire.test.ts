@@ -12,7 +12,7 @@ const line = (m: unknown) => RS + NONCE + JSON.stringify(m) + "\n";
 /** the host's read path: the splitter cuts frames out of fd 1, the decoder types them */
 function reader() {
   const s = new StdoutSplitter(NONCE);
-  const decode = (pieces: ReturnType<StdoutSplitter["push"]>) => pieces.flatMap((p) => (p.kind === "frame" ? [decodeLauncherMessage(p.body)] : [{ text: p.data }]));
+  const decode = (pieces: ReturnType<StdoutSplitter["push"]>): unknown[] => pieces.map((p) => (p.kind === "frame" ? decodeLauncherMessage(p.body) : { text: p.data }));
   return { push: (chunk: string) => decode(s.push(chunk)), end: () => decode(s.end()) };
 }
 
