@@ -77,7 +77,7 @@ c.trace = (...args: unknown[]) => toStderr("Trace:", ...args, "\n" + (new Error(
  * in order: both it and our writer write through at once), and process.stderr to fd 2, whose order
  * relative to fd 1 is best effort, like a child process's stderr (docs/frames.md).
  */
-function interceptStream(name: "stdout" | "stderr", send: (text: string) => void): void {
+function interceptStream(name: "stdout" | "stderr", send: (chunk: string | Uint8Array) => void): void {
   const desc = Object.getOwnPropertyDescriptor(g.process, name);
   let stream: { write: unknown } | undefined;
   Object.defineProperty(g.process, name, {
@@ -93,10 +93,10 @@ function interceptStream(name: "stdout" | "stderr", send: (text: string) => void
   });
 }
 
-function patchWrite(stream: { write: unknown }, send: (s: string) => void): void {
-  const decoder = new TextDecoder();
+function patchWrite(stream: { write: unknown }, send: (chunk: string | Uint8Array) => void): void {
   stream.write = (chunk: unknown, encodingOrCb?: unknown, cb?: unknown) => {
-    send(typeof chunk === "string" ? chunk : decoder.decode(chunk as Uint8Array));
+    // bytes stay bytes: a script's stdout is not always text (the host keeps them exact)
+    send(typeof chunk === "string" ? chunk : (chunk as Uint8Array));
     const done = typeof encodingOrCb === "function" ? encodingOrCb : cb;
     if (typeof done === "function") queueMicrotask(() => (done as () => void)());
     return true;
@@ -104,7 +104,8 @@ function patchWrite(stream: { write: unknown }, send: (s: string) => void): void
 }
 if (!g.Bun) {
   interceptStream("stdout", writeOut);
-  interceptStream("stderr", (d) => frame({ t: "stderr", d }));
+  const stderrText = new TextDecoder();
+  interceptStream("stderr", (d) => frame({ t: "stderr", d: typeof d === "string" ? d : stderrText.decode(d, { stream: true }) }));
 }
 
 // ── the call channel: opened at the first call, so a script that calls nothing never pays for it ──

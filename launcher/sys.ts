@@ -13,8 +13,8 @@ export interface Conn {
 }
 
 export interface Sys {
-  /** writes text to fd 1, in order with every other write made through this function */
-  write(text: string): void;
+  /** writes to fd 1, in order with every other write made through this function; bytes as they are */
+  write(text: string | Uint8Array): void;
   /** util.format semantics: %s %d %i %f %j %o %O %c %%, then the rest inspected */
   format(args: unknown[]): string;
   connect(path: string, onLine: (line: string) => void, onError: (err: unknown) => void): Promise<Conn>;
@@ -197,7 +197,7 @@ async function bunSys(): Promise<Sys> {
   const libc = await bunLibc();
   const writeFd = await bunFdWrite(libc);
   return {
-    write: (text) => writeFd(encode(text)),
+    write: (text) => writeFd(typeof text === "string" ? encode(text) : text),
     async takeHandoff() {
       const text = await Bun.file(HANDOFF_FD).text();
       if (libc) {
@@ -258,7 +258,7 @@ function denoSys(): Sys {
       return text;
     },
     write(text) {
-      let buf = encode(text);
+      let buf = typeof text === "string" ? encode(text) : text;
       try {
         while (buf.length > 0) buf = buf.subarray(writeSync(buf));
       } catch (err) {
@@ -310,7 +310,7 @@ async function nodeSys(): Promise<Sys> {
   const encode = enc.encode.bind(enc);
   const writeFd = nodeFdWrite(fs);
   return {
-    write: (text) => writeFd(encode(text)),
+    write: (text) => writeFd(typeof text === "string" ? encode(text) : text),
     async takeHandoff() {
       const text = fs.readFileSync(HANDOFF_FD, "utf8");
       nodeDropHandoff(fs);

@@ -70,12 +70,14 @@ export const execRoute: Handler = async (req, { deps }) => {
     try {
       // what `mcpx exec` prints on stdout: the script's stdout and its returned value
       const envelope = emptyEnvelope();
-      let text = "";
+      // pieces, not one string: stdout that is not UTF-8 stays the script's bytes
+      const pieces: Array<string | Uint8Array> = [];
       for await (const f of frames) {
         foldFrame(envelope, f);
-        text += textModeStdout(f) ?? "";
+        const printed = textModeStdout(f);
+        if (printed !== undefined) pieces.push(printed);
       }
-      return new Response(text, { headers: { "content-type": "text/plain; charset=utf-8", [EXIT_CODE_HEADER]: String(envelope.exitCode), [RUN_ID_HEADER]: envelope.runId } });
+      return new Response(new Blob(pieces), { headers: { "content-type": "text/plain; charset=utf-8", [EXIT_CODE_HEADER]: String(envelope.exitCode), [RUN_ID_HEADER]: envelope.runId } });
     } finally {
       run.done();
     }

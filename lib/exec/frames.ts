@@ -36,7 +36,8 @@ export type Frame =
   | ({ type: "hook" } & HookFrameBody)
   | { type: "log"; level: LogLevel; message: string }
   | { type: "emit"; value: unknown }
-  | { type: "stdout"; data: string }
+  /** `bytes`: base64 of the exact bytes, only when they are not UTF-8 (then `data` has U+FFFD where they were) */
+  | { type: "stdout"; data: string; bytes?: string }
   | { type: "stderr"; data: string }
   | {
       type: "call";

@@ -15,6 +15,7 @@ import type { ScriptPhase } from "../settings/registry.ts";
 import type { Frame, SerializedError } from "./frames.ts";
 import { runtimeCommand, type RuntimeName } from "./runtimes.ts";
 import { StdoutSplitter } from "./stdout-splitter.ts";
+import { latin1Bytes, latin1ToUtf8, Utf8Pieces, type StdoutPiece } from "./stdout-bytes.ts";
 import { SocketWriteQueue } from "../util/socket-write-queue.ts";
 import { KILL_GRACE_MS } from "../process/group.ts";
 import { Lineage } from "../process/lineage.ts";
@@ -107,9 +108,13 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
   }
 
   let marker: { ok: true; value: unknown } | { ok: false; error: SerializedError } | undefined;
-  const splitter = new StdoutSplitter(nonce);
+  // fd 1 is read as latin-1 (a char per byte) so stdout's bytes survive the splitter (stdout-bytes.ts)
+  const splitter = new StdoutSplitter(nonce, latin1ToUtf8);
+  const text = new Utf8Pieces();
+  const stdout = (p: StdoutPiece | undefined) => p && h.frame({ type: "stdout", ...p });
   const onPiece = (p: ReturnType<StdoutSplitter["push"]>[number]) => {
-    if (p.kind === "text") return h.frame({ type: "stdout", data: p.data });
+    if (p.kind === "text") return stdout(text.push(latin1Bytes(p.data)));
+    stdout(text.flush()); // a character cut short by a frame will never be completed
     const m = wire.decodeLauncherMessage(p.body);
     switch (m?.t) {
       case undefined:
@@ -132,7 +137,10 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
         return;
     }
   };
-  const stdoutDone = pump(child.stdout as ReadableStream<Uint8Array>, (s) => splitter.push(s).forEach(onPiece)).then(() => splitter.end().forEach(onPiece));
+  const stdoutDone = pump(child.stdout as ReadableStream<Uint8Array>, (s) => splitter.push(s).forEach(onPiece), "latin1").then(() => {
+    splitter.end().forEach(onPiece);
+    stdout(text.flush());
+  });
   const stderrDone = pump(child.stderr as ReadableStream<Uint8Array>, (s) => h.frame({ type: "stderr", data: s }));
 
   let stopped: "timeout" | "interrupted" | undefined;
@@ -261,8 +269,13 @@ function openChannel(path: string, token: string, h: RunHandlers): Channel {
   };
 }
 
-async function pump(stream: ReadableStream<Uint8Array>, onText: (s: string) => void): Promise<void> {
-  const decoder = new TextDecoder();
+async function pump(stream: ReadableStream<Uint8Array>, onText: (s: string) => void, encoding: "utf-8" | "latin1" = "utf-8"): Promise<void> {
+  if (encoding === "latin1") {
+    // Buffer's latin1 is ISO-8859-1, a char per byte; TextDecoder's "latin1" is windows-1252 (0x80 → €)
+    for await (const chunk of stream) if (chunk.length) onText(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString("latin1"));
+    return;
+  }
+  const decoder = new TextDecoder(encoding);
   for await (const chunk of stream) {
     const s = decoder.decode(chunk, { stream: true });
     if (s) onText(s);

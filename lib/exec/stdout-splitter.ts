@@ -11,7 +11,11 @@ export class StdoutSplitter {
   /** the JSON of a frame still arriving, in the pieces it came in (joined once, at its newline) */
   private frame: string[] | undefined;
 
-  constructor(nonce: string) {
+  /** @param frameText turns a frame's JSON as read into text for JSON.parse (the host reads fd 1 as latin-1) */
+  constructor(
+    nonce: string,
+    private readonly frameText: (json: string) => string = (json) => json,
+  ) {
     this.marker = "\x1e" + nonce;
   }
 
@@ -63,7 +67,7 @@ export class StdoutSplitter {
   private parse(json: string): Piece {
     let body: unknown;
     try {
-      body = JSON.parse(json);
+      body = JSON.parse(this.frameText(json));
     } catch {
       body = undefined;
     }

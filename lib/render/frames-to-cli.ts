@@ -32,8 +32,9 @@ export async function renderFrames(frames: AsyncIterable<Frame>, o: RenderOption
  * What text mode prints on stdout for a frame: the script's stdout, and its returned value (a string
  * as it is, anything else as JSON). /v1/exec's text answer is made of the same pieces.
  */
-export function textModeStdout(f: Frame): string | undefined {
-  if (f.type === "stdout") return f.data;
+export function textModeStdout(f: Frame): string | Uint8Array | undefined {
+  // the script's exact bytes where they are not UTF-8 (a binary file written to stdout)
+  if (f.type === "stdout") return f.bytes !== undefined ? Buffer.from(f.bytes, "base64") : f.data;
   if (f.type === "result" && f.value !== undefined && f.value !== null) return typeof f.value === "string" ? withNewline(f.value) : JSON.stringify(f.value, null, 2) + "\n";
   return undefined;
 }

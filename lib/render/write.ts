@@ -5,8 +5,8 @@ import { writeSync } from "node:fs";
 
 const enc = new TextEncoder();
 
-export function writeFd(fd: 1 | 2, text: string): void {
-  let buf = enc.encode(text);
+export function writeFd(fd: 1 | 2, text: string | Uint8Array): void {
+  let buf = typeof text === "string" ? enc.encode(text) : text;
   while (buf.length > 0) {
     try {
       buf = buf.subarray(writeSync(fd, buf));
@@ -18,5 +18,5 @@ export function writeFd(fd: 1 | 2, text: string): void {
   }
 }
 
-export const out = (text: string) => writeFd(1, text);
+export const out = (text: string | Uint8Array) => writeFd(1, text);
 export const err = (text: string) => writeFd(2, text);

@@ -1,0 +1,52 @@
+// A script's stdout is bytes: what it writes (a binary file, latin-1 text) reaches `> f` exactly, on
+// every runtime and through --remote and /v1/exec's text answer. Frames stay text: a stdout frame
+// whose bytes are not UTF-8 carries them in `bytes` (base64) beside the lossy `data`.
+
+import { afterAll, describe, expect, test } from "bun:test";
+import { MCPX, sandbox } from "./harness.ts";
+import { startDaemon, stopDaemons } from "./daemon-support.ts";
+import { expectExit, mcpx, parseFrames, writeConfig } from "./support.ts";
+
+const sb = sandbox();
+writeConfig(sb, ".mcpx.json", {});
+afterAll(stopDaemons);
+
+// every byte value, then text: the bytes a binary writer would send
+const ALL_BYTES = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+const SNIPPET = `process.stdout.write(new Uint8Array(Array.from({ length: 256 }, (_, i) => i))); console.log("then text é")`;
+const EXPECTED = Buffer.concat([ALL_BYTES, Buffer.from("then text é\n")]);
+
+/** mcpx with stdout read as bytes */
+async function stdoutBytes(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: Buffer }> {
+  const proc = Bun.spawn([MCPX, ...args], { cwd: sb.dir, env: { ...sb.env, ...env }, stdin: "ignore", stdout: "pipe", stderr: "inherit" });
+  const [out, code] = await Promise.all([new Response(proc.stdout).arrayBuffer(), proc.exited]);
+  return { code, out: Buffer.from(out) };
+}
+
+describe("stdout keeps the script's bytes", () => {
+  for (const runtime of ["bun", "deno", "node"]) {
+    test(`all 256 byte values written on ${runtime} reach stdout unchanged`, async () => {
+      const r = await stdoutBytes(["exec", "--runtime", runtime, SNIPPET]);
+      expect(r.code).toBe(0);
+      expect(r.out.equals(EXPECTED)).toBe(true);
+    });
+  }
+
+  test("a stdout frame carries the exact bytes in `bytes` only where they are not UTF-8", async () => {
+    const r = await mcpx(sb, ["exec", "--output", "stream", SNIPPET]);
+    expectExit(r, 0);
+    const stdout = parseFrames(r.stdout).filter((f) => f.type === "stdout");
+    const bytes = Buffer.concat(stdout.map((f) => (f.bytes !== undefined ? Buffer.from(String(f.bytes), "base64") : Buffer.from(String(f.data)))));
+    expect(bytes.equals(EXPECTED)).toBe(true);
+    expect(stdout.find((f) => String(f.data).includes("then text"))?.bytes).toBeUndefined();
+  });
+
+  test("through --remote and /v1/exec's text answer too", async () => {
+    const daemon = await startDaemon(sb);
+    const remote = await stdoutBytes(["exec", "--remote", SNIPPET]);
+    expect(remote.code).toBe(0);
+    expect(remote.out.equals(EXPECTED)).toBe(true);
+    const res = await daemon.fetch("/v1/exec", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ source: SNIPPET, output: "text" }) });
+    expect(Buffer.from(await res.arrayBuffer()).equals(EXPECTED)).toBe(true);
+  });
+});
