@@ -6,6 +6,7 @@
 import { chmodSync, existsSync, lstatSync, mkdirSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Server } from "bun";
+import { McpxError } from "../errors/mcpx-error.ts";
 import { openEngine, type Engine } from "../session/engine.ts";
 import type { Session } from "../session/session.ts";
 import { SettingsError } from "../settings/resolve.ts";
@@ -31,10 +32,12 @@ export interface Daemon {
   closed: Promise<void>;
 }
 
-/** a daemon that cannot start (address in use, not a socket, cannot bind): exit 2, as E_* codes are */
-export class DaemonError extends Error {
+/** a daemon that cannot start (address in use, not a socket, cannot bind): exit 2 (lib/errors/codes.ts E_DAEMON) */
+export class DaemonError extends McpxError {
   override name = "DaemonError";
-  readonly code = "E_DAEMON";
+  constructor(message: string) {
+    super(message, "E_DAEMON");
+  }
 }
 
 export async function startDaemon(session: Session): Promise<Daemon> {
