@@ -84,12 +84,12 @@ export interface GateInput {
 
 export function buildGate({ session, pool, bus, hooks, dynamicHooks = () => [], ask }: GateInput): { gate: Gate; observers: Observers } {
   const get = session.get;
-  const url = get<string>("model.url");
+  const url = get("model.url");
   const deps: ActionDeps = {
     env: session.env,
     cwd: session.cwd,
     selfArgv: selfArgv(),
-    model: url ? { url, name: get<string>("model.name"), apiKey: get<string>("model.apiKey") || undefined } : undefined,
+    model: url ? { url, name: get("model.name"), apiKey: get("model.apiKey") || undefined } : undefined,
     warn: (m) => session.log("warn", m, "hooks"),
   };
   const fixed = hooks.filter((h) => h.phase !== "observe");
@@ -98,7 +98,7 @@ export function buildGate({ session, pool, bus, hooks, dynamicHooks = () => [], 
       const extra = dynamicHooks().filter((h) => h.phase !== "observe");
       return extra.length ? [...fixed, ...extra] : fixed;
     },
-    policy: policyFromSettings(get, parseHookServers(get<string>("hooks.mcpServers"))),
+    policy: policyFromSettings(get, parseHookServers(get("hooks.mcpServers"))),
     pool,
     bus,
     deps,

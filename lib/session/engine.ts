@@ -45,8 +45,8 @@ export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
   const pluginHooks = () => plugins.filter((p) => live.has(p.name)).flatMap((p) => p.hooks);
   const pool = new Pool(servers, {
     log: (level, message) => session.log(level, message, "upstream"),
-    callTimeoutMs: session.get<number>("mcp.callTimeout"),
-    maxMessageBytes: session.get<number>("mcp.maxMessage"),
+    callTimeoutMs: session.get("mcp.callTimeout"),
+    maxMessageBytes: session.get("mcp.maxMessage"),
     baseEnv: session.env,
     onTools: (server, tools) => {
       try {
