@@ -1,9 +1,13 @@
 // mcpx: the entry point. Commands load lazily, and the top-level help is rendered from the table of
 // command descriptions alone, so `mcpx --help` loads no command and never pays for the MCP SDK.
 // citty renders help and is loaded only for that (cmd/commands.ts says why).
-// Usage and config errors exit 2 before anything runs; see docs/exit-codes.md.
+// An error mcpx expects (a McpxError) exits with the code lib/errors/codes.ts gives it (usage and
+// config errors: 2, before anything runs); anything else is a bug: its stack, exit 1. See
+// docs/exit-codes.md, which is generated from that table.
 
 import type { CommandDef } from "citty";
+import { exitCodeOf } from "../lib/errors/codes.ts";
+import { McpxError } from "../lib/errors/mcpx-error.ts";
 import { VERSION } from "../lib/version.ts";
 import { err, out } from "../lib/render/write.ts";
 import { COMMAND_DESCRIPTIONS, type Command, type CommandName } from "./commands.ts";
@@ -25,9 +29,6 @@ const MAIN: CommandDef = {
   meta: { name: "mcpx", version: VERSION, description: "Run TypeScript against MCP servers, through one hook gate." },
   subCommands: Object.fromEntries(Object.entries(COMMAND_DESCRIPTIONS).map(([name, description]) => [name, { meta: { name, description } }])),
 };
-
-/** errors that mean "the request was wrong", not "the run failed" */
-const USAGE_ERRORS = new Set(["UsageError", "ConfigError", "SettingsError", "RuntimeError", "HookConfigError"]);
 
 /** help on stdout, mcpx's own or a command's; citty decides on colour when it loads, so escape codes are removed for a pipe or a file */
 async function printUsage(cmd?: Command): Promise<void> {
@@ -62,14 +63,14 @@ async function mainEntry(rawArgv: string[]): Promise<number> {
   const name = argv[0];
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     await printUsage();
-    return name === undefined ? 2 : 0;
+    return name === undefined ? exitCodeOf("USAGE") : 0;
   }
   const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name as CommandName] : undefined;
   if (!load) {
     if (name === "--config" || name.startsWith("--config=")) err(`mcpx: --config needs a file and then a command: mcpx --config FILE COMMAND … (commands are ${Object.keys(COMMANDS).join(", ")})\n`);
     else if (name.startsWith("-")) err(`mcpx: ${name} before the command: flags go after it (mcpx COMMAND ${name} …), except --config FILE, which may come first; commands are ${Object.keys(COMMANDS).join(", ")}\n`);
     else err(`mcpx: unknown command "${name}": use one of ${Object.keys(COMMANDS).join(", ")} (mcpx --help)\n`);
-    return 2;
+    return exitCodeOf("USAGE");
   }
   const cmd = await load();
   if (head.includes("--help") || head.includes("-h")) {
@@ -81,9 +82,9 @@ async function mainEntry(rawArgv: string[]): Promise<number> {
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (e) {
     const error = e as Error;
-    if (USAGE_ERRORS.has(error.name) || (error as { code?: string }).code?.startsWith("E_")) {
+    if (error instanceof McpxError) {
       err(`mcpx ${name}: ${error.message}\n`);
-      return 2;
+      return error.exitCode;
     }
     err(`mcpx ${name}: ${error.stack ?? error.message}\n`);
     return 1;

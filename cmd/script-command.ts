@@ -7,7 +7,6 @@ import { resolveScriptPath } from "../lib/exec/script-path.ts";
 import { settingsPhaseOrigins } from "../lib/exec/phase-origins.ts";
 import { renderFrames } from "../lib/render/frames-to-cli.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
-import type { LogFormat } from "../lib/render/log-line.ts";
 import { openSession, type Session } from "../lib/session/session.ts";
 import { parseAddress } from "../lib/daemon/address.ts";
 import { postExec } from "../lib/daemon/client.ts";
@@ -53,8 +52,8 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
     script: session.phases(),
     // configured hooks are in force through the engine's gate; ExecOptions.hooks is for per-run extras
     hooks: [],
-    runtime: session.get<ExecOptions["runtime"]>("script.runtime"),
-    timeoutMs: session.get<number>("exec.timeout"),
+    runtime: session.get("script.runtime"),
+    timeoutMs: session.get("exec.timeout"),
     env: parseEnvFlags((parsed.own.env as string[] | undefined) ?? []),
     output: outputMode(parsed.own.json === true, parsed.own.output as string | undefined),
     // a local run's limits are in force through its engine's gate; --remote carries them (remote.ts)
@@ -78,7 +77,7 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
   const engine = openEngine(session, { ask: terminalAsker() });
   try {
     const frames = execute(opts, { gate: engine.gate, env: process.env, cacheDir: session.cacheDir, sockDir: session.sockDir, inheritStdin: true, cwd: session.cwd, signal: abort.signal, phaseOrigins: settingsPhaseOrigins(session.settings) });
-    const code = await renderFrames(frames, { mode: opts.output!, format: session.get<LogFormat>("logging.format"), level: session.get("logging.level") });
+    const code = await renderFrames(frames, { mode: opts.output!, format: session.get("logging.format"), level: session.get("logging.level") });
     if (opts.file) await writeGlobalsBeside(opts.file, session, engine.pool).catch((e) => session.log("debug", `mcpx-globals.d.ts not written: ${e?.message ?? e}`));
     return code;
   } finally {
@@ -93,15 +92,15 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
 // the same renderFrames, so stdout, stderr, the envelope and the exit code match a local run.
 async function runRemote(opts: ExecOptions, session: Session, kind: "run" | "exec"): Promise<number> {
   refuseStayingFlags(session, kind);
-  const address = parseAddress(session.get<string>("daemon.address"), session.env, `daemon.address (${session.settings.get("daemon.address")!.origin})`);
+  const address = parseAddress(session.get("daemon.address"), session.env, `daemon.address (${session.settings.get("daemon.address")!.origin})`);
   const remote: ExecOptions = { ...opts, cwd: session.cwd, hooks: remoteScriptHooks(session), settings: remoteRunSettings(session) };
   const abort = new AbortController();
   const onSignal = () => abort.abort();
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   try {
-    const frames = postExec(address, session.get<string>("daemon.token"), remote, abort.signal);
-    return await renderFrames(frames, { mode: opts.output!, format: session.get<LogFormat>("logging.format"), level: session.get("logging.level") });
+    const frames = postExec(address, session.get("daemon.token"), remote, abort.signal);
+    return await renderFrames(frames, { mode: opts.output!, format: session.get("logging.format"), level: session.get("logging.level") });
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);

@@ -1,6 +1,8 @@
 // The one error type for everything config: it always names the file, and the line, column and key
 // when they are known, so a user can jump straight to the spot and fix it.
 
+import { McpxError } from "../errors/mcpx-error.ts";
+
 export interface ConfigErrorInit {
   /** the config file, or the flag/variable that named a file that does not exist */
   file: string;
@@ -14,7 +16,7 @@ export interface ConfigErrorInit {
   detail: string;
 }
 
-export class ConfigError extends Error {
+export class ConfigError extends McpxError {
   override readonly name = "ConfigError";
   readonly file: string;
   readonly line: number | undefined;
@@ -23,7 +25,7 @@ export class ConfigError extends Error {
   readonly detail: string;
 
   constructor(init: ConfigErrorInit) {
-    super(formatConfigError(init));
+    super(formatConfigError(init), "CONFIG");
     this.file = init.file;
     this.line = init.line;
     this.column = init.column;

@@ -2,25 +2,26 @@
 // yield its frames as they arrive, so the caller renders them exactly as it renders a local run.
 // A stream that ends early still ends like a run: an error (if none came yet) and an end.
 
+import { exitCodeOf, frameCodeOf, type ErrorCode } from "../errors/codes.ts";
+import { McpxError } from "../errors/mcpx-error.ts";
 import type { Frame } from "../exec/frames.ts";
 import type { ExecOptions } from "../exec/options.ts";
 import { formatAddress, routeUrl, type DaemonAddress } from "./address.ts";
 
-/** a daemon that cannot be reached or refuses the request: a usage problem (exit 2), named by code */
-export class DaemonClientError extends Error {
+/** a daemon that cannot be reached or refuses the request; its code (E_NO_DAEMON, E_DAEMON_*, DAEMON_FAILED) decides the exit code */
+export class DaemonClientError extends McpxError {
   override name = "DaemonClientError";
   constructor(
     message: string,
-    /** E_* codes are usage errors for cmd/main.ts (exit 2) */
-    readonly code: string,
+    code: ErrorCode,
     readonly status?: number,
   ) {
-    super(message);
+    super(message, code);
   }
 }
 
 /** the frames a local run would end with when the user interrupts it (runner.ts says the same) */
-const INTERRUPTED: Frame = { type: "error", error: { name: "InterruptedError", code: "INTERRUPTED", message: "the run was interrupted and its process group was ended" } };
+const INTERRUPTED: Frame = { type: "error", error: { name: "InterruptedError", code: frameCodeOf("INTERRUPTED"), message: "the run was interrupted and its process group was ended" } };
 
 export async function* postExec(address: DaemonAddress, token: string, opts: ExecOptions, signal?: AbortSignal): AsyncIterable<Frame> {
   const where = formatAddress(address);
@@ -42,7 +43,7 @@ export async function* postExec(address: DaemonAddress, token: string, opts: Exe
   } catch (e) {
     if (signal?.aborted) {
       yield INTERRUPTED;
-      yield { type: "end", exitCode: 130, durationMs: Math.round(performance.now() - started) };
+      yield { type: "end", exitCode: exitCodeOf("INTERRUPTED"), durationMs: Math.round(performance.now() - started) };
       return;
     }
     const code = (e as { code?: string }).code ?? "";
@@ -79,8 +80,8 @@ export async function* postExec(address: DaemonAddress, token: string, opts: Exe
     if (f) yield f;
   } catch (e) {
     if (!signal?.aborted) {
-      if (!final) yield { type: "error", error: { name: "DaemonError", code: "DAEMON_LOST", message: `the connection to the daemon at ${where} broke before the run ended: ${(e as Error).message}` } };
-      if (!ended) yield { type: "end", exitCode: 1, durationMs: Math.round(performance.now() - started) };
+      if (!final) yield { type: "error", error: { name: "DaemonError", code: frameCodeOf("DAEMON_LOST"), message: `the connection to the daemon at ${where} broke before the run ended: ${(e as Error).message}` } };
+      if (!ended) yield { type: "end", exitCode: exitCodeOf("DAEMON_LOST"), durationMs: Math.round(performance.now() - started) };
       return;
     }
   }
@@ -88,11 +89,11 @@ export async function* postExec(address: DaemonAddress, token: string, opts: Exe
   if (signal?.aborted) {
     // the daemon cancels the run when the connection goes; what it said after that is not seen here
     if (!final) yield INTERRUPTED;
-    yield { type: "end", exitCode: final ? lastExit : 130, durationMs: Math.round(performance.now() - started) };
+    yield { type: "end", exitCode: final ? lastExit : exitCodeOf("INTERRUPTED"), durationMs: Math.round(performance.now() - started) };
     return;
   }
-  if (!final) yield { type: "error", error: { name: "DaemonError", code: "DAEMON_LOST", message: `the daemon at ${where} closed the stream before the run ended` } };
-  yield { type: "end", exitCode: 1, durationMs: Math.round(performance.now() - started) };
+  if (!final) yield { type: "error", error: { name: "DaemonError", code: frameCodeOf("DAEMON_LOST"), message: `the daemon at ${where} closed the stream before the run ended` } };
+  yield { type: "end", exitCode: exitCodeOf("DAEMON_LOST"), durationMs: Math.round(performance.now() - started) };
 }
 
 async function refusal(res: Response, where: string): Promise<DaemonClientError> {

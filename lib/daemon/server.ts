@@ -6,6 +6,7 @@
 import { chmodSync, existsSync, lstatSync, mkdirSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Server } from "bun";
+import { McpxError } from "../errors/mcpx-error.ts";
 import { openEngine, type Engine } from "../session/engine.ts";
 import type { Session } from "../session/session.ts";
 import { SettingsError } from "../settings/resolve.ts";
@@ -31,20 +32,22 @@ export interface Daemon {
   closed: Promise<void>;
 }
 
-/** a daemon that cannot start (address in use, not a socket, cannot bind): exit 2, as E_* codes are */
-export class DaemonError extends Error {
+/** a daemon that cannot start (address in use, not a socket, cannot bind): exit 2 (lib/errors/codes.ts E_DAEMON) */
+export class DaemonError extends McpxError {
   override name = "DaemonError";
-  readonly code = "E_DAEMON";
+  constructor(message: string) {
+    super(message, "E_DAEMON");
+  }
 }
 
 export async function startDaemon(session: Session): Promise<Daemon> {
   const origin = session.settings.get("daemon.address")!.origin;
-  const addr = parseAddress(session.get<string>("daemon.address"), session.env, `daemon.address (${origin})`, true);
-  const token = session.get<string>("daemon.token");
+  const addr = parseAddress(session.get("daemon.address"), session.env, `daemon.address (${origin})`, true);
+  const token = session.get("daemon.token");
   if (addr.kind === "tcp" && token === "") {
     throw new SettingsError(`daemon.address ${formatAddress(addr)} is TCP, and TCP needs daemon.token: set MCPX_DAEMON_TOKEN (or daemon.token in a config file) to a secret, or leave daemon.address empty for the unix socket`);
   }
-  const maxBody = session.get<number>("daemon.maxBody");
+  const maxBody = session.get("daemon.maxBody");
   if (maxBody <= 0) throw new SettingsError(`daemon.maxBody ${maxBody}: give the largest request body to accept, in bytes (> 0)`);
   if (addr.kind === "unix") await prepareSocketPath(addr.path, addr.path === defaultSocketPath(session.env));
 
@@ -61,7 +64,7 @@ export async function startDaemon(session: Session): Promise<Daemon> {
   }
   const address = addr.kind === "unix" ? addr.path : formatAddress({ ...addr, port: server.port ?? addr.port });
   deps.address = address;
-  const reaper = startReaper(engine.pool, session.get<number>("daemon.idleTimeout"), engine.plugins.map((p) => p.name));
+  const reaper = startReaper(engine.pool, session.get("daemon.idleTimeout"), engine.plugins.map((p) => p.name));
 
   let stopping: Promise<void> | undefined;
   let closedResolve!: () => void;

@@ -5,6 +5,7 @@
 import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { namespaceBindings } from "../codegen/identifiers.ts";
+import { exitCodeOf, frameCodeOf } from "../errors/codes.ts";
 import { runGate, type Gate, type Payload } from "../hooks/gate.ts";
 import { runContext } from "../hooks/run-context.ts";
 import { gateForRun, perRunHooks } from "../hooks/build-gate.ts";
@@ -33,17 +34,14 @@ export interface ExecContext {
   phaseOrigins?: Partial<PhaseOrigins>;
 }
 
-/** exit code of a run that a script.before hook refused: the script never started (docs/exit-codes.md) */
-export const EXIT_REFUSED = 77;
-
 export function execute(opts: ExecOptions, ctx: ExecContext): AsyncIterable<Frame> {
   const q = new PushQueue<Frame>();
   // server.start hooks fired by this run's calls report into this run's stream
   void runContext.run({ hookFrame: (f) => q.push({ type: "hook", ...f }) }, () => run(opts, ctx, q))
     .catch((err) => {
       // a bug here must still end the stream with exactly one error and an end
-      q.push({ type: "error", error: { name: "InternalError", code: "INTERNAL", message: String((err as Error)?.stack ?? err) } });
-      q.push({ type: "end", exitCode: 1, durationMs: 0 });
+      q.push({ type: "error", error: { name: "InternalError", code: frameCodeOf("INTERNAL"), message: String((err as Error)?.stack ?? err) } });
+      q.push({ type: "end", exitCode: exitCodeOf("INTERNAL"), durationMs: 0 });
     })
     .finally(() => q.close());
   return q;
@@ -59,8 +57,8 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
   await ctx.gate.ready;
   const end = (exitCode: number) => q.push({ type: "end", exitCode, durationMs: Math.round(performance.now() - started) });
   const usage = (message: string) => {
-    q.push({ type: "error", error: { name: "UsageError", code: "USAGE", message } });
-    end(2);
+    q.push({ type: "error", error: { name: "UsageError", code: frameCodeOf("USAGE"), message } });
+    end(exitCodeOf("USAGE"));
   };
 
   const cwd = opts.cwd ? resolve(ctx.cwd, opts.cwd) : ctx.cwd;
@@ -87,11 +85,11 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
 
   const before = await runGate(gate, "script", "before", payload, hookFrame);
   if (before.refused) {
-    const error = { name: "RefusedError", code: "REFUSED", message: `the script was refused by hook ${before.refused.hook}: ${before.refused.reason}`, data: before.refused };
+    const error = { name: "RefusedError", code: frameCodeOf("REFUSED"), message: `the script was refused by hook ${before.refused.hook}: ${before.refused.reason}`, data: before.refused };
     q.push({ type: "error", error });
     // suffix is a finally: it sees the refusal as the outcome, as call.suffix does for a refused call
     await runGate(gate, "script", "suffix", { ...payload, error: { name: error.name, message: error.message, code: error.code } }, hookFrame);
-    return end(EXIT_REFUSED);
+    return end(exitCodeOf("REFUSED"));
   }
   if (before.replaced && !isStringArray(payload.script!.args)) {
     return usage(`hook replaced the script's args with ${JSON.stringify(payload.script!.args)}: apply at script.before takes an array of strings`);
@@ -132,13 +130,13 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
       payload.result = outcome.value;
       const d = await runGate(gate, "script", "onSuccess", payload, hookFrame);
       if (d.refused) {
-        result = { ok: false, error: { name: "RefusedError", code: "REFUSED", message: `the result was refused by hook ${d.refused.hook}: ${d.refused.reason}`, data: d.refused } };
-        exitCode = 1;
+        result = { ok: false, error: { name: "RefusedError", code: frameCodeOf("RESULT_REFUSED"), message: `the result was refused by hook ${d.refused.hook}: ${d.refused.reason}`, data: d.refused } };
+        exitCode = exitCodeOf("RESULT_REFUSED");
       } else result = { ok: true, value: payload.result };
       break;
     }
     payload.error = { name: outcome.error!.name, message: outcome.error!.message, code: outcome.error!.code };
-    const d = await runGate(gate, "script", "onError", payload, hookFrame, outcome.error!.code === "INTERRUPTED" ? 0 : gate.policy.retryBudget - retries);
+    const d = await runGate(gate, "script", "onError", payload, hookFrame, outcome.error!.code === frameCodeOf("INTERRUPTED") ? 0 : gate.policy.retryBudget - retries);
     if (d.replaced) {
       result = { ok: true, value: d.value };
       exitCode = 0;
@@ -146,7 +144,7 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
     }
     result = { ok: false, error: outcome.error! };
     // interrupts are the user's word, not a failure a hook may retry past
-    if (!d.retry || retries >= gate.policy.retryBudget || outcome.error!.code === "INTERRUPTED") break;
+    if (!d.retry || retries >= gate.policy.retryBudget || outcome.error!.code === frameCodeOf("INTERRUPTED")) break;
     delete payload.error;
   }
 

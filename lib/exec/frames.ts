@@ -7,7 +7,7 @@ export interface SerializedError {
   name: string;
   message: string;
   stack?: string;
-  /** machine-readable reason: "TOOL_ERROR", "UNKNOWN_TOOL", "TIMEOUT", "EXIT", "REFUSED", … */
+  /** machine-readable reason: a frame code of lib/errors/codes.ts when mcpx made the error ("TOOL_ERROR", "REFUSED", …); a script's own error may carry its own */
   code?: string;
   /** extra fields a ToolError carries (server, tool, raw result) */
   data?: unknown;

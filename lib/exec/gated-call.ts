@@ -3,6 +3,7 @@
 // with a value or retry within hooks.retryBudget; suffix advises. Every call yields one call frame
 // and one call.finished event.
 
+import { frameCodeOf, isErrorCode } from "../errors/codes.ts";
 import { runGate, gateIsEmpty, type Gate, type Payload } from "../hooks/gate.ts";
 import type { CallResult } from "../mcp/pool.ts";
 import { errorText, findTool } from "../mcp/tool-call.ts";
@@ -80,7 +81,7 @@ async function upstream(gate: Gate, server: string, tool: string, args: Record<s
     const result = await gate.pool.call(server, tool, args, gate.policy.callTimeoutMs);
     if (result.isError) {
       const message = `${server}.${tool} failed: ${errorText(result)}`;
-      return { ok: false, error: { name: "ToolError", code: "TOOL_ERROR", message, data: { server, tool, raw: result } } };
+      return { ok: false, error: { name: "ToolError", code: frameCodeOf("TOOL_ERROR"), message, data: { server, tool, raw: result } } };
     }
     return { ok: true, value: result };
   } catch (err) {
@@ -89,12 +90,13 @@ async function upstream(gate: Gate, server: string, tool: string, args: Record<s
 }
 
 function asError(err: unknown, req: { server: string; tool: string }): SerializedError {
-  const e = err as Error & { code?: string };
-  return { name: "ToolError", code: e.code ?? "UPSTREAM_ERROR", message: e.message, data: { server: req.server, tool: req.tool, raw: null } };
+  const e = err as Error & { code?: unknown };
+  const code = isErrorCode(e.code) ? frameCodeOf(e.code) : frameCodeOf("UPSTREAM_ERROR");
+  return { name: "ToolError", code, message: e.message, data: { server: req.server, tool: req.tool, raw: null } };
 }
 
 function refusedError(server: string, tool: string, r: { hook: string; reason: string }): SerializedError {
-  return { name: "ToolError", code: "REFUSED", message: `call to ${server}.${tool} refused by hook ${r.hook}: ${r.reason}`, data: { server, tool, raw: null, hook: r.hook, reason: r.reason } };
+  return { name: "ToolError", code: frameCodeOf("CALL_REFUSED"), message: `call to ${server}.${tool} refused by hook ${r.hook}: ${r.reason}`, data: { server, tool, raw: null, hook: r.hook, reason: r.reason } };
 }
 
 function plain(e: SerializedError) {

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Socket } from "bun";
 import { fillTemplate, phaseBlock, type PhaseLine } from "../../launcher/template.ts";
+import { exitCodeOf, frameCodeOf } from "../errors/codes.ts";
 import { writeContentFile } from "../paths/content-file.ts";
 import { loadWire, runtimeBundle } from "./launcher-files.ts";
 // type-only: the wire's code is loaded from the runtime's own copy (loadWire, launcher-files.ts says why)
@@ -163,10 +164,10 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
   channel.close();
 
   if (stopped === "timeout") {
-    return { ok: false, exitCode: 124, error: { name: "TimeoutError", code: "TIMEOUT", message: `the script ran past its timeout of ${spec.timeoutMs}ms (exec.timeout / --timeout) and its process group was ended` } };
+    return { ok: false, exitCode: exitCodeOf("TIMEOUT"), error: { name: "TimeoutError", code: frameCodeOf("TIMEOUT"), message: `the script ran past its timeout of ${spec.timeoutMs}ms (exec.timeout / --timeout) and its process group was ended` } };
   }
   if (stopped === "interrupted") {
-    return { ok: false, exitCode: 130, error: { name: "InterruptedError", code: "INTERRUPTED", message: "the run was interrupted and its process group was ended" } };
+    return { ok: false, exitCode: exitCodeOf("INTERRUPTED"), error: { name: "InterruptedError", code: frameCodeOf("INTERRUPTED"), message: "the run was interrupted and its process group was ended" } };
   }
   if (marker?.ok) return { ok: true, value: marker.value, exitCode: code === 0 ? 0 : code };
   if (marker) return { ok: false, error: marker.error, exitCode: code === 0 ? 1 : code };
@@ -174,8 +175,8 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
   const signal = child.signalCode;
   return {
     ok: false,
-    exitCode: signal ? 128 + (signalNumber(String(signal)) ?? 0) : code,
-    error: { name: "ExitError", code: "EXIT", message: signal ? `the script was killed by ${signal}` : `the script exited with code ${code}` },
+    exitCode: exitCodeOf("EXIT", signal ? 128 + (signalNumber(String(signal)) ?? 0) : code),
+    error: { name: "ExitError", code: frameCodeOf("EXIT"), message: signal ? `the script was killed by ${signal}` : `the script exited with code ${code}` },
   };
 }
 

@@ -5,14 +5,19 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { McpxError } from "../errors/mcpx-error.ts";
 import { writeContentDir, writeContentFile } from "../paths/content-file.ts";
 import { ancestors } from "../paths/ancestors.ts";
 import { findExecutable } from "../paths/executable.ts";
 
 export type RuntimeName = "auto" | "bun" | "deno" | "node";
 
-export class RuntimeError extends Error {
+/** the script's runtime is not installed: exit 2 (lib/errors/codes.ts RUNTIME) */
+export class RuntimeError extends McpxError {
   override name = "RuntimeError";
+  constructor(message: string) {
+    super(message, "RUNTIME");
+  }
 }
 
 export interface RuntimeCommand {

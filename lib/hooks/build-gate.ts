@@ -16,7 +16,7 @@ import type { Hook } from "./hook.ts";
 import { startObservers, type Observers } from "./observe.ts";
 import { policyFromSettings, stricterPolicy, type PolicySetting } from "./policy.ts";
 import { levelRank, type Level } from "./points.ts";
-import { parseHooks } from "./schema.ts";
+import { HookConfigError, parseHooks } from "./schema.ts";
 
 /** per-run hooks (ExecOptions.hooks) may stop things but never change values (design §1: "may only lower") */
 export const PER_RUN_HOOK_CEILING: Level = "refuse";
@@ -39,7 +39,7 @@ export function hooksFromSetting(items: readonly Sourced[], cwd: string, env: Re
 function checkObserved(hooks: Hook[]): Hook[] {
   for (const h of hooks) {
     if (h.phase !== "observe" || h.on === "*" || EVENT_KIND_NAMES.some((k) => matchesKind(h.on, k))) continue;
-    throw Object.assign(new Error(`observe hook ${h.name} (${h.origin}): on "${h.on}" matches no event kind: use "*" or a prefix of ${EVENT_KIND_NAMES.join(", ")}`), { name: "HookConfigError" });
+    throw new HookConfigError({ problem: `observe hook ${h.name}: on "${h.on}" matches no event kind`, origin: h.origin, key: "on", fix: `use "*" or a prefix of ${EVENT_KIND_NAMES.join(", ")}` });
   }
   return hooks;
 }
@@ -47,7 +47,9 @@ function checkObserved(hooks: Hook[]): Hook[] {
 export function perRunHooks(values: readonly unknown[], cwd: string, env: Record<string, string | undefined>): Hook[] {
   const hooks = parseHooks(values.map((value, i) => ({ value, origin: `ExecOptions.hooks[${i}]`, baseDir: cwd })), { PATH: env.PATH });
   for (const h of hooks) {
-    if (h.on !== "script") throw Object.assign(new Error(`${h.origin}: a per-run hook must be on "script", not "${h.on}"`), { name: "HookConfigError" });
+    if (h.on !== "script") {
+      throw new HookConfigError({ problem: `a per-run hook must be on "script", not "${h.on}"`, origin: h.origin, key: "on", fix: "declare call and server.start hooks in the hooks setting" });
+    }
   }
   return hooks.map((h) => ({ ...h, effect: lower(h.effect, PER_RUN_HOOK_CEILING) }));
 }
@@ -82,12 +84,12 @@ export interface GateInput {
 
 export function buildGate({ session, pool, bus, hooks, dynamicHooks = () => [], ask }: GateInput): { gate: Gate; observers: Observers } {
   const get = session.get;
-  const url = get<string>("model.url");
+  const url = get("model.url");
   const deps: ActionDeps = {
     env: session.env,
     cwd: session.cwd,
     selfArgv: selfArgv(),
-    model: url ? { url, name: get<string>("model.name"), apiKey: get<string>("model.apiKey") || undefined } : undefined,
+    model: url ? { url, name: get("model.name"), apiKey: get("model.apiKey") || undefined } : undefined,
     warn: (m) => session.log("warn", m, "hooks"),
   };
   const fixed = hooks.filter((h) => h.phase !== "observe");
@@ -96,7 +98,7 @@ export function buildGate({ session, pool, bus, hooks, dynamicHooks = () => [], 
       const extra = dynamicHooks().filter((h) => h.phase !== "observe");
       return extra.length ? [...fixed, ...extra] : fixed;
     },
-    policy: policyFromSettings(get, parseHookServers(get<string>("hooks.mcpServers"))),
+    policy: policyFromSettings(get, parseHookServers(get("hooks.mcpServers"))),
     pool,
     bus,
     deps,

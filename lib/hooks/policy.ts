@@ -2,6 +2,7 @@
 // take. One table maps each setting to its policy field, so a run's own settings (ExecOptions.settings,
 // carried by --remote, /v1/exec and mcpx_exec) land on exactly the fields the process's settings fill.
 
+import type { SettingGetter } from "../settings/registry.ts";
 import type { HookServers } from "./allowlist.ts";
 import { levelRank, type Level } from "./points.ts";
 
@@ -29,9 +30,9 @@ export const POLICY_SETTINGS = {
 export type PolicySetting = keyof typeof POLICY_SETTINGS;
 
 /** the policy from a process's resolved settings */
-export function policyFromSettings(get: <T>(path: string) => T, hookServers: HookServers): GatePolicy {
+export function policyFromSettings(get: SettingGetter, hookServers: HookServers): GatePolicy {
   const policy = { hookServers } as GatePolicy;
-  for (const [path, field] of Object.entries(POLICY_SETTINGS)) (policy as unknown as Record<string, unknown>)[field] = get(path);
+  for (const path of Object.keys(POLICY_SETTINGS) as PolicySetting[]) (policy as unknown as Record<string, unknown>)[POLICY_SETTINGS[path]] = get(path);
   return policy;
 }
 

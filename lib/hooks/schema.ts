@@ -6,13 +6,14 @@
 import { existsSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import * as v from "valibot";
+import { McpxError } from "../errors/mcpx-error.ts";
 import { parseDuration } from "../settings/duration.ts";
 import { suggest } from "../settings/resolve.ts";
 import { findExecutable } from "../paths/executable.ts";
 import { WHEN_KEYS, type Hook, type HookAction } from "./hook.ts";
 import { LEVELS, levelRank, phaseCeiling, phasesOf, POINT_NAMES, POINTS, type Level, type Phase, type PointName } from "./points.ts";
 
-export class HookConfigError extends Error {
+export class HookConfigError extends McpxError {
   override readonly name = "HookConfigError";
   /** e.g. "file:/x/.mcpx.json hooks[2]" */
   readonly origin: string;
@@ -20,7 +21,7 @@ export class HookConfigError extends Error {
   readonly key: string | undefined;
 
   constructor(init: { problem: string; origin: string; key?: string; fix: string }) {
-    super(`${init.problem} in ${init.origin}${init.key === undefined ? "" : `.${init.key}`}: ${init.fix}`);
+    super(`${init.problem} in ${init.origin}${init.key === undefined ? "" : `.${init.key}`}: ${init.fix}`, "HOOK_CONFIG");
     this.origin = init.origin;
     this.key = init.key;
   }

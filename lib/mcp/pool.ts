@@ -6,6 +6,8 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ServerConfig } from "../config/servers.ts";
 import { isHookToolName } from "../codegen/identifiers.ts";
+import type { ErrorCode } from "../errors/codes.ts";
+import { McpxError } from "../errors/mcpx-error.ts";
 import type { Tool } from "../codegen/tool-signature.ts";
 import { endProcesses, processTree } from "../process/end.ts";
 
@@ -41,14 +43,15 @@ export interface PoolOptions {
  */
 export const SERVER_EOF_GRACE_MS = 1000;
 
-export class UpstreamError extends Error {
+/** a server that failed to start or to answer; its code (UPSTREAM_*, SERVER_REFUSED) is a row of lib/errors/codes.ts */
+export class UpstreamError extends McpxError {
   override name = "UpstreamError";
   constructor(
     message: string,
     readonly server: string,
-    readonly code: string,
+    code: ErrorCode,
   ) {
-    super(message);
+    super(message, code);
   }
 }
 

@@ -3,16 +3,16 @@
 // with exactly the error an unknown tool gets.
 
 import { isHookToolName, resolveToolName } from "../codegen/identifiers.ts";
+import { McpxError } from "../errors/mcpx-error.ts";
 import type { CallResult, Pool, Tool } from "./pool.ts";
 
-export class UnknownToolError extends Error {
+export class UnknownToolError extends McpxError {
   override name = "UnknownToolError";
-  readonly code = "UNKNOWN_TOOL";
   constructor(
     readonly server: string,
     readonly tool: string,
   ) {
-    super(`unknown tool "${tool}" on server "${server}": run \`mcpx ls ${server}\` to see its tools`);
+    super(`unknown tool "${tool}" on server "${server}": run \`mcpx ls ${server}\` to see its tools`, "UNKNOWN_TOOL");
   }
 }
 

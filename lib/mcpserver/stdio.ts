@@ -11,7 +11,7 @@ export async function serveStdio(deps: ServeDeps): Promise<void> {
   console.log = console.info = console.debug = console.warn = console.error;
   const mcp = createMcpServer(deps);
   // a request as large as an answer mcpx would read from a server (mcp.maxMessage), not the SDK's 10 MB
-  const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: deps.session.get<number>("mcp.maxMessage") });
+  const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: deps.session.get("mcp.maxMessage") });
   let done!: () => void;
   const closed = new Promise<void>((resolve) => (done = resolve));
   let closing = false;

@@ -8,7 +8,7 @@ import type { Hook } from "../hooks/hook.ts";
 import type { Observers } from "../hooks/observe.ts";
 import { runContext } from "../hooks/run-context.ts";
 import { writeCatalog } from "../mcp/catalog-cache.ts";
-import { Pool } from "../mcp/pool.ts";
+import { Pool, UpstreamError } from "../mcp/pool.ts";
 import type { Sourced } from "../settings/resolve.ts";
 import { loadPlugins } from "../plugins/load.ts";
 import type { Plugin } from "../plugins/manifest.ts";
@@ -45,8 +45,8 @@ export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
   const pluginHooks = () => plugins.filter((p) => live.has(p.name)).flatMap((p) => p.hooks);
   const pool = new Pool(servers, {
     log: (level, message) => session.log(level, message, "upstream"),
-    callTimeoutMs: session.get<number>("mcp.callTimeout"),
-    maxMessageBytes: session.get<number>("mcp.maxMessage"),
+    callTimeoutMs: session.get("mcp.callTimeout"),
+    maxMessageBytes: session.get("mcp.maxMessage"),
     baseEnv: session.env,
     onTools: (server, tools) => {
       try {
@@ -65,7 +65,7 @@ export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
       const server = { name: cfg.name, kind: cfg.kind, ...(cfg.kind === "stdio" ? { command: cfg.command } : { url: cfg.url }) };
       const payload = { server, tools: info.tools, error: info.error ? { name: info.error.name, message: info.error.message, code: (info.error as { code?: string }).code } : undefined };
       const d = await runGate(gate, "server.start", phase, payload, (f) => runContext.getStore()?.hookFrame(f));
-      if (d.refused) throw Object.assign(new Error(`server "${cfg.name}" was refused by hook ${d.refused.hook}: ${d.refused.reason}`), { name: "UpstreamError", code: "REFUSED" });
+      if (d.refused) throw new UpstreamError(`server "${cfg.name}" was refused by hook ${d.refused.hook}: ${d.refused.reason}`, cfg.name, "SERVER_REFUSED");
     },
   });
   const built = buildGate({ session, pool, bus, hooks, dynamicHooks: pluginHooks, ask: opts.ask });

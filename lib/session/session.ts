@@ -3,10 +3,10 @@
 
 import { loadConfig, type LoadedConfig } from "../config/load.ts";
 import { cacheDir, homeNote, runtimeDir } from "../paths/dirs.ts";
-import type { LogFormat, Level } from "../render/log-line.ts";
+import type { Level } from "../render/log-line.ts";
 import { formatLogLine, LEVEL_ORDER } from "../render/log-line.ts";
 import { err } from "../render/write.ts";
-import { SCRIPT_PHASES, type ScriptPhase } from "../settings/registry.ts";
+import { SCRIPT_PHASES, type ScriptPhase, type SettingGetter, type SettingValue } from "../settings/registry.ts";
 import { resolveSettings, type FlagValue, type ResolvedSettings } from "../settings/resolve.ts";
 
 export interface SessionInput {
@@ -22,7 +22,8 @@ export interface Session {
   env: Record<string, string | undefined>;
   config: LoadedConfig;
   settings: ResolvedSettings;
-  get<T = unknown>(path: string): T;
+  /** one resolved setting, typed by the registry: a misspelt path does not compile */
+  get: SettingGetter;
   phases(): Record<ScriptPhase, string[]>;
   cacheDir: string;
   sockDir: string;
@@ -33,14 +34,14 @@ export interface Session {
 export function openSession(input: SessionInput): Session {
   const config = loadConfig({ cwd: input.cwd, env: input.env, explicit: input.configFlag });
   const settings = resolveSettings({ files: config.files, env: input.env, flags: input.flags, cwd: input.cwd });
-  const get = <T>(path: string): T => {
+  const get: SettingGetter = (path) => {
     const s = settings.get(path);
     if (!s) throw new Error(`internal: no setting ${path}`);
-    return s.value as T;
+    return s.value as SettingValue<typeof path>;
   };
   const log = (level: Level, message: string, source = "mcpx") => {
-    if (LEVEL_ORDER[level] >= LEVEL_ORDER[get<Level | "silent">("logging.level")]) {
-      err(formatLogLine({ level, message, source }, get<LogFormat>("logging.format")) + "\n");
+    if (LEVEL_ORDER[level] >= LEVEL_ORDER[get("logging.level")]) {
+      err(formatLogLine({ level, message, source }, get("logging.format")) + "\n");
     }
   };
   const note = homeNote(input.env);
@@ -51,7 +52,7 @@ export function openSession(input: SessionInput): Session {
     config,
     settings,
     get,
-    phases: () => Object.fromEntries(SCRIPT_PHASES.map((p) => [p, get<string[]>(`script.${p}`)])) as Record<ScriptPhase, string[]>,
+    phases: () => Object.fromEntries(SCRIPT_PHASES.map((p) => [p, get(`script.${p}` as const)])) as Record<ScriptPhase, string[]>,
     cacheDir: cacheDir(input.env),
     sockDir: runtimeDir(input.env),
     log,

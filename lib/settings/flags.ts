@@ -4,11 +4,16 @@
 // and help only.)
 
 import { parseArgs } from "node:util";
+import { McpxError } from "../errors/mcpx-error.ts";
 import { suggest, type FlagValue } from "./resolve.ts";
 import { flagSpellings, settingsFor, type CommandName } from "./registry.ts";
 
-export class UsageError extends Error {
+/** a wrong command line: exit 2 (lib/errors/codes.ts USAGE) */
+export class UsageError extends McpxError {
   override name = "UsageError";
+  constructor(message: string) {
+    super(message, "USAGE");
+  }
 }
 
 export interface OwnFlag {

@@ -61,18 +61,18 @@ const PHASE_ALIAS: Record<ScriptPhase, string> = {
   suffix: "suffix",
 };
 
-export const SETTINGS: readonly SettingDecl[] = [
-  ...SCRIPT_PHASES.map(
-    (phase): SettingDecl => ({
-      path: `script.${phase}`,
-      kind: "source",
-      default: [],
-      description: `${PHASE_DOC[phase]}. Repeatable; "-" (null in JSON) splices inherited lines; "@FILE" uses the file's text.`,
-      aliases: [PHASE_ALIAS[phase]],
-      commands: RUNS,
-      remote: "options",
-    }),
-  ),
+// Declared `as const` so each setting's path and kind are types: session.get("…") is checked against
+// them (SettingPath, SettingValue below), and a misspelt or mistyped key does not compile.
+const DECLARED = [
+  ...SCRIPT_PHASES.map((phase) => ({
+    path: `script.${phase}` as const,
+    kind: "source" as const,
+    default: [],
+    description: `${PHASE_DOC[phase]}. Repeatable; "-" (null in JSON) splices inherited lines; "@FILE" uses the file's text.`,
+    aliases: [PHASE_ALIAS[phase]],
+    commands: RUNS,
+    remote: "options" as const,
+  })),
   {
     path: "daemon.address",
     kind: "string",
@@ -243,7 +243,33 @@ export const SETTINGS: readonly SettingDecl[] = [
     commands: HOOKED,
     secret: true,
   },
-];
+] as const satisfies readonly SettingDecl[];
+
+export const SETTINGS: readonly SettingDecl[] = DECLARED;
+
+/** every setting's path, as a type: what session.get accepts */
+export type SettingPath = (typeof DECLARED)[number]["path"];
+
+/** the TypeScript type of each kind's resolved value (lib/settings/resolve.ts: durations are milliseconds) */
+interface KindValue {
+  string: string;
+  int: number;
+  duration: number;
+  bool: boolean;
+  list: string[];
+  source: string[];
+  json: Record<string, unknown>[];
+}
+
+/** the declaration of path P (a script phase's declaration covers all five of their paths) */
+type DeclOf<P extends SettingPath, D = (typeof DECLARED)[number]> = D extends { path: infer Q } ? (P extends Q ? D : never) : never;
+
+/** the resolved value of the setting at path P: an enum's union of values, else its kind's type */
+export type SettingValue<P extends SettingPath> =
+  DeclOf<P> extends { kind: "enum"; values: readonly (infer V)[] } ? V : KindValue[Exclude<DeclOf<P>["kind"], "enum">];
+
+/** reads one resolved setting, typed by its declaration (Session.get) */
+export type SettingGetter = <P extends SettingPath>(path: P) => SettingValue<P>;
 
 const BY_PATH = new Map(SETTINGS.map((s) => [s.path, s]));
 

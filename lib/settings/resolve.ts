@@ -5,12 +5,17 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve as resolvePath } from "node:path";
 import { locateKey } from "../config/jsonc.ts";
+import { McpxError } from "../errors/mcpx-error.ts";
 import { spliceLayers } from "../config/null-splice.ts";
 import { parseDuration } from "./duration.ts";
 import { SETTINGS, envName, isListKind, type SettingDecl } from "./registry.ts";
 
-export class SettingsError extends Error {
+/** a setting that does not parse or cannot work: exit 2 (lib/errors/codes.ts SETTINGS) */
+export class SettingsError extends McpxError {
   override name = "SettingsError";
+  constructor(message: string) {
+    super(message, "SETTINGS");
+  }
 }
 
 export interface Sourced<T = unknown> {
