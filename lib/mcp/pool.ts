@@ -19,6 +19,8 @@ export interface PoolOptions {
   /** where server stderr and lifecycle notes go */
   log(level: "debug" | "info" | "warn" | "error", message: string): void;
   callTimeoutMs: number;
+  /** mcp.startTimeout: spawn (or connect) to initialize answered */
+  startTimeoutMs: number;
   /** mcp.maxMessage: the stdio read limit for one message from a server */
   maxMessageBytes: number;
   /** the environment a stdio server inherits before its own `env` (see docs/decisions/0002) */
@@ -241,7 +243,7 @@ export class Pool {
         () => {},
       );
     };
-    const connecting = client.connect(transport, { timeout: this.opts.callTimeoutMs });
+    const connecting = client.connect(transport, { timeout: this.opts.startTimeoutMs });
     // read now: the stdio transport spawns synchronously inside connect(), and the SDK's own close
     // after a failed initialize forgets the process before we could ask for it
     const pid = (transport as { pid?: number | null }).pid ?? undefined;
@@ -250,7 +252,8 @@ export class Pool {
     } catch (err) {
       await this.stop(client, pid);
       const where = cfg.kind === "stdio" ? `${cfg.command} ${cfg.args.join(" ")}`.trim() : cfg.url;
-      const error = new UpstreamError(`server "${server}" could not be started (${where}): ${(err as Error)?.message ?? err}. Its config is in ${cfg.origin}; run with --logging-level debug to see its stderr`, server, "UPSTREAM_START");
+      const why = callFailure(err, false) === "timeout" ? `it did not answer initialize within ${this.opts.startTimeoutMs}ms (mcp.startTimeout)` : String((err as Error)?.message ?? err);
+      const error = new UpstreamError(`server "${server}" could not be started (${where}): ${why}. Its config is in ${cfg.origin}; run with --logging-level debug to see its stderr`, server, "UPSTREAM_START");
       await this.opts.startGate?.(cfg, "onError", { error });
       throw error;
     }

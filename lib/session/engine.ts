@@ -46,6 +46,7 @@ export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
   const pool = new Pool(servers, {
     log: (level, message) => session.log(level, message, "upstream"),
     callTimeoutMs: session.get("mcp.callTimeout"),
+    startTimeoutMs: session.get("mcp.startTimeout"),
     maxMessageBytes: session.get("mcp.maxMessage"),
     baseEnv: session.env,
     onTools: (server, tools) => {

@@ -132,6 +132,13 @@ const DECLARED = [
     remote: "run",
   },
   {
+    path: "mcp.startTimeout",
+    kind: "duration",
+    default: "60s",
+    description: "How long an upstream server may take to start and answer initialize (a first npx run downloads the server) before it fails naming the server; apart from mcp.callTimeout, so a short call timeout does not fail slow starts",
+    commands: EVERY,
+  },
+  {
     path: "mcp.maxMessage",
     kind: "int",
     default: "67108864",

@@ -162,7 +162,6 @@ const CASES: Case[] = [
   },
   {
     knob: "mcp.callTimeout",
-    // 1.5 s: the same bound covers the server's start on the local door, which a loaded machine slows
     source: "export default () => fake.slow({ ms: 8000 })",
     cli: ["--mcp-call-timeout", "1500ms"],
     options: { settings: { "mcp.callTimeout": "1500ms" } },
@@ -180,6 +179,7 @@ const NOT_RUN_BEHAVIOUR: Record<string, string> = {
   "hooks.mcpTimeout": "travels like hooks.timeout (the same table, lib/hooks/policy.ts, unit-tested); a case would need an allowlisted hook server that delays every call of every case",
   // the daemon's own: --remote refuses their flags (the test below), locally they are the process's settings
   "mcp.maxMessage": "the read limit of the pool that serves the call: the daemon's own",
+  "mcp.startTimeout": "how long the pool's servers may take to start: the daemon's own",
   "hooks.mcpServers": "which servers' hook tools the gate calls: the daemon's own allowlist",
   "model.url": "prompt hooks are the gate's, where the run executes",
   "model.name": "prompt hooks are the gate's, where the run executes",

@@ -268,7 +268,7 @@ describe.concurrent("an upstream server that ignores the end of its stdin and SI
 
   test("a server that never answers initialize is ended when the start times out", async () => {
     const { m, config } = stubbornServer("server-init-timeout", { FAKE_MCP_HANG_INIT: "1" });
-    const r = await mcpx(sb, ["exec", "--config", config, "--mcp-call-timeout", "1s", 'await fake.echo({ message: "never" })']);
+    const r = await mcpx(sb, ["exec", "--config", config, "--mcp-start-timeout", "1s", 'await fake.echo({ message: "never" })']);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain("could not be started");
     expect(processesWith(m)).toEqual([]);
