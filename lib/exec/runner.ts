@@ -2,7 +2,7 @@
 // runtime in its own process group, turns what it writes into frames, answers its tool calls, and
 // ends the whole group on exit, timeout or cancel. The in-script half is launcher/runtime.ts.
 
-import { chmodSync, mkdirSync, rmSync } from "node:fs";
+import { chmodSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Socket } from "bun";
@@ -12,6 +12,8 @@ import { runtimeBundle } from "./launcher-files.ts";
 import type { ScriptPhase } from "../settings/registry.ts";
 import type { Frame, LogLevel, SerializedError } from "./frames.ts";
 import { runtimeCommand, type RuntimeName } from "./runtimes.ts";
+import { SANDBOX_PASS_ENV, channelGrants, type SandboxAllow } from "./sandbox.ts";
+import { privateSocketDir } from "../paths/socket-dir.ts";
 import { StdoutSplitter } from "./stdout-splitter.ts";
 import { SocketWriteQueue } from "../util/socket-write-queue.ts";
 import { KILL_GRACE_MS } from "../process/group.ts";
@@ -37,6 +39,10 @@ export interface RunSpec {
   cacheDir: string;
   sockDir: string;
   signal?: AbortSignal;
+  /** exec.autoInstall: the runtime may download packages the script imports */
+  autoInstall: boolean;
+  /** set when the run is sandboxed: what exec.sandboxAllow grants, and the variables the caller set (ExecOptions.env) */
+  sandbox?: { allow: SandboxAllow; callerEnv: string[] };
 }
 
 export type CallAnswer = { ok: true; value: unknown } | { ok: false; error: SerializedError };
@@ -58,18 +64,23 @@ export interface RunOutcome {
 export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutcome> {
   const nonce = randomToken(9);
   const token = randomToken(24);
-  const launcher = writeLauncher(spec, await runtimeBundle(spec.cacheDir));
-  const cmd = await runtimeCommand(spec.runtime, launcher, spec.cacheDir, spec.scriptPath);
-
-  mkdirSync(spec.sockDir, { recursive: true, mode: 0o700 });
-  chmodSync(spec.sockDir, 0o700);
-  const sockPath = join(spec.sockDir, `${spec.runId.slice(0, 12)}.sock`);
+  const runtimeFile = await runtimeBundle(spec.cacheDir);
+  const launcher = writeLauncher(spec, runtimeFile);
+  const sockDir = privateSocketDir(spec.sockDir);
+  if (sockDir.note) h.frame({ type: "log", level: "warn", message: sockDir.note });
+  const sockPath = join(sockDir.dir, `${spec.runId.slice(0, 12)}.sock`);
+  // how the launcher reaches the host: the sandbox grants exactly this and no more (sandbox.ts channelGrants)
+  const channelInfo = { sock: sockPath, env: [RUN_ENV] };
+  const cmd = await runtimeCommand(spec.runtime, launcher, spec.cacheDir, spec.scriptPath, {
+    autoInstall: spec.autoInstall,
+    sandbox: spec.sandbox && { files: [launcher, runtimeFile, spec.scriptPath], channel: channelGrants(channelInfo), callerEnv: spec.sandbox.callerEnv, allow: spec.sandbox.allow },
+  });
   const channel = openChannel(sockPath, token, h);
 
   // everything the script starts carries the lineage marker, and is ended with the run
   const lineage = new Lineage(spec.runId);
-  const env: Record<string, string | undefined> = { ...spec.env, ...cmd.env, ...lineage.env() };
-  env.MCPX_RUN = JSON.stringify({
+  const env: Record<string, string | undefined> = { ...(spec.sandbox ? sandboxEnv(spec.env, spec.sandbox.callerEnv) : spec.env), ...cmd.env, ...lineage.env() };
+  env[RUN_ENV] = JSON.stringify({
     host: process.pid, // the launcher ends its group when this process is gone (launcher/runtime.ts watchHost)
     sock: sockPath,
     token,
@@ -162,6 +173,20 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
     exitCode: signal ? 128 + (signalNumber(String(signal)) ?? 0) : code,
     error: { name: "ExitError", code: "EXIT", message: signal ? `the script was killed by ${signal}` : `the script exited with code ${code}` },
   };
+}
+
+/** the variable that hands the launcher its run (launcher/runtime.ts reads and deletes it) */
+const RUN_ENV = "MCPX_RUN";
+
+/**
+ * A sandboxed run starts from an environment of its own: only what Deno needs to find its cache and
+ * the registry, and the variables the caller set for the script. mcpx's own environment (API keys,
+ * tokens) is not there at all, even though the sandbox would also refuse to read it.
+ */
+function sandboxEnv(env: Record<string, string | undefined>, callerEnv: string[]): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const name of [...SANDBOX_PASS_ENV, ...callerEnv]) if (env[name] !== undefined) out[name] = env[name];
+  return out;
 }
 
 /** the generated launcher for this run's phases and script, content-addressed in the cache */
