@@ -2,6 +2,7 @@
 // the one exec path → render. Everything they accept is either a registry setting or listed here.
 
 import { execute } from "../lib/exec/execute.ts";
+import { sandboxContext } from "../lib/exec/sandbox-policy.ts";
 import { OUTPUT_MODES, type ExecOptions, type OutputMode } from "../lib/exec/options.ts";
 import { resolveScriptPath } from "../lib/exec/script-path.ts";
 import { settingsPhaseOrigins } from "../lib/exec/phase-origins.ts";
@@ -53,6 +54,7 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
     // configured hooks are in force through the engine's gate; ExecOptions.hooks is for per-run extras
     hooks: [],
     runtime: session.get("script.runtime"),
+    sandbox: session.get("exec.sandbox"),
     timeoutMs: session.get("exec.timeout"),
     env: parseEnvFlags((parsed.own.env as string[] | undefined) ?? []),
     output: outputMode(parsed.own.json === true, parsed.own.output as string | undefined),
@@ -76,7 +78,7 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
   process.on("SIGTERM", onSignal);
   const engine = openEngine(session, { ask: terminalAsker() });
   try {
-    const frames = execute(opts, { gate: engine.gate, env: process.env, cacheDir: session.cacheDir, sockDir: session.sockDir, inheritStdin: true, cwd: session.cwd, signal: abort.signal, phaseOrigins: settingsPhaseOrigins(session.settings) });
+    const frames = execute(opts, { gate: engine.gate, env: process.env, cacheDir: session.cacheDir, sockDir: session.sockDir, inheritStdin: true, cwd: session.cwd, signal: abort.signal, sandbox: sandboxContext(session, "cli"), phaseOrigins: settingsPhaseOrigins(session.settings) });
     const code = await renderFrames(frames, { mode: opts.output!, format: session.get("logging.format"), level: session.get("logging.level") });
     if (opts.file) await writeGlobalsBeside(opts.file, session, engine.pool).catch((e) => session.log("debug", `mcpx-globals.d.ts not written: ${e?.message ?? e}`));
     return code;

@@ -16,7 +16,11 @@ import { decodeHandoff, decodeHostAnswer, RS, type HostAnswer, type LauncherMess
 const g = globalThis as Record<string, any>;
 const proc = g.process as { env: Record<string, string | undefined>; exitCode?: number };
 // a child the script starts (such as mcpx itself) must not be bun
-delete proc.env.BUN_BE_BUN;
+try {
+  delete proc.env.BUN_BE_BUN;
+} catch {
+  // a sandboxed Deno has no env permission (lib/exec/sandbox.ts); BUN_BE_BUN is never set there
+}
 // captured before the script can replace them: a replaced JSON.stringify would see, and could rewrite, frame bodies
 const stringify = JSON.stringify;
 
@@ -275,6 +279,14 @@ export function loadError(err: unknown): never {
     const out = new SyntaxError(`${e.message} (${snippet ? `snippet line ${at}` : `${path}:${at}`})`);
     throw out;
   }
+  const missing = missingPackage(e?.message);
+  if (missing && err instanceof Error) {
+    try {
+      err.message += `\nmcpx does not install packages a script imports (exec.autoInstall is off): install ${missing} in the script's project (npm i ${missing}), or allow installs with exec.autoInstall true (MCPX_EXEC_AUTO_INSTALL=true)`;
+    } catch {
+      // a frozen error keeps its words
+    }
+  }
   // Deno and Node put the module's URL in the message: a snippet's cache path means nothing to its author
   if (snippet && err instanceof Error && typeof err.message === "string") {
     const url = new URL(`file://${path}`).href;
@@ -287,6 +299,32 @@ export function loadError(err: unknown): never {
     }
   }
   throw err;
+}
+
+/**
+ * The script's URL, handed back through a call so that Deno cannot see it statically: a literal
+ * `import("file:…")` puts the script in Deno's initial module graph, whose files (and every file they
+ * import, `/home/u/.ssh/id_rsa` included) are loaded without read permission. Imported this way, the
+ * sandbox's --allow-read decides what the script may load (decision 0008).
+ */
+export function scriptUrl(url: string): string {
+  return url;
+}
+
+/**
+ * The package a failed import names, when it is a package (not a relative or absolute file): Bun's
+ * "Cannot find package 'x'", Deno's `Import "x" not a dependency` and its npm: cache misses.
+ */
+function missingPackage(message: string | undefined): string | undefined {
+  if (typeof message !== "string") return undefined;
+  const m =
+    /Cannot find (?:package|module) '([^']+)'/.exec(message) ??
+    /Import "([^"]+)" not a dependency/.exec(message) ??
+    /"npm:(@?[^@"\/]+(?:\/[^@"\/]+)?)[^"]*"/.exec(message) ??
+    /package "(@?[^"@]+)/.exec(message);
+  const name = m?.[1];
+  if (!name || /^(\.|\/|file:|node:|https?:)/.test(name)) return undefined;
+  return name.replace(/^npm:/, "");
 }
 
 /** the default export gets the args array; a named export gets them spread */

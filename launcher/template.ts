@@ -25,7 +25,8 @@ try {
   }
   try {
     // The import is dynamic and inside the try so that a throwing top level still reaches onError and suffix.
-    const __mcpx_mod = await import(@import).catch(__mcpx.loadError);
+    // Through scriptUrl, so Deno's sandbox checks read permission for the script and all it imports (decision 0008).
+    const __mcpx_mod = await import(__mcpx.scriptUrl(@import)).catch(__mcpx.loadError);
     result.value = await __mcpx.callEntry(__mcpx_mod);
     {
 @onSuccess

@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import * as v from "valibot";
 import { collectEnvelope, emptyEnvelope, foldFrame } from "../exec/envelope.ts";
 import { execute } from "../exec/execute.ts";
+import { sandboxContext } from "../exec/sandbox-policy.ts";
 import type { Frame } from "../exec/frames.ts";
 import { ExecOptionsSchema, type ExecOptions } from "../exec/options.ts";
 import { serverDefaultOrigins, withServerDefaults } from "../exec/server-defaults.ts";
@@ -54,6 +55,7 @@ export const execRoute: Handler = async (req, { deps }) => {
     // stdin is ExecOptions.stdin or empty: never the daemon's own
     inheritStdin: false,
     cwd: session.cwd,
+    sandbox: sandboxContext(session, "http"),
     signal: run.signal,
     phaseOrigins: serverDefaultOrigins(body.value as Record<string, unknown>, parsed.output, session, "the POST /v1/exec body"),
   });

@@ -16,6 +16,8 @@ import type { DaemonDeps } from "./context.ts";
 import { bearerOk, errorResponse } from "./http.ts";
 import { startReaper } from "./reaper.ts";
 import { closeMcp } from "./mcp-mount.ts";
+import { unsafeDirReason } from "../paths/socket-dir.ts";
+import { unsandboxedWarning } from "../exec/sandbox-policy.ts";
 import { dispatch } from "./routes.ts";
 import { Runs } from "./runs.ts";
 import { KEEPALIVE_MS } from "./sse.ts";
@@ -32,6 +34,12 @@ export interface Daemon {
   closed: Promise<void>;
 }
 
+/**
+ * The shortest daemon.token accepted: a guessable token on a TCP port is no lock. 16 characters of
+ * base64 or hex are 64 bits and more; raise it, never lower it.
+ */
+export const TOKEN_MIN_LENGTH = 16;
+
 /** a daemon that cannot start (address in use, not a socket, cannot bind): exit 2 (lib/errors/codes.ts E_DAEMON) */
 export class DaemonError extends McpxError {
   override name = "DaemonError";
@@ -46,6 +54,9 @@ export async function startDaemon(session: Session): Promise<Daemon> {
   const token = session.get("daemon.token");
   if (addr.kind === "tcp" && token === "") {
     throw new SettingsError(`daemon.address ${formatAddress(addr)} is TCP, and TCP needs daemon.token: set MCPX_DAEMON_TOKEN (or daemon.token in a config file) to a secret, or leave daemon.address empty for the unix socket`);
+  }
+  if (token !== "" && token.length < TOKEN_MIN_LENGTH) {
+    throw new SettingsError(`daemon.token (${session.settings.get("daemon.token")!.origin}) is ${token.length} characters long, and a token must have at least ${TOKEN_MIN_LENGTH}: make one with \`openssl rand -hex 24\` (or \`head -c 24 /dev/urandom | base64\`) and set it as MCPX_DAEMON_TOKEN`);
   }
   const maxBody = session.get("daemon.maxBody");
   if (maxBody <= 0) throw new SettingsError(`daemon.maxBody ${maxBody}: give the largest request body to accept, in bytes (> 0)`);
@@ -81,6 +92,8 @@ export async function startDaemon(session: Session): Promise<Daemon> {
       closedResolve();
     })());
   err(`mcpx daemon listening on ${address}\n`);
+  const unsandboxed = unsandboxedWarning(session, "mcpx daemon (/mcp)");
+  if (unsandboxed) err(unsandboxed + "\n");
   return { address, stop, closed };
 }
 
@@ -127,7 +140,14 @@ async function prepareSocketPath(path: string, isDefault: boolean): Promise<void
   const dir = dirname(path);
   if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
   // the default directory is mcpx's own; a directory the user named is left as they made it
-  if (isDefault) chmodSync(dir, 0o700);
+  if (isDefault) {
+    const uid = typeof process.getuid === "function" ? process.getuid() : 0;
+    const first = lstatSync(dir);
+    if (first.isDirectory() && !first.isSymbolicLink() && first.uid === uid) chmodSync(dir, 0o700);
+    // clients find the default socket by its path, so another directory cannot be picked here
+    const why = unsafeDirReason(lstatSync(dir), uid);
+    if (why) throw new DaemonError(`the daemon's socket directory ${dir} ${why}: someone else may have made it first. Remove it, set XDG_RUNTIME_DIR to a private directory of yours, or set daemon.address to a socket path in one`);
+  }
   let stat;
   try {
     stat = lstatSync(path);

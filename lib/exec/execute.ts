@@ -19,6 +19,8 @@ import { snippetModule } from "./snippet.ts";
 import { phaseLines, type PhaseOrigins } from "./phase-origins.ts";
 import { runScript, type RunOutcome, type RunSpec } from "./runner.ts";
 import { SECRET_ENV_NAMES } from "../settings/registry.ts";
+import { decideSandbox } from "./sandbox.ts";
+import type { SandboxContext } from "./sandbox-policy.ts";
 
 export interface ExecContext {
   gate: Gate;
@@ -30,6 +32,8 @@ export interface ExecContext {
   inheritStdin: boolean;
   cwd: string;
   signal?: AbortSignal;
+  /** the serving process's exec.sandbox (with the door the run came through), exec.sandboxAllow and exec.autoInstall */
+  sandbox: SandboxContext;
   /** where each line of opts.script came from, named by an error the line throws (phase-origins.ts) */
   phaseOrigins?: Partial<PhaseOrigins>;
 }
@@ -64,6 +68,11 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
   const cwd = opts.cwd ? resolve(ctx.cwd, opts.cwd) : ctx.cwd;
   const bad = checkPhases(opts.script);
   if (bad) return usage(bad);
+  const sandbox = decideSandbox(opts.sandbox, ctx.sandbox.policy);
+  if (!sandbox.ok) return usage(sandbox.message);
+  if (sandbox.on && (opts.runtime === "bun" || opts.runtime === "node")) {
+    return usage(`runtime ${opts.runtime} was asked for, but this run is sandboxed (exec.sandbox ${opts.sandbox ?? ctx.sandbox.policy.setting}), and the sandbox is Deno: use runtime deno or auto, or leave the sandbox only where that is allowed (--sandbox off, MCPX_EXEC_SANDBOX=off)`);
+  }
   // this run's own script hooks after the ones in force (they may only lower effects), and its own
   // settings where they are stricter than this process's (build-gate.ts)
   let gate: Gate;
@@ -113,6 +122,8 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
     cacheDir: ctx.cacheDir,
     sockDir: ctx.sockDir,
     signal: ctx.signal,
+    autoInstall: ctx.sandbox.autoInstall,
+    sandbox: sandbox.on ? { allow: ctx.sandbox.allow, callerEnv: Object.keys(opts.env) } : undefined,
   };
   const handlers = { frame: (f: Frame) => q.push(f), call: (server: string, tool: string, args: Record<string, unknown>) => gatedCall(gate, { runId, server, tool, args }, q) };
 

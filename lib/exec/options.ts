@@ -5,6 +5,7 @@
 import * as v from "valibot";
 import { DURATION_PATTERN, parseDuration } from "../settings/duration.ts";
 import { SETTINGS, type SettingDecl } from "../settings/registry.ts";
+import { SANDBOX_MODES } from "./sandbox.ts";
 
 /**
  * How a door answers: text (the script's stdout), json (one envelope), stream (the frames as NDJSON).
@@ -72,6 +73,8 @@ export const ExecOptionsSchema = v.pipe(
     /** script-point hooks for this run; their schema arrives with the hook gate */
     hooks: v.optional(v.array(v.record(v.string(), v.unknown())), []),
     runtime: v.optional(v.picklist(["auto", "bun", "deno", "node"]), "auto"),
+    /** exec.sandbox for this run; absent = the executing process's own. It may tighten that, never loosen it (sandbox.ts) */
+    sandbox: v.optional(v.picklist(SANDBOX_MODES)),
     /** milliseconds; 0 = no limit */
     timeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
     /** the same limit as a duration, as exec.timeout is written ("30s", "500ms", "1m", 0); give one of the two.

@@ -2,7 +2,7 @@
 // runtime in its own process group, turns what it writes into frames, answers its tool calls, and
 // ends the whole group on exit, timeout or cancel. The in-script half is launcher/runtime.ts.
 
-import { chmodSync, closeSync, mkdirSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Socket } from "bun";
@@ -15,6 +15,8 @@ import type { Handoff, ServerBinding } from "../../launcher/wire.ts";
 import type { ScriptPhase } from "../settings/registry.ts";
 import type { Frame, SerializedError } from "./frames.ts";
 import { runtimeCommand, type RuntimeName } from "./runtimes.ts";
+import { SANDBOX_PASS_ENV, channelGrants, type SandboxAllow } from "./sandbox.ts";
+import { privateSocketDir } from "../paths/socket-dir.ts";
 import { StdoutSplitter } from "./stdout-splitter.ts";
 import { latin1Bytes, latin1ToUtf8, Utf8Pieces, type StdoutPiece } from "./stdout-bytes.ts";
 import { SocketWriteQueue } from "../util/socket-write-queue.ts";
@@ -40,6 +42,10 @@ export interface RunSpec {
   cacheDir: string;
   sockDir: string;
   signal?: AbortSignal;
+  /** exec.autoInstall: the runtime may download packages the script imports */
+  autoInstall: boolean;
+  /** set when the run is sandboxed: what exec.sandboxAllow grants, and the variables the caller set (ExecOptions.env) */
+  sandbox?: { allow: SandboxAllow; callerEnv: string[] };
 }
 
 export type CallAnswer = { ok: true; value: unknown } | { ok: false; error: SerializedError };
@@ -62,17 +68,25 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
   const nonce = randomToken(9);
   const token = randomToken(24);
   const wire = await loadWire(spec.cacheDir);
-  const launcher = writeLauncher(spec, await runtimeBundle(spec.cacheDir));
-  const cmd = await runtimeCommand(spec.runtime, launcher, spec.cacheDir, spec.scriptPath);
-
-  mkdirSync(spec.sockDir, { recursive: true, mode: 0o700 });
-  chmodSync(spec.sockDir, 0o700);
-  const sockPath = join(spec.sockDir, `${spec.runId.slice(0, 12)}.sock`);
+  const runtimeFile = await runtimeBundle(spec.cacheDir);
+  const launcher = writeLauncher(spec, runtimeFile);
+  const sockDir = privateSocketDir(spec.sockDir);
+  if (sockDir.note) h.frame({ type: "log", level: "warn", message: sockDir.note });
+  const sockPath = join(sockDir.dir, `${spec.runId.slice(0, 12)}.sock`);
+  // how the launcher reaches the host: the sandbox grants exactly this and no more (sandbox.ts channelGrants)
+  // A sandboxed Deno may not open /dev/fd/N (Deno asks for --allow-all on it), so it gets the run as a
+  // file path on its command line, granted to it alone, which the launcher deletes once read.
+  const handoffPath = join(sockDir.dir, `${spec.runId.slice(0, 12)}.run`);
+  const channelInfo = { sock: sockPath, handoff: spec.sandbox ? handoffPath : `/dev/fd/${wire.HANDOFF_FD}` };
+  const cmd = await runtimeCommand(spec.runtime, launcher, spec.cacheDir, spec.scriptPath, {
+    autoInstall: spec.autoInstall,
+    sandbox: spec.sandbox && { files: [launcher, runtimeFile, spec.scriptPath], channel: channelGrants(channelInfo), callerEnv: spec.sandbox.callerEnv, allow: spec.sandbox.allow },
+  });
   const channel = openChannel(sockPath, token, h);
 
   // everything the script starts carries the lineage marker, and is ended with the run
   const lineage = new Lineage(spec.runId);
-  const env: Record<string, string | undefined> = { ...spec.env, ...cmd.env, ...lineage.env() };
+  const env: Record<string, string | undefined> = { ...(spec.sandbox ? sandboxEnv(spec.env, spec.sandbox.callerEnv) : spec.env), ...cmd.env, ...lineage.env() };
   const handoff: Handoff = {
     host: process.pid, // the launcher ends its group when this process is gone (launcher/runtime.ts watchHost)
     sock: sockPath,
@@ -84,12 +98,12 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
   };
 
   let child: ReturnType<typeof Bun.spawn>;
-  const handoffFd = handoffFile(join(spec.sockDir, `${spec.runId.slice(0, 12)}.run`), handoff);
+  const handoffFd = handoffFile(handoffPath, handoff, !spec.sandbox);
   try {
     const stdio: Array<"inherit" | "pipe" | number> = [spec.stdin === "inherit" ? "inherit" : "pipe", "pipe", "pipe"];
     stdio[wire.HANDOFF_FD] = handoffFd;
     child = Bun.spawn({
-      cmd: cmd.argv,
+      cmd: spec.sandbox ? [...cmd.argv, handoffPath] : cmd.argv,
       cwd: spec.cwd,
       env: env as Record<string, string>,
       stdio: stdio as ["inherit", "pipe", "pipe"],
@@ -97,6 +111,7 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
     });
   } catch (err) {
     channel.close();
+    rmSync(handoffPath, { force: true });
     throw err;
   } finally {
     closeSync(handoffFd);
@@ -162,6 +177,7 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
   await lineage.end();
   await Promise.race([Promise.all([stdoutDone, stderrDone]), Bun.sleep(KILL_GRACE_MS + 500)]);
   channel.close();
+  rmSync(handoffPath, { force: true }); // a sandboxed Deno's handoff file, if it never read it
 
   if (stopped === "timeout") {
     return { ok: false, exitCode: exitCodeOf("TIMEOUT"), error: { name: "TimeoutError", code: frameCodeOf("TIMEOUT"), message: `the script ran past its timeout of ${spec.timeoutMs}ms (exec.timeout / --timeout) and its process group was ended` } };
@@ -178,6 +194,17 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
     exitCode: exitCodeOf("EXIT", signal ? 128 + (signalNumber(String(signal)) ?? 0) : code),
     error: { name: "ExitError", code: frameCodeOf("EXIT"), message: signal ? `the script was killed by ${signal}` : `the script exited with code ${code}` },
   };
+}
+
+/**
+ * A sandboxed run starts from an environment of its own: only what Deno needs to find its cache and
+ * the registry, and the variables the caller set for the script. mcpx's own environment (API keys,
+ * tokens) is not there at all, even though the sandbox would also refuse to read it.
+ */
+function sandboxEnv(env: Record<string, string | undefined>, callerEnv: string[]): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const name of [...SANDBOX_PASS_ENV, ...callerEnv]) if (env[name] !== undefined) out[name] = env[name];
+  return out;
 }
 
 /** the generated launcher for this run's phases and script, content-addressed in the cache */
@@ -206,13 +233,14 @@ interface Channel {
  * of it is in the environment, which /proc/PID/environ shows for the whole life of a process
  * (decision 0007). Read-write, so that the launcher may empty it through a second opening (Deno).
  */
-function handoffFile(path: string, handoff: Handoff): number {
+function handoffFile(path: string, handoff: Handoff, unlink: boolean): number {
   rmSync(path, { force: true });
   writeFileSync(path, JSON.stringify(handoff), { mode: 0o600, flag: "wx" });
   try {
     return openSync(path, "r+");
   } finally {
-    rmSync(path, { force: true });
+    // kept (for a sandboxed Deno, which is given its path and deletes it) only until the run ends
+    if (unlink) rmSync(path, { force: true });
   }
 }
 

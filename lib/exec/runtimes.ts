@@ -9,6 +9,7 @@ import { McpxError } from "../errors/mcpx-error.ts";
 import { writeContentDir, writeContentFile } from "../paths/content-file.ts";
 import { ancestors } from "../paths/ancestors.ts";
 import { findExecutable } from "../paths/executable.ts";
+import { denoSandboxArgs, type SandboxRun } from "./sandbox.ts";
 
 export type RuntimeName = "auto" | "bun" | "deno" | "node";
 
@@ -25,17 +26,27 @@ export interface RuntimeCommand {
   env: Record<string, string>;
 }
 
-export async function runtimeCommand(name: RuntimeName, launcher: string, cacheDir: string, scriptPath: string): Promise<RuntimeCommand> {
+export interface RuntimeOptions {
+  /** exec.autoInstall: let the runtime download packages a script imports */
+  autoInstall: boolean;
+  /** set when the run is sandboxed (lib/exec/sandbox.ts): the run goes to Deno with these grants only */
+  sandbox?: Omit<SandboxRun, "autoInstall">;
+}
+
+export async function runtimeCommand(name: RuntimeName, launcher: string, cacheDir: string, scriptPath: string, how: RuntimeOptions): Promise<RuntimeCommand> {
+  if (how.sandbox) return sandboxedCommand(name, launcher, { ...how.sandbox, autoInstall: how.autoInstall });
   switch (name) {
     case "auto":
     case "bun":
       // BUN_BE_BUN makes the compiled mcpx behave as the plain bun CLI; the launcher removes it
-      // again so that a child the script starts, such as mcpx itself, is not bun.
-      return { argv: [process.execPath, "run", launcher], env: { BUN_BE_BUN: "1" } };
+      // again so that a child the script starts, such as mcpx itself, is not bun. --no-install: an
+      // import of a package the project lacks is an error, never a download (exec.autoInstall).
+      return { argv: [process.execPath, "run", ...(how.autoInstall ? [] : ["--no-install"]), launcher], env: { BUN_BE_BUN: "1" } };
     case "deno": {
       const deno = findRuntime("deno");
       if (!deno) throw new RuntimeError(`script.runtime is deno, but deno is not on PATH nor in a node_modules/.bin above ${process.cwd()} or the mcpx binary: install Deno 2 (npm i -D deno works), or use --runtime bun (the embedded runtime)`);
-      return { argv: [deno, "run", "--allow-all", "--no-prompt", "--quiet", launcher], env: { DENO_NO_UPDATE_CHECK: "1" } };
+      // --cached-only: npm: and remote imports come from Deno's cache or fail, never from a download
+      return { argv: [deno, "run", "--allow-all", "--no-prompt", "--quiet", ...(how.autoInstall ? [] : ["--cached-only"]), launcher], env: { DENO_NO_UPDATE_CHECK: "1" } };
     }
     case "node": {
       const node = findRuntime("node");
@@ -43,6 +54,22 @@ export async function runtimeCommand(name: RuntimeName, launcher: string, cacheD
       return { argv: [node, nodeEntry(launcher, cacheDir, scriptPath)], env: {} };
     }
   }
+}
+
+/**
+ * A sandboxed run: Deno, always, with only the grants denoSandboxArgs derives. Never a fallback to an
+ * unsandboxed runtime: no Deno (or a runtime that is not Deno) is an error saying how to get one or
+ * how to opt out.
+ */
+function sandboxedCommand(name: RuntimeName, launcher: string, run: SandboxRun): RuntimeCommand {
+  if (name === "bun" || name === "node") {
+    throw new RuntimeError(`script.runtime is ${name}, but exec.sandbox is on, and the sandbox is Deno: use --runtime deno (or auto), or run unsandboxed with --sandbox off (MCPX_EXEC_SANDBOX=off) where that is allowed`);
+  }
+  const deno = findRuntime("deno");
+  if (!deno) {
+    throw new RuntimeError(`exec.sandbox is on, and the sandbox runs scripts on Deno, which is not on PATH nor in a node_modules/.bin above ${process.cwd()} or the mcpx binary: install Deno 2 (npm i -D deno), or opt out of the sandbox with --sandbox off (MCPX_EXEC_SANDBOX=off, or "exec": {"sandbox": "off"} in .mcpx.json). The run was not started: it never falls back to running unsandboxed`);
+  }
+  return { argv: [deno, "run", ...denoSandboxArgs(run), "--quiet", ...(run.autoInstall ? [] : ["--cached-only"]), launcher], env: { DENO_NO_UPDATE_CHECK: "1" } };
 }
 
 /**

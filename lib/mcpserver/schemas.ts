@@ -17,7 +17,9 @@ const EXEC_KEY_DOCS: Record<string, string> = {
     "Inline TypeScript lines per phase, spliced into the launcher around the source: before (before the server namespaces, tools and call exist; log, emit, script and result do), prefix (after them), onSuccess (sees result.value), onError (sees result.error, which still propagates), suffix (last, on both paths). A phase you give replaces the server's configured lines for it; a phase you leave out keeps them.",
   hooks:
     'Hooks on the script point for this run only, as in config ({"on":"script","phase":"before","run":["./check"],"effect":"refuse"}); they may stop the run but never change values.',
-  runtime: "auto or bun (the embedded Bun), deno or node from PATH. Default: the server's script.runtime setting.",
+  runtime: "auto or bun (the embedded Bun), deno or node from PATH. Default: the server's script.runtime setting. A sandboxed run is always Deno (auto or deno; bun and node are refused).",
+  sandbox:
+    'exec.sandbox for this run: "on" (Deno, no file, network, subprocess, environment or FFI access beyond the run\'s own files, its tool calls and the server\'s exec.sandboxAllow), "auto" (on here) or "off". Default: the server\'s exec.sandbox, which is auto, so on. You may tighten it, never loosen it: "off" is refused unless the server itself runs mcpx_exec unsandboxed.',
   timeoutMs: "End the script's whole process group after this many milliseconds; 0 = no limit. Default: the server's exec.timeout setting.",
   timeout: 'timeoutMs as a duration ("500ms", "30s", "1m"; "0" = no limit). Give one of the two.',
   output:

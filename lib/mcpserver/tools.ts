@@ -9,6 +9,7 @@ import { renderToolTypes } from "../codegen/declarations.ts";
 import { namespaceBindings, resolveName } from "../codegen/identifiers.ts";
 import { collectEnvelope, type Envelope } from "../exec/envelope.ts";
 import { execute } from "../exec/execute.ts";
+import { sandboxContext } from "../exec/sandbox-policy.ts";
 import type { Frame, HookFrameBody } from "../exec/frames.ts";
 import { gatedCall } from "../exec/gated-call.ts";
 import type { ExecOptions, OutputMode } from "../exec/options.ts";
@@ -60,7 +61,8 @@ export const SERVED_TOOLS: readonly ServedTool[] = [
     name: "mcpx_exec",
     title: "Run TypeScript against the MCP servers",
     description:
-      "Runs TypeScript with every configured MCP server as a global namespace (`const r = await fake.echo({ message: \"hi\" })`), through mcpx's hook gate, with optional inline phases (script.before … script.suffix) and per-run script hooks. Returns the run's envelope as structuredContent (ok, exitCode, result, stdout, stderr, logs, emits, calls, hooks, error) and, as text, its stdout and result (output \"text\", the default), the envelope as JSON (output \"json\") or its frames as NDJSON (output \"stream\"); isError when the run failed. Use mcpx_namespaces and mcpx_types to see what the servers offer.",
+      "Runs TypeScript with every configured MCP server as a global namespace (`const r = await fake.echo({ message: \"hi\" })`), through mcpx's hook gate, with optional inline phases (script.before … script.suffix) and per-run script hooks. Returns the run's envelope as structuredContent (ok, exitCode, result, stdout, stderr, logs, emits, calls, hooks, error) and, as text, its stdout and result (output \"text\", the default), the envelope as JSON (output \"json\") or its frames as NDJSON (output \"stream\"); isError when the run failed. Use mcpx_namespaces and mcpx_types to see what the servers offer. " +
+      "Sandboxed by default (exec.sandbox auto or on; ask with sandbox \"on\"): the code runs on Deno and can call the servers' tools (through the hook gate), compute, log, emit and return a value, and read the variables given in env; it cannot read or write any other file, open network connections, start processes, read the server's environment or load native code (FFI), and imports of packages are limited to what the project has installed; a forbidden operation throws a NotCapable error. Unsandboxed (the server's exec.sandbox is off, said on its stderr at start), the code runs with all the access of the user running mcpx: files, network, processes, environment.",
     schema: McpExecArgsSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     handle: execTool,
@@ -131,6 +133,7 @@ async function execTool(args: unknown, call: ToolCall): Promise<CallToolResult> 
     // stdin is the MCP channel (stdio) or nothing (HTTP): a script only gets ExecOptions.stdin
     inheritStdin: false,
     cwd: session.cwd,
+    sandbox: sandboxContext(session, "mcp"),
     signal: call.signal,
     phaseOrigins: serverDefaultOrigins(args as Record<string, unknown>, parsed.value as ExecOptions, session, "the mcpx_exec arguments"),
   });

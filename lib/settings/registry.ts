@@ -124,6 +124,32 @@ const DECLARED = [
     remote: "options",
   },
   {
+    path: "exec.sandbox",
+    kind: "enum",
+    default: "auto",
+    values: ["auto", "on", "off"],
+    description:
+      "Run scripts in the sandbox: on = on Deno with no file, network, subprocess, environment or FFI access beyond the run's own files and channel (and exec.sandboxAllow); off = with everything mcpx can reach; auto = on for mcpx_exec (mcpx serve, the daemon's /mcp), off for the CLI and /v1/exec. A run may ask for a stricter value, never a looser one (docs/security.md)",
+    aliases: ["sandbox"],
+    commands: RUNS,
+    remote: "options",
+  },
+  {
+    path: "exec.sandboxAllow",
+    kind: "json",
+    default: [],
+    description:
+      'What a sandboxed script may reach beyond its own files and channel: objects {"read": [paths], "write": [paths], "net": ["host:port"], "env": [names]}, merged; paths absolute; a JSON list layered by the null-splice rule. Widen deliberately (docs/security.md)',
+    commands: RUNS,
+  },
+  {
+    path: "exec.autoInstall",
+    kind: "bool",
+    default: "false",
+    description: "Let the script's runtime download and install npm packages the script imports but the project does not have (Bun's auto-install, Deno's npm: and remote imports); off: such an import is an error naming the package",
+    commands: RUNS,
+  },
+  {
     path: "mcp.callTimeout",
     kind: "duration",
     default: "60s",

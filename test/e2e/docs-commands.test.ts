@@ -45,7 +45,7 @@ const README_FIRST = BLOCKS.find((b) => b.file === "README.md")!;
 
 /** how long one documented command may take; it is a bound on a hang, not a timing assertion */
 const COMMAND_TIMEOUT_MS = 60_000;
-const TOKEN = "doc-test-token";
+const TOKEN = "doc-test-token-0123456789";
 
 /** the world the docs talk about, in a fresh sandbox */
 function docSandbox(): Sandbox & { path: string } {

@@ -65,7 +65,7 @@ describe("tools/list", () => {
     const exec = (await s.client.listTools()).tools.find((t) => t.name === "mcpx_exec")!;
     const props = exec.inputSchema.properties as Record<string, { properties?: Record<string, unknown> }>;
     expect(exec.inputSchema.required).toEqual(["source"]);
-    expect(Object.keys(props).sort()).toEqual(["args", "cwd", "env", "export", "hooks", "name", "output", "runtime", "script", "settings", "source", "stdin", "timeout", "timeoutMs"]);
+    expect(Object.keys(props).sort()).toEqual(["args", "cwd", "env", "export", "hooks", "name", "output", "runtime", "sandbox", "script", "settings", "source", "stdin", "timeout", "timeoutMs"]);
     expect(Object.keys(props.script!.properties!)).toEqual(["before", "prefix", "onSuccess", "onError", "suffix"]);
     expect(Object.keys(props.settings!.properties!).sort()).toEqual(["autonomy.max", "hooks.autonomy", "hooks.mcpTimeout", "hooks.retryBudget", "hooks.timeout", "mcp.callTimeout"]);
     expect((exec.inputSchema as { additionalProperties?: unknown }).additionalProperties).toBe(false);

@@ -12,7 +12,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { MCPX, fakeServer, sandbox } from "./harness.ts";
 import { leftoverProcesses, writeConfig } from "./support.ts";
-import { MiB, RUNGS, RUN_TIMEOUT, TEST_TIMEOUT_MS, argumentScript, digestOf, expectPayload, outputScript, resultScript } from "./workloads-support.ts";
+import { MiB, PAYLOAD_MODULE, RUNGS, RUN_TIMEOUT, TEST_TIMEOUT_MS, argumentScript, digestOf, expectPayload, outputScript, resultScript } from "./workloads-support.ts";
 
 const sb = sandbox();
 writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer() } });
@@ -20,7 +20,7 @@ writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer() } });
 let client: Client;
 beforeAll(async () => {
   client = new Client({ name: "workloads-serve", version: "0" });
-  await client.connect(new StdioClientTransport({ command: MCPX, args: ["serve"], cwd: sb.dir, env: sb.env, stderr: "ignore", maxBufferSize: 64 * MiB }));
+  await client.connect(new StdioClientTransport({ command: MCPX, args: ["serve"], cwd: sb.dir, env: { ...sb.env, MCPX_EXEC_SANDBOX_ALLOW: JSON.stringify({ read: [PAYLOAD_MODULE] }) }, stderr: "ignore", maxBufferSize: 64 * MiB }));
 });
 afterAll(async () => {
   await client?.close();

@@ -29,7 +29,8 @@ export const TEST_TIMEOUT_MS = 55_000;
 /** the harness kills an mcpx process that outlives this (commands that take no --timeout) */
 export const KILL_AFTER_MS = 45_000;
 
-const PAYLOAD_MODULE = join(ROOT, "fixtures/servers/payload.ts");
+/** a sandboxed mcpx_exec may import it only through exec.sandboxAllow (workloads-ladder-serve.test.ts) */
+export const PAYLOAD_MODULE = join(ROOT, "fixtures/servers/payload.ts");
 /** the first line of a script that builds or hashes payloads; node:crypto only, so Bun, Deno and Node run it */
 export const IMPORT_PAYLOAD = `import { payload, sha256 } from ${JSON.stringify(PAYLOAD_MODULE)};`;
 

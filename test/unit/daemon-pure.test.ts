@@ -120,7 +120,7 @@ describe("describeIssues", () => {
   };
 
   test("an unknown key lists the keys accepted where it stood", () => {
-    expect(issues({ source: "1", sorce: "x" })).toEqual([{ path: "sorce", message: 'unknown key "sorce": accepted keys are source, file, name, args, export, script, hooks, runtime, timeoutMs, timeout, env, stdin, cwd, output, settings' }]);
+    expect(issues({ source: "1", sorce: "x" })).toEqual([{ path: "sorce", message: 'unknown key "sorce": accepted keys are source, file, name, args, export, script, hooks, runtime, sandbox, timeoutMs, timeout, env, stdin, cwd, output, settings' }]);
     expect(issues({ source: "1", script: { onsuccess: [] } })).toEqual([{ path: "script.onsuccess", message: 'unknown key "onsuccess": accepted keys in script are before, prefix, onSuccess, onError, suffix' }]);
   });
 

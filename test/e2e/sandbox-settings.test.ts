@@ -1,0 +1,185 @@
+// exec.sandbox on the local user's doors and its edges: the CLI is unsandboxed by default (unchanged),
+// --sandbox on sandboxes it, exec.sandboxAllow widens it deliberately, `mcpx serve --sandbox off` says
+// so on stderr, no Deno is exit 2 and never an unsandboxed run, and nothing a script imports is
+// installed behind the user's back (exec.autoInstall). Also the files mcpx writes: a /tmp socket
+// directory that is not ours is not used, and a short daemon.token is refused.
+
+import { afterAll, describe, expect, test } from "bun:test";
+import { chmodSync, chownSync, copyFileSync, existsSync, linkSync, mkdirSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { MCPX, sandbox } from "./harness.ts";
+import { expectExit, mcpx } from "./support.ts";
+
+const sb = sandbox();
+const secret = sb.write("outside/secret.txt", "the-secret-text");
+const READ = `const fs = await import("node:fs"); return fs.readFileSync(${JSON.stringify(secret)}, "utf8")`;
+
+const envelope = (r: { stdout: string }) => JSON.parse(r.stdout) as { ok: boolean; result?: unknown; error?: { name?: string; message?: string } };
+
+describe("the CLI", () => {
+  test("is unsandboxed by default: a snippet reads any file the user can", async () => {
+    const r = await mcpx(sb, ["exec", "--json", READ]);
+    expectExit(r, 0);
+    expect(envelope(r).result).toBe("the-secret-text");
+  });
+
+  test("--sandbox on runs the snippet sandboxed: the read is refused by Deno's permissions", async () => {
+    const r = await mcpx(sb, ["exec", "--json", "--sandbox", "on", READ]);
+    expectExit(r, 1);
+    expect(r.stdout).not.toContain("the-secret-text");
+    expect(envelope(r).error?.message).toContain(`Requires read access to "${secret}"`);
+  });
+
+  test("MCPX_EXEC_SANDBOX=on does the same, and a file script may still read itself and return a value", async () => {
+    const script = sb.write("own.ts", 'import { readFileSync } from "node:fs";\nexport default () => readFileSync(new URL(import.meta.url).pathname, "utf8").length;\n');
+    const r = await mcpx(sb, ["run", "--json", script], { env: { MCPX_EXEC_SANDBOX: "on" } });
+    expectExit(r, 0);
+    expect(envelope(r).result).toBeGreaterThan(10);
+  });
+
+  test("exec.sandboxAllow widens the sandbox deliberately, and settings get shows it with its origin", async () => {
+    const allow = JSON.stringify({ read: [secret] });
+    const r = await mcpx(sb, ["exec", "--json", "--sandbox", "on", READ], { env: { MCPX_EXEC_SANDBOX_ALLOW: allow } });
+    expectExit(r, 0);
+    expect(envelope(r).result).toBe("the-secret-text");
+    const shown = await mcpx(sb, ["settings", "get", "exec.sandboxAllow"], { env: { MCPX_EXEC_SANDBOX_ALLOW: allow } });
+    expectExit(shown, 0);
+    expect(shown.stdout).toContain(secret);
+    expect(shown.stdout).toContain("env:MCPX_EXEC_SANDBOX_ALLOW");
+  });
+
+  test("a bad exec.sandboxAllow is an error naming the key and what it takes", async () => {
+    const r = await mcpx(sb, ["exec", "--sandbox", "on", "return 1"], { env: { MCPX_EXEC_SANDBOX_ALLOW: JSON.stringify({ read: ["relative/path"] }) } });
+    expectExit(r, 2);
+    expect(r.stderr).toContain("exec.sandboxAllow[0]");
+    expect(r.stderr).toContain("key read");
+    expect(r.stderr).toContain("absolute path");
+    const typo = await mcpx(sb, ["exec", "--sandbox", "on", "return 1"], { env: { MCPX_EXEC_SANDBOX_ALLOW: JSON.stringify({ hosts: ["x"] }) } });
+    expectExit(typo, 2);
+    expect(typo.stderr).toContain("unknown key");
+    expect(typo.stderr).toContain("net (host or host:port");
+  });
+
+  test("--runtime bun with --sandbox on is a usage error naming both", async () => {
+    const r = await mcpx(sb, ["exec", "--sandbox", "on", "--runtime", "bun", "return 1"]);
+    expectExit(r, 2);
+    expect(r.stderr).toMatch(/runtime bun.*sandbox/);
+  });
+});
+
+describe("without Deno", () => {
+  // a copy of the binary away from this repository's node_modules/.bin, on a PATH without deno
+  const bin = join(sb.dir, "lonely", "mcpx");
+  mkdirSync(join(sb.dir, "lonely"), { recursive: true });
+  try {
+    linkSync(MCPX, bin);
+  } catch {
+    copyFileSync(MCPX, bin);
+    chmodSync(bin, 0o755);
+  }
+  const run = async (args: string[], env: Record<string, string> = {}) => {
+    const proc = Bun.spawn([bin, ...args], { cwd: sb.dir, env: { ...sb.env, PATH: "/usr/bin:/bin", ...env }, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    return { code, stdout, stderr };
+  };
+
+  test("a sandboxed run fails with exit 2, saying how to install Deno or opt out, and never runs unsandboxed", async () => {
+    const r = await run(["exec", "--sandbox", "on", 'console.log("RAN"); return 1']);
+    expectExit(r, 2);
+    expect(r.stdout).not.toContain("RAN");
+    expect(r.stderr).toContain("npm i -D deno");
+    expect(r.stderr).toContain("--sandbox off");
+    expect(r.stderr).toContain("MCPX_EXEC_SANDBOX=off");
+  });
+
+  test("an unsandboxed run still works on the embedded Bun", async () => {
+    const r = await run(["exec", 'console.log("RAN")']);
+    expectExit(r, 0);
+    expect(r.stdout).toBe("RAN\n");
+  });
+});
+
+describe("mcpx serve --sandbox off", () => {
+  test("says on stderr at start that it serves unsandboxed code execution, and then runs code unsandboxed", async () => {
+    const transport = new StdioClientTransport({ command: MCPX, args: ["serve", "--sandbox", "off"], cwd: sb.dir, env: sb.env, stderr: "pipe" });
+    let said = "";
+    transport.stderr?.on("data", (d: Buffer) => (said += d.toString()));
+    const client = new Client({ name: "sandbox-off", version: "0" });
+    await client.connect(transport);
+    try {
+      const r = (await client.callTool({ name: "mcpx_exec", arguments: { source: READ } })) as { structuredContent?: { result?: unknown } };
+      expect(r.structuredContent?.result).toBe("the-secret-text");
+      expect(said).toContain("UNSANDBOXED");
+      expect(said).toContain("exec.sandbox is off (flag:--sandbox)");
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("no silent installs", () => {
+  // a registry that records whoever knocks: nothing may knock
+  let knocks = 0;
+  const registry = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { open: (s) => void (knocks++, s.end()), data() {} } });
+  const env = { NPM_CONFIG_REGISTRY: `http://127.0.0.1:${registry.port}/`, npm_config_registry: `http://127.0.0.1:${registry.port}/` };
+  afterAll(() => registry.stop(true));
+  const IMPORT = 'import isOdd from "is-odd-mcpx-e2e";\nexport default () => isOdd(3);\n';
+  const script = sb.write("no-deps/imports.ts", IMPORT);
+
+  for (const [label, flags] of [
+    ["the embedded Bun", []],
+    ["Deno", ["--runtime", "deno"]],
+    ["the sandbox", ["--sandbox", "on"]],
+  ] as const) {
+    test(`on ${label}, importing a package the project lacks is an error naming it and how to install it, and nothing is fetched`, async () => {
+      const r = await mcpx(sb, ["run", "--json", ...flags, script], { cwd: join(sb.dir, "no-deps"), env });
+      expectExit(r, 1);
+      const message = envelope(r).error?.message ?? "";
+      expect(message).toContain("is-odd-mcpx-e2e");
+      expect(message).toContain("npm i is-odd-mcpx-e2e");
+      expect(message).toContain("exec.autoInstall");
+      expect(knocks).toBe(0);
+    });
+  }
+
+  test("on Deno, an npm: import is not fetched either", async () => {
+    const r = await mcpx(sb, ["exec", "--json", "--runtime", "deno", 'const m = await import("npm:is-odd-mcpx-e2e"); return m.default(3)'], { env });
+    expectExit(r, 1);
+    expect(envelope(r).error?.message).toContain("is-odd-mcpx-e2e");
+    expect(knocks).toBe(0);
+  });
+});
+
+describe("files mcpx writes", () => {
+  // another owner needs root to arrange; CI runs as root
+  test.skipIf(process.getuid!() !== 0)("a /tmp socket directory another user made first is not used: runs pick their own, and say why", async () => {
+    // an XDG_RUNTIME_DIR too deep for a socket path sends run channels to /tmp/mcpx-UID-HASH (lib/paths/dirs.ts)
+    const deep = join(sb.dir, "x".repeat(100));
+    const dir = join("/tmp", `mcpx-${process.getuid!()}-${Bun.hash(join(deep, "mcpx")).toString(16).slice(0, 12)}`);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { mode: 0o777 });
+    chmodSync(dir, 0o777);
+    try {
+      chownSync(dir, 4242, 4242);
+      const r = await mcpx(sb, ["exec", 'console.log("ran")'], { env: { XDG_RUNTIME_DIR: deep } });
+      expectExit(r, 0);
+      expect(r.stdout).toBe("ran\n");
+      expect(r.stderr).toContain(dir);
+      expect(r.stderr).toContain("belongs to uid 4242");
+      expect(statSync(dir).mode & 0o777).toBe(0o777);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("the daemon refuses a daemon.token under 16 characters, naming the setting and how to make one", async () => {
+    const r = await mcpx(sb, ["daemon", "--daemon-address", "http://127.0.0.1:0"], { env: { MCPX_DAEMON_TOKEN: "x" }, killAfterMs: 20_000 });
+    expectExit(r, 2);
+    expect(r.stderr).toContain("daemon.token");
+    expect(r.stderr).toContain("at least 16");
+    expect(r.stderr).toContain("openssl rand");
+    expect(existsSync(join(sb.dir, "x"))).toBe(false);
+  });
+});
