@@ -4,7 +4,8 @@
 import { readFileSync } from "node:fs";
 import type { HookFrameBody } from "../lib/exec/frames.ts";
 import { effectiveLevel } from "../lib/hooks/dial.ts";
-import { matchContextOf, runGate, type Payload } from "../lib/hooks/gate.ts";
+import { matchContextOf, runGate } from "../lib/hooks/gate.ts";
+import type { Payload } from "../lib/hooks/types.ts";
 import { isAllowed } from "../lib/hooks/allowlist.ts";
 import { hookMatches } from "../lib/hooks/match.ts";
 import { toolFor } from "../lib/hooks/mcp-hook-tools.ts";

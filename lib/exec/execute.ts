@@ -5,7 +5,8 @@
 import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { namespaceBindings } from "../codegen/identifiers.ts";
-import { runGate, type Gate, type Payload } from "../hooks/gate.ts";
+import { runGate } from "../hooks/gate.ts";
+import type { Gate, Payload } from "../hooks/types.ts";
 import { runContext } from "../hooks/run-context.ts";
 import { gateForRun, perRunHooks } from "../hooks/build-gate.ts";
 import { writeContentFile } from "../paths/content-file.ts";

@@ -3,7 +3,8 @@
 // with a value or retry within hooks.retryBudget; suffix advises. Every call yields one call frame
 // and one call.finished event.
 
-import { runGate, gateIsEmpty, type Gate, type Payload } from "../hooks/gate.ts";
+import { runGate, gateIsEmpty } from "../hooks/gate.ts";
+import type { Gate, Payload } from "../hooks/types.ts";
 import type { CallResult } from "../mcp/pool.ts";
 import { errorText, findTool } from "../mcp/tool-call.ts";
 import { sha256 } from "../paths/content-file.ts";

@@ -7,16 +7,15 @@ import type { EventBus } from "../events/bus.ts";
 import { EVENT_KIND_NAMES } from "../events/kinds.ts";
 import { matchesKind } from "./match.ts";
 import type { Pool } from "../mcp/pool.ts";
-import type { Session } from "../session/session.ts";
 import type { Sourced } from "../settings/resolve.ts";
-import type { ActionDeps } from "./actions/run-action.ts";
 import { parseHookServers } from "./allowlist.ts";
-import type { Gate } from "./gate.ts";
 import type { Hook } from "./hook.ts";
+import { hookToolCaller } from "./mcp-hook-calls.ts";
 import { startObservers, type Observers } from "./observe.ts";
 import { policyFromSettings, stricterPolicy, type PolicySetting } from "./policy.ts";
 import { levelRank, type Level } from "./points.ts";
 import { parseHooks } from "./schema.ts";
+import type { ActionHost, Gate } from "./types.ts";
 
 /** per-run hooks (ExecOptions.hooks) may stop things but never change values (design §1: "may only lower") */
 export const PER_RUN_HOOK_CEILING: Level = "refuse";
@@ -66,12 +65,28 @@ export function gateForRun(base: Gate, extraHooks: readonly Hook[], settings: Pa
   }) as Gate;
 }
 
+/**
+ * The gate with `ask` answered by someone (an MCP client that can elicit): like gateForRun, a view
+ * on the process's gate, so hooks that arrive with a plugin's server are in force for it too.
+ */
+export function gateWithAsk(base: Gate, ask: (question: string) => Promise<boolean | undefined>): Gate {
+  return Object.create(base, { ask: { value: ask } }) as Gate;
+}
+
 function lower(a: Level, b: Level): Level {
   return levelRank(a) <= levelRank(b) ? a : b;
 }
 
+/** what the gate reads of a command's session (lib/session/session.ts gives it) */
+export interface GateSettings {
+  get<T = unknown>(path: string): T;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  log(level: "warn", message: string, source?: string): void;
+}
+
 export interface GateInput {
-  session: Session;
+  session: GateSettings;
   pool: Pool;
   bus: EventBus;
   hooks: Hook[];
@@ -83,7 +98,8 @@ export interface GateInput {
 export function buildGate({ session, pool, bus, hooks, dynamicHooks = () => [], ask }: GateInput): { gate: Gate; observers: Observers } {
   const get = session.get;
   const url = get<string>("model.url");
-  const deps: ActionDeps = {
+  const host: ActionHost = {
+    pool,
     env: session.env,
     cwd: session.cwd,
     selfArgv: selfArgv(),
@@ -99,12 +115,12 @@ export function buildGate({ session, pool, bus, hooks, dynamicHooks = () => [], 
     policy: policyFromSettings(get, parseHookServers(get<string>("hooks.mcpServers"))),
     pool,
     bus,
-    deps,
+    host,
+    hookTools: hookToolCaller(pool),
     ask,
-    mcpTimeouts: new Map(),
   };
   const observing = hooks.filter((h) => h.phase === "observe");
-  const observers = startObservers(gate, () => [...observing, ...dynamicHooks().filter((h) => h.phase === "observe")]);
+  const observers = startObservers(bus, () => [...observing, ...dynamicHooks().filter((h) => h.phase === "observe")], host, gate.policy);
   return { gate, observers };
 }
 

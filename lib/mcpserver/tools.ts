@@ -12,7 +12,7 @@ import { execute } from "../exec/execute.ts";
 import type { Frame, HookFrameBody } from "../exec/frames.ts";
 import { gatedCall } from "../exec/gated-call.ts";
 import type { ExecOptions, OutputMode } from "../exec/options.ts";
-import type { Gate } from "../hooks/gate.ts";
+import type { Gate } from "../hooks/types.ts";
 import { runContext } from "../hooks/run-context.ts";
 import type { CallResult } from "../mcp/pool.ts";
 import type { Engine } from "../session/engine.ts";
