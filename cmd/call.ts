@@ -8,7 +8,7 @@ import { terminalAsker } from "../lib/session/ask.ts";
 import { openEngine } from "../lib/session/engine.ts";
 import type { Session } from "../lib/session/session.ts";
 import { renderHookNotes } from "../lib/render/frames-to-cli.ts";
-import { out } from "../lib/render/write.ts";
+import { out } from "../lib/util/fd-write.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openSession } from "../lib/session/session.ts";
 import { cittyArgs } from "./help.ts";

@@ -12,7 +12,7 @@ import { toolFor } from "../lib/hooks/mcp-hook-tools.ts";
 import { MCP_HOOK_EFFECT } from "../lib/hooks/mcp-hook-calls.ts";
 import { phasesOf, POINT_NAMES, type Phase, type PointName } from "../lib/hooks/points.ts";
 import { findTool, UnknownToolError } from "../lib/mcp/tool-call.ts";
-import { out } from "../lib/render/write.ts";
+import { out } from "../lib/util/fd-write.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openEngine } from "../lib/session/engine.ts";
 import { openSession } from "../lib/session/session.ts";

@@ -1,7 +1,8 @@
 // mcpx ls [SERVER]: the configured servers and their tools, as scripts see them (hook tools hidden).
 
-import { toIdentifier, toolBindings } from "../lib/codegen/identifiers.ts";
-import { out } from "../lib/render/write.ts";
+import { toolBindings } from "../lib/codegen/identifiers.ts";
+import { toIdentifier } from "../lib/mcp/tool-names.ts";
+import { out } from "../lib/util/fd-write.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openEngine } from "../lib/session/engine.ts";
 import { openSession } from "../lib/session/session.ts";

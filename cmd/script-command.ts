@@ -7,7 +7,7 @@ import { resolveScriptPath } from "../lib/exec/script-path.ts";
 import { settingsPhaseOrigins } from "../lib/exec/phase-origins.ts";
 import { renderFrames } from "../lib/render/frames-to-cli.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
-import type { LogFormat } from "../lib/render/log-line.ts";
+import type { LogFormat } from "../lib/session/log-line.ts";
 import { openSession, type Session } from "../lib/session/session.ts";
 import { parseAddress } from "../lib/daemon/address.ts";
 import { postExec } from "../lib/daemon/client.ts";
@@ -79,7 +79,7 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
   try {
     const frames = execute(opts, { gate: engine.gate, env: process.env, cacheDir: session.cacheDir, sockDir: session.sockDir, inheritStdin: true, cwd: session.cwd, signal: abort.signal, phaseOrigins: settingsPhaseOrigins(session.settings) });
     const code = await renderFrames(frames, { mode: opts.output!, format: session.get<LogFormat>("logging.format"), level: session.get("logging.level") });
-    if (opts.file) await writeGlobalsBeside(opts.file, session, engine.pool).catch((e) => session.log("debug", `mcpx-globals.d.ts not written: ${e?.message ?? e}`));
+    if (opts.file) await writeGlobalsBeside(opts.file, session.cacheDir, engine.pool).catch((e) => session.log("debug", `mcpx-globals.d.ts not written: ${e?.message ?? e}`));
     return code;
   } finally {
     process.off("SIGINT", onSignal);

@@ -1,6 +1,6 @@
 // mcpx settings list | get PATH: every setting's value, where it came from, and what it shadowed.
 
-import { out } from "../lib/render/write.ts";
+import { out } from "../lib/util/fd-write.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { settingRow, type SettingRow } from "../lib/settings/rows.ts";
 import { SETTINGS } from "../lib/settings/registry.ts";

@@ -1,9 +1,9 @@
 // mcpx types SERVER[.TOOL]: the TypeScript declarations a script sees for a server or one tool.
 
 import { renderToolTypes } from "../lib/codegen/declarations.ts";
-import { resolveName } from "../lib/codegen/identifiers.ts";
+import { resolveName } from "../lib/mcp/tool-names.ts";
 import { findTool } from "../lib/mcp/tool-call.ts";
-import { out } from "../lib/render/write.ts";
+import { out } from "../lib/util/fd-write.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openEngine } from "../lib/session/engine.ts";
 import { openSession } from "../lib/session/session.ts";

@@ -10,20 +10,9 @@ import { ConfigError } from "./errors.ts";
 import { expandServer } from "./expand.ts";
 import type { Env } from "./find.ts";
 import { formatKeyPath, type Position } from "./jsonc.ts";
+import type { ServerConfig } from "./server-config.ts";
 
-export type ServerConfig =
-  | {
-      name: string;
-      kind: "stdio";
-      command: string;
-      args: string[];
-      env: Record<string, string>;
-      /** absolute: a relative cwd in the file is resolved against the file's directory */
-      cwd?: string;
-      /** the config file the entry came from */
-      origin: string;
-    }
-  | { name: string; kind: "http"; url: string; headers: Record<string, string>; origin: string };
+export type { ServerConfig };
 
 export const STDIO_KEYS = ["type", "command", "args", "env", "cwd"] as const;
 export const HTTP_KEYS = ["type", "url", "headers"] as const;

@@ -5,13 +5,11 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ServerConfig } from "../config/servers.ts";
-import { isHookToolName } from "../codegen/identifiers.ts";
-import type { Tool } from "../codegen/tool-signature.ts";
+import { isHookToolName } from "./tool-names.ts";
+import type { CallResult, Tool } from "./tool.ts";
 import { endProcesses, processTree } from "../process/end.ts";
 
-export type { Tool };
-
-export type CallResult = { content?: unknown[]; structuredContent?: unknown; isError?: boolean; [k: string]: unknown };
+export type { CallResult, Tool };
 
 export interface PoolOptions {
   /** where server stderr and lifecycle notes go */

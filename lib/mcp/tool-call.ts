@@ -2,7 +2,7 @@
 // sanitised identifier. Lifecycle hook tools (`_` names) are refused before the server is contacted,
 // with exactly the error an unknown tool gets.
 
-import { isHookToolName, resolveToolName } from "../codegen/identifiers.ts";
+import { isHookToolName, resolveToolName } from "./tool-names.ts";
 import type { CallResult, Pool, Tool } from "./pool.ts";
 
 export class UnknownToolError extends Error {

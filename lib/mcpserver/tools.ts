@@ -6,7 +6,8 @@ import { serverDefaultOrigins, withServerDefaults } from "../exec/server-default
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import * as v from "valibot";
 import { renderToolTypes } from "../codegen/declarations.ts";
-import { namespaceBindings, resolveName } from "../codegen/identifiers.ts";
+import { namespaceBindings } from "../codegen/identifiers.ts";
+import { resolveName } from "../mcp/tool-names.ts";
 import { collectEnvelope, type Envelope } from "../exec/envelope.ts";
 import { execute } from "../exec/execute.ts";
 import type { Frame, HookFrameBody } from "../exec/frames.ts";

@@ -3,9 +3,9 @@
 
 import { loadConfig, type LoadedConfig } from "../config/load.ts";
 import { cacheDir, runtimeDir } from "../paths/dirs.ts";
-import type { LogFormat, Level } from "../render/log-line.ts";
-import { formatLogLine, LEVEL_ORDER } from "../render/log-line.ts";
-import { err } from "../render/write.ts";
+import type { LogFormat, Level } from "./log-line.ts";
+import { formatLogLine, LEVEL_ORDER } from "./log-line.ts";
+import { err } from "../util/fd-write.ts";
 import { SCRIPT_PHASES, type ScriptPhase } from "../settings/registry.ts";
 import { resolveSettings, type FlagValue, type ResolvedSettings } from "../settings/resolve.ts";
 
