@@ -4,7 +4,7 @@ import { out } from "../lib/util/fd-write.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { settingRow, type SettingRow } from "../lib/settings/rows.ts";
 import { SETTINGS } from "../lib/settings/registry.ts";
-import { suggest } from "../lib/settings/resolve.ts";
+import { suggest } from "../lib/util/did-you-mean.ts";
 import { openSession } from "../lib/session/session.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";

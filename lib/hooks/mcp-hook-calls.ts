@@ -4,6 +4,7 @@
 // server, so one slow answer is tolerated.
 
 import type { Pool } from "../mcp/pool.ts";
+import { resultText } from "../mcp/tool.ts";
 import { isAllowed } from "./allowlist.ts";
 import { toolFor } from "./mcp-hook-tools.ts";
 import type { Level, Phase, PointName } from "./points.ts";
@@ -47,7 +48,7 @@ async function callOne(pool: HookToolPool, timeouts: Map<string, number>, policy
   try {
     const r = await pool.call(server, tool, payload as Record<string, unknown>, policy.mcpTimeoutMs, true);
     timeouts.set(server, 0);
-    const text = (r.content ?? []).map((c) => (c as { text?: string }).text ?? "").join("\n");
+    const text = resultText(r);
     if (r.isError) return done({ failure: `${tool} returned an error: ${text}` });
     const out = plainTextOutput(text, phase);
     // hook text is data: it reaches a caller only JSON-encoded, attributed to its hook and server

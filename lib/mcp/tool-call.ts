@@ -3,7 +3,8 @@
 // with exactly the error an unknown tool gets.
 
 import { isHookToolName, resolveToolName } from "./tool-names.ts";
-import type { CallResult, Pool, Tool } from "./pool.ts";
+import type { Pool } from "./pool.ts";
+import { resultText, type CallResult, type Tool } from "./tool.ts";
 
 export class UnknownToolError extends Error {
   override name = "UnknownToolError";
@@ -28,6 +29,5 @@ export async function findTool(pool: Pool, server: string, requested: string): P
 
 /** the text of an isError result, for the ToolError message */
 export function errorText(result: CallResult): string {
-  const texts = (result.content ?? []).flatMap((c) => ((c as { type?: string }).type === "text" ? [String((c as { text?: unknown }).text ?? "")] : []));
-  return texts.join("\n") || "the tool reported an error";
+  return resultText(result) || "the tool reported an error";
 }

@@ -15,7 +15,7 @@ import { gatedCall } from "../exec/gated-call.ts";
 import type { ExecOptions, OutputMode } from "../exec/options.ts";
 import type { Gate } from "../hooks/types.ts";
 import { runContext } from "../hooks/run-context.ts";
-import type { CallResult } from "../mcp/pool.ts";
+import { asCallResult } from "../mcp/tool.ts";
 import type { Engine } from "../session/engine.ts";
 import type { Session } from "../session/session.ts";
 import { agentCompact, agentStop, hookToolText } from "./agent-hooks.ts";
@@ -213,15 +213,10 @@ async function callTool(args: unknown, call: ToolCall): Promise<CallToolResult> 
   return asToolResult(answer.value);
 }
 
-/** a call's value as a tools/call result: an MCP result as it came, anything a hook applied wrapped */
+/** a call's value as a tools/call result: an ok answer never carries isError (a hook may have applied one) */
 function asToolResult(value: unknown): CallToolResult {
-  const r = value as CallResult;
-  if (r && typeof r === "object" && Array.isArray(r.content)) {
-    const { isError: _e, ...rest } = r;
-    return rest as CallToolResult;
-  }
-  const t = typeof value === "string" ? value : JSON.stringify(value ?? null);
-  return value && typeof value === "object" && !Array.isArray(value) ? { content: [{ type: "text", text: t }], structuredContent: value as Record<string, unknown> } : text(t);
+  const { isError: _e, ...rest } = asCallResult(value);
+  return rest as CallToolResult;
 }
 
 async function namespacesTool(args: unknown, call: ToolCall): Promise<CallToolResult> {

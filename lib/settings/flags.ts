@@ -4,7 +4,8 @@
 // and help only.)
 
 import { parseArgs } from "node:util";
-import { suggest, type FlagValue } from "./resolve.ts";
+import { suggest } from "../util/did-you-mean.ts";
+import type { FlagValue } from "./resolve.ts";
 import { flagSpellings, settingsFor, type CommandName } from "./registry.ts";
 
 export class UsageError extends Error {

@@ -2,6 +2,7 @@
 // run (an argv), module (a TS script through mcpx's own runner), plugin (an MCP tool call) and
 // prompt (a model). The gate decides what the output may do; nothing here clamps.
 
+import { resultText } from "../../mcp/tool.ts";
 import type { Hook } from "../hook.ts";
 import type { Phase, PointName } from "../points.ts";
 import type { ActionContext } from "../types.ts";
@@ -52,7 +53,7 @@ export async function runHookAction(hook: Hook, phase: Phase, input: Record<stri
       try {
         const args = a.args ? (fillPlaceholders(a.args, input) as Record<string, unknown>) : input;
         const r = await ctx.pool.call(a.server, a.tool, args, timeoutMs);
-        const text = (r.content ?? []).map((c) => (c as { text?: string }).text ?? "").join("\n");
+        const text = resultText(r);
         if (r.isError) return { failure: `${a.target} returned an error: ${text}` };
         if (r.structuredContent && typeof r.structuredContent === "object") return { output: r.structuredContent as Record<string, unknown> };
         return asOutcome(plainTextOutput(text, phase));
