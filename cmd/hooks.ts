@@ -15,7 +15,7 @@ import { findTool, UnknownToolError } from "../lib/mcp/tool-call.ts";
 import { out } from "../lib/util/fd-write.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openEngine } from "../lib/session/engine.ts";
-import { openSession } from "../lib/session/session.ts";
+import { sessionFromArgs } from "../lib/session/session.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 
@@ -32,7 +32,7 @@ export default defineCommand({
     const [action, target, ...extra] = parsed.positionals;
     if (extra.length || !["list", "explain", "test"].includes(action ?? "")) throw new UsageError("usage: mcpx hooks list | mcpx hooks explain SERVER.TOOL | mcpx hooks test NAME --event FILE");
     if (parsed.own.event !== undefined && action !== "test") throw new UsageError("--event goes with mcpx hooks test");
-    const session = openSession({ cwd: process.cwd(), env: process.env, configFlag: parsed.own.config as string | undefined, flags: parsed.settings });
+    const session = sessionFromArgs(parsed);
     const engine = openEngine(session);
     const json = parsed.own.json === true;
     try {

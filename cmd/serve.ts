@@ -4,7 +4,7 @@
 
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openEngine } from "../lib/session/engine.ts";
-import { openSession } from "../lib/session/session.ts";
+import { sessionFromArgs } from "../lib/session/session.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 
@@ -16,7 +16,7 @@ export default defineCommand({
   async run({ rawArgs }) {
     const parsed = parseCommandArgs("serve", rawArgs, OWN);
     if (parsed.positionals.length > 0 || parsed.rest.length > 0) throw new UsageError(`mcpx serve takes no arguments (got ${[...parsed.positionals, ...parsed.rest].join(" ")}); configure servers in .mcpx.json`);
-    const session = openSession({ cwd: process.cwd(), env: process.env, configFlag: parsed.own.config as string | undefined, flags: parsed.settings });
+    const session = sessionFromArgs(parsed);
     // no ask: stdin is the MCP channel; `ask` hooks ask through the client's elicitation instead
     const engine = openEngine(session);
     const { serveStdio } = await import("../lib/mcpserver/stdio.ts");

@@ -4,6 +4,7 @@
 
 import * as v from "valibot";
 import { DURATION_PATTERN, parseDuration } from "../settings/duration.ts";
+import { RUNTIMES } from "../settings/choices.ts";
 import { SETTINGS, type SettingDecl } from "../settings/registry.ts";
 
 /**
@@ -71,7 +72,7 @@ export const ExecOptionsSchema = v.pipe(
     script: v.optional(ScriptPhasesSchema, {}),
     /** script-point hooks for this run; their schema arrives with the hook gate */
     hooks: v.optional(v.array(v.record(v.string(), v.unknown())), []),
-    runtime: v.optional(v.picklist(["auto", "bun", "deno", "node"]), "auto"),
+    runtime: v.optional(v.picklist(RUNTIMES), "auto"),
     /** milliseconds; 0 = no limit */
     timeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
     /** the same limit as a duration, as exec.timeout is written ("30s", "500ms", "1m", 0); give one of the two.

@@ -8,8 +8,9 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { writeContentDir, writeContentFile } from "../paths/content-file.ts";
 import { ancestors } from "../paths/ancestors.ts";
 import { findExecutable } from "../paths/executable.ts";
+import type { RuntimeName } from "../settings/choices.ts";
 
-export type RuntimeName = "auto" | "bun" | "deno" | "node";
+export type { RuntimeName };
 
 export class RuntimeError extends Error {
   override name = "RuntimeError";

@@ -8,6 +8,7 @@ import type { ServerConfig } from "../config/servers.ts";
 import { isHookToolName } from "./tool-names.ts";
 import type { CallResult, Tool } from "./tool.ts";
 import { endProcesses, processTree } from "../process/end.ts";
+import { VERSION } from "../version.ts";
 
 export type { CallResult, Tool };
 
@@ -191,7 +192,7 @@ export class Pool {
     if (!cfg) throw new UpstreamError(`unknown server "${server}": configured servers are ${this.names().join(", ") || "none"} (mcpServers in your config; see mcpx ls)`, server, "UNKNOWN_SERVER");
     await this.opts.startGate?.(cfg, "before", {});
     const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-    const client = new Client({ name: "mcpx", version: "0.1.0" }, { capabilities: {} });
+    const client = new Client({ name: "mcpx", version: VERSION }, { capabilities: {} });
     const transport = await this.transport(cfg);
     transport.onclose = () => {
       // keep only a live connection in the pool

@@ -7,6 +7,7 @@ import type { LogFormat, Level } from "./log-line.ts";
 import { formatLogLine, LEVEL_ORDER } from "./log-line.ts";
 import { err } from "../util/fd-write.ts";
 import { SCRIPT_PHASES, type ScriptPhase } from "../settings/registry.ts";
+import type { ParsedArgs } from "../settings/flags.ts";
 import { resolveSettings, type FlagValue, type ResolvedSettings } from "../settings/resolve.ts";
 
 export interface SessionInput {
@@ -54,4 +55,9 @@ export function openSession(input: SessionInput): Session {
     sockDir: runtimeDir(input.env),
     log,
   };
+}
+
+/** the session of a command started from the shell: this process's directory and environment, its --config and setting flags */
+export function sessionFromArgs(parsed: Pick<ParsedArgs, "own" | "settings">): Session {
+  return openSession({ cwd: process.cwd(), env: process.env, configFlag: parsed.own.config as string | undefined, flags: parsed.settings });
 }
