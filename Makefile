@@ -3,7 +3,7 @@ BUN := node_modules/.bin/bun
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 SOURCES := $(shell find cmd lib launcher -name '*.ts') package.json build.ts
 
-.PHONY: all install build demo test test-unit test-e2e bench typecheck conformance release clean
+.PHONY: all install build demo test test-unit test-e2e bench typecheck cycles conformance release clean
 
 all: build demo
 
@@ -24,6 +24,10 @@ demo: dist/mcpx
 
 typecheck: node_modules/.installed
 	node_modules/.bin/tsc --noEmit -p .
+
+# no import cycle between files or between folders (lib/<concern>, cmd, launcher), type-only imports included
+cycles: node_modules/.installed
+	$(BUN) run test/cycles.ts
 
 test: dist/mcpx
 	$(BUN) run test/run.ts

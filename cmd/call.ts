@@ -8,9 +8,9 @@ import { terminalAsker } from "../lib/session/ask.ts";
 import { openEngine } from "../lib/session/engine.ts";
 import type { Session } from "../lib/session/session.ts";
 import { renderHookNotes } from "../lib/render/frames-to-cli.ts";
-import { out } from "../lib/render/write.ts";
+import { out } from "../lib/util/fd-write.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
-import { openSession } from "../lib/session/session.ts";
+import { sessionFromArgs } from "../lib/session/session.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 
@@ -30,7 +30,7 @@ export default defineCommand({
     // "-" reads the arguments from stdin: one argv string cannot exceed 128 KiB on Linux
     // (MAX_ARG_STRLEN), so a larger argument has no other way in
     const args = parseArgsJson(json === "-" ? await new Response(Bun.stdin.stream()).text() : json, json === "-" ? "the arguments on stdin" : "the arguments");
-    const session = openSession({ cwd: process.cwd(), env: process.env, configFlag: parsed.own.config as string | undefined, flags: parsed.settings });
+    const session = sessionFromArgs(parsed);
     const engine = openEngine(session, { ask: terminalAsker() });
     try {
       // the same gate a script's call passes: call hooks fire for `mcpx call` too, and a server

@@ -2,7 +2,7 @@
 
 import { startDaemon } from "../lib/daemon/server.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
-import { openSession } from "../lib/session/session.ts";
+import { sessionFromArgs } from "../lib/session/session.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 
@@ -14,7 +14,7 @@ export default defineCommand({
   async run({ rawArgs }) {
     const parsed = parseCommandArgs("daemon", rawArgs, OWN);
     if (parsed.positionals.length || parsed.rest.length) throw new UsageError(`mcpx daemon takes no arguments (got ${[...parsed.positionals, ...parsed.rest].join(" ")}); its address is the daemon.address setting (--daemon-address)`);
-    const session = openSession({ cwd: process.cwd(), env: process.env, configFlag: parsed.own.config as string | undefined, flags: parsed.settings });
+    const session = sessionFromArgs(parsed);
     const daemon = await startDaemon(session);
     const onSignal = () => void daemon.stop();
     process.on("SIGINT", onSignal);

@@ -4,17 +4,18 @@
 import { readFileSync } from "node:fs";
 import type { HookFrameBody } from "../lib/exec/frames.ts";
 import { effectiveLevel } from "../lib/hooks/dial.ts";
-import { matchContextOf, runGate, type Payload } from "../lib/hooks/gate.ts";
+import { matchContextOf, runGate } from "../lib/hooks/gate.ts";
+import type { Payload } from "../lib/hooks/types.ts";
 import { isAllowed } from "../lib/hooks/allowlist.ts";
 import { hookMatches } from "../lib/hooks/match.ts";
 import { toolFor } from "../lib/hooks/mcp-hook-tools.ts";
 import { MCP_HOOK_EFFECT } from "../lib/hooks/mcp-hook-calls.ts";
 import { phasesOf, POINT_NAMES, type Phase, type PointName } from "../lib/hooks/points.ts";
 import { findTool, UnknownToolError } from "../lib/mcp/tool-call.ts";
-import { out } from "../lib/render/write.ts";
+import { out } from "../lib/util/fd-write.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openEngine } from "../lib/session/engine.ts";
-import { openSession } from "../lib/session/session.ts";
+import { sessionFromArgs } from "../lib/session/session.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 
@@ -31,7 +32,7 @@ export default defineCommand({
     const [action, target, ...extra] = parsed.positionals;
     if (extra.length || !["list", "explain", "test"].includes(action ?? "")) throw new UsageError("usage: mcpx hooks list | mcpx hooks explain SERVER.TOOL | mcpx hooks test NAME --event FILE");
     if (parsed.own.event !== undefined && action !== "test") throw new UsageError("--event goes with mcpx hooks test");
-    const session = openSession({ cwd: process.cwd(), env: process.env, configFlag: parsed.own.config as string | undefined, flags: parsed.settings });
+    const session = sessionFromArgs(parsed);
     const engine = openEngine(session);
     const json = parsed.own.json === true;
     try {

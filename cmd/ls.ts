@@ -1,10 +1,11 @@
 // mcpx ls [SERVER]: the configured servers and their tools, as scripts see them (hook tools hidden).
 
-import { toIdentifier, toolBindings } from "../lib/codegen/identifiers.ts";
-import { out } from "../lib/render/write.ts";
+import { toolBindings } from "../lib/codegen/identifiers.ts";
+import { toIdentifier } from "../lib/mcp/tool-names.ts";
+import { out } from "../lib/util/fd-write.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openEngine } from "../lib/session/engine.ts";
-import { openSession } from "../lib/session/session.ts";
+import { sessionFromArgs } from "../lib/session/session.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 
@@ -19,7 +20,7 @@ export default defineCommand({
     const parsed = parseCommandArgs("ls", rawArgs, OWN);
     const [only, ...extra] = parsed.positionals;
     if (extra.length) throw new UsageError("usage: mcpx ls [SERVER]");
-    const session = openSession({ cwd: process.cwd(), env: process.env, configFlag: parsed.own.config as string | undefined, flags: parsed.settings });
+    const session = sessionFromArgs(parsed);
     const engine = openEngine(session);
     const pool = engine.pool;
     try {

@@ -9,7 +9,7 @@ import type { CommandDef } from "citty";
 import { exitCodeOf } from "../lib/errors/codes.ts";
 import { McpxError } from "../lib/errors/mcpx-error.ts";
 import { VERSION } from "../lib/version.ts";
-import { err, out } from "../lib/render/write.ts";
+import { err, out } from "../lib/util/fd-write.ts";
 import { COMMAND_DESCRIPTIONS, type Command, type CommandName } from "./commands.ts";
 
 const COMMANDS: Record<CommandName, () => Promise<Command>> = {

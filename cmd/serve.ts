@@ -4,9 +4,9 @@
 
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openEngine } from "../lib/session/engine.ts";
-import { openSession } from "../lib/session/session.ts";
+import { sessionFromArgs } from "../lib/session/session.ts";
 import { unsandboxedWarning } from "../lib/exec/sandbox-policy.ts";
-import { err } from "../lib/render/write.ts";
+import { err } from "../lib/util/fd-write.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 
@@ -18,7 +18,7 @@ export default defineCommand({
   async run({ rawArgs }) {
     const parsed = parseCommandArgs("serve", rawArgs, OWN);
     if (parsed.positionals.length > 0 || parsed.rest.length > 0) throw new UsageError(`mcpx serve takes no arguments (got ${[...parsed.positionals, ...parsed.rest].join(" ")}); configure servers in .mcpx.json`);
-    const session = openSession({ cwd: process.cwd(), env: process.env, configFlag: parsed.own.config as string | undefined, flags: parsed.settings });
+    const session = sessionFromArgs(parsed);
     // said before anything is served: an agent's code with the user's whole reach is worth a line on stderr
     const unsandboxed = unsandboxedWarning(session, "mcpx serve");
     if (unsandboxed) err(unsandboxed + "\n");

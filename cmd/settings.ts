@@ -1,11 +1,11 @@
 // mcpx settings list | get PATH: every setting's value, where it came from, and what it shadowed.
 
-import { out } from "../lib/render/write.ts";
+import { out } from "../lib/util/fd-write.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { settingRow, type SettingRow } from "../lib/settings/rows.ts";
 import { SETTINGS } from "../lib/settings/registry.ts";
-import { suggest } from "../lib/settings/resolve.ts";
-import { openSession } from "../lib/session/session.ts";
+import { suggest } from "../lib/util/did-you-mean.ts";
+import { sessionFromArgs } from "../lib/session/session.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 
@@ -24,7 +24,7 @@ export default defineCommand({
     if (action === "get" && !SETTINGS.some((s) => s.path === path)) {
       throw new UsageError(`unknown setting "${path}"${suggest(path!, SETTINGS.map((s) => s.path))}: use one of ${SETTINGS.map((s) => s.path).join(", ")}`);
     }
-    const session = openSession({ cwd: process.cwd(), env: process.env, configFlag: parsed.own.config as string | undefined, flags: parsed.settings });
+    const session = sessionFromArgs(parsed);
     const rows = [...session.settings.values()].filter((s) => action === "list" || s.decl.path === path).map(settingRow);
     if (parsed.own.json) out(JSON.stringify(action === "get" ? rows[0] : rows, null, 2) + "\n");
     else out(rows.map((r) => (action === "get" ? describeRow(r) : listLine(r))).join(action === "get" ? "\n" : "") );

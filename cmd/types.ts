@@ -1,12 +1,12 @@
 // mcpx types SERVER[.TOOL]: the TypeScript declarations a script sees for a server or one tool.
 
 import { renderToolTypes } from "../lib/codegen/declarations.ts";
-import { resolveName } from "../lib/codegen/identifiers.ts";
+import { resolveName } from "../lib/mcp/tool-names.ts";
 import { findTool } from "../lib/mcp/tool-call.ts";
-import { out } from "../lib/render/write.ts";
+import { out } from "../lib/util/fd-write.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openEngine } from "../lib/session/engine.ts";
-import { openSession } from "../lib/session/session.ts";
+import { sessionFromArgs } from "../lib/session/session.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 
@@ -19,7 +19,7 @@ export default defineCommand({
     const parsed = parseCommandArgs("types", rawArgs, OWN);
     const [target, ...extra] = parsed.positionals;
     if (!target || extra.length) throw new UsageError("usage: mcpx types SERVER[.TOOL]");
-    const session = openSession({ cwd: process.cwd(), env: process.env, configFlag: parsed.own.config as string | undefined, flags: parsed.settings });
+    const session = sessionFromArgs(parsed);
     const engine = openEngine(session);
     const pool = engine.pool;
     try {

@@ -5,7 +5,8 @@
 // helper types it needs (server interfaces, $defs aliases) stay private to it instead of leaking
 // into every script's type namespace, where a schema's `Node` could clash with the user's.
 
-import { namespaceBindings, resolveToolName, toIdentifier, toolBindings } from "./identifiers.ts";
+import { resolveToolName, toIdentifier } from "../mcp/tool-names.ts";
+import { namespaceBindings, toolBindings } from "./identifiers.ts";
 import { jsDoc } from "./jsdoc.ts";
 import { propertyName } from "./schema-to-ts.ts";
 import { RAW_RESULT_TYPE, toolSignature, toolTypes, type ServerTools, type Tool } from "./tool-signature.ts";

@@ -4,18 +4,18 @@
 import { dirname, join } from "node:path";
 import { readCatalog } from "../mcp/catalog-cache.ts";
 import type { Pool } from "../mcp/pool.ts";
-import type { Session } from "../session/session.ts";
 import { writeGeneratedFile } from "../paths/content-file.ts";
 import { generateDeclarations } from "./declarations.ts";
 
 export const GLOBALS_FILE = "mcpx-globals.d.ts";
 
-export async function writeGlobalsBeside(scriptPath: string, session: Session, pool: Pool): Promise<void> {
+/** @param cacheDir where the catalogue cache is (Session.cacheDir) */
+export async function writeGlobalsBeside(scriptPath: string, cacheDir: string, pool: Pool): Promise<void> {
   // every server a script sees a namespace for: the configured ones and those plugins bring
   const servers = await Promise.all(
     pool.names().map((name) => pool.servers[name]!).map(async (cfg) => ({
       name: cfg.name,
-      tools: (pool.started(cfg.name) ? await pool.tools(cfg.name).catch(() => undefined) : undefined) ?? readCatalog(session.cacheDir, cfg),
+      tools: (pool.started(cfg.name) ? await pool.tools(cfg.name).catch(() => undefined) : undefined) ?? readCatalog(cacheDir, cfg),
     })),
   );
   const text = generateDeclarations(servers.map((s) => ({ name: s.name, tools: s.tools ?? [], unknownTools: s.tools === undefined })));

@@ -2,7 +2,7 @@
 // The aim is types people can read in an editor hover, that always compile: anything we cannot
 // express faithfully widens to `unknown` instead of guessing.
 
-import { toIdentifier } from "./identifiers.ts";
+import { toIdentifier } from "../mcp/tool-names.ts";
 import { jsDoc, schemaDocParagraphs } from "./jsdoc.ts";
 import { CycleBreaker, isSchemaObject, localPointer, pointerName, resolvePointer, type SchemaObject } from "./schema-refs.ts";
 

@@ -3,15 +3,9 @@
 import { jsDoc } from "./jsdoc.ts";
 import { schemaToDeclarations } from "./schema-to-ts.ts";
 import { isSchemaObject } from "./schema-refs.ts";
+import type { Tool } from "../mcp/tool.ts";
 
-// A tool as the catalogue lists it (the MCP `Tool` shape, narrowed to what codegen reads).
-export interface Tool {
-  name: string;
-  description?: string;
-  inputSchema?: unknown;
-  outputSchema?: unknown;
-  annotations?: Record<string, unknown>;
-}
+export type { Tool };
 
 export interface ServerTools {
   name: string;

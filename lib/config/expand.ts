@@ -15,7 +15,7 @@
 
 import type { JSONPath } from "jsonc-parser";
 import type { Env } from "./find.ts";
-import type { ServerConfig } from "./servers.ts";
+import type { ServerConfig } from "./server-config.ts";
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
 

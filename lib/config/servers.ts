@@ -10,20 +10,11 @@ import { ConfigError } from "./errors.ts";
 import { expandServer } from "./expand.ts";
 import type { Env } from "./find.ts";
 import { formatKeyPath, type Position } from "./jsonc.ts";
+import type { ServerConfig } from "./server-config.ts";
+import { closest } from "../util/did-you-mean.ts";
+import { isPlainObject } from "../util/json-type.ts";
 
-export type ServerConfig =
-  | {
-      name: string;
-      kind: "stdio";
-      command: string;
-      args: string[];
-      env: Record<string, string>;
-      /** absolute: a relative cwd in the file is resolved against the file's directory */
-      cwd?: string;
-      /** the config file the entry came from */
-      origin: string;
-    }
-  | { name: string; kind: "http"; url: string; headers: Record<string, string>; origin: string };
+export type { ServerConfig };
 
 export const STDIO_KEYS = ["type", "command", "args", "env", "cwd"] as const;
 export const HTTP_KEYS = ["type", "url", "headers"] as const;
@@ -175,25 +166,8 @@ function finish(server: ServerConfig, file: string, at: (...rest: JSONPath) => J
   return { ...server, cwd: isAbsolute(server.cwd) ? server.cwd : resolve(dirname(file), server.cwd) };
 }
 
-function isPlainObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
-}
-
-// A did-you-mean for typos like "agrs" or "hedaers": the accepted key within two edits, if any.
+// A did-you-mean for typos like "agrs" or "hedaers", quoted as the key is in the file.
 function suggest(key: string, accepted: readonly string[]): string {
-  const near = accepted.find((a) => editDistance(key.toLowerCase(), a.toLowerCase()) <= 2);
+  const near = closest(key, accepted);
   return near === undefined ? "" : ` (did you mean "${near}"?)`;
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      row.push(Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost));
-    }
-    prev = row;
-  }
-  return prev[b.length]!;
 }

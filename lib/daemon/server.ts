@@ -10,7 +10,7 @@ import { McpxError } from "../errors/mcpx-error.ts";
 import { openEngine, type Engine } from "../session/engine.ts";
 import type { Session } from "../session/session.ts";
 import { SettingsError } from "../settings/resolve.ts";
-import { err } from "../render/write.ts";
+import { err } from "../util/fd-write.ts";
 import { defaultSocketPath, formatAddress, parseAddress, type DaemonAddress } from "./address.ts";
 import type { DaemonDeps } from "./context.ts";
 import { bearerOk, errorResponse } from "./http.ts";

@@ -4,7 +4,7 @@
 
 import { settingRow, type SettingRow } from "../settings/rows.ts";
 import { SETTINGS } from "../settings/registry.ts";
-import { suggest } from "../settings/resolve.ts";
+import { suggest } from "../util/did-you-mean.ts";
 import type { DaemonDeps, Handler } from "./context.ts";
 import { errorResponse, json } from "./http.ts";
 

@@ -3,7 +3,7 @@
 // anything it does not understand rather than ignoring it.
 
 import type { SubscribeOptions, SubscriptionItem } from "../events/bus.ts";
-import { matchesKind } from "../events/match.ts";
+import { matchesKind, WHEN_KEYS } from "../events/match.ts";
 import { EVENT_KIND_NAMES } from "../events/kinds.ts";
 
 /**
@@ -20,8 +20,7 @@ export function sseMessage(item: SubscriptionItem): string {
 
 export const SSE_KEEPALIVE = ": keep-alive\n\n";
 
-const FILTER_KEYS = ["server", "tool", "session", "uri"] as const;
-const QUERY_KEYS = ["kinds", "since", ...FILTER_KEYS];
+const QUERY_KEYS = ["kinds", "since", ...WHEN_KEYS];
 
 /**
  * The subscription a request asks for. `Last-Event-ID` (what an EventSource sends when it
@@ -45,7 +44,7 @@ export function eventsQuery(url: URL, lastEventId: string | null): { ok: true; o
   if (typeof since === "string") return { ok: false, message: since };
   if (since !== undefined) options.since = since;
   const filter: Record<string, string> = {};
-  for (const key of FILTER_KEYS) {
+  for (const key of WHEN_KEYS) {
     const value = url.searchParams.get(key);
     if (value !== null) filter[key] = value;
   }

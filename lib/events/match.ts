@@ -2,7 +2,7 @@
 // (an observe hook's `on`, /v1/events?kinds=), and a context by its fields (a hook's `when`,
 // /v1/events filters). Both surfaces import it from here, so they cannot drift apart.
 
-import { toIdentifier } from "../codegen/identifiers.ts";
+import { toIdentifier } from "../mcp/tool-names.ts";
 
 /** the context fields a `when` filter (or a /v1/events filter) can test */
 export const WHEN_KEYS = ["server", "tool", "session", "uri"] as const;

@@ -1,6 +1,10 @@
 // The frame stream: the one thing every surface (CLI, /v1/exec, mcpx_exec) speaks.
 // One table of frame types; the order rules live in frame-order.ts.
 
+import type { HookFrameBody } from "../hooks/types.ts";
+
+export type { HookFrameBody };
+
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
 export interface SerializedError {
@@ -11,24 +15,6 @@ export interface SerializedError {
   code?: string;
   /** extra fields a ToolError carries (server, tool, raw result) */
   data?: unknown;
-}
-
-export interface HookFrameBody {
-  on: string;
-  phase: string;
-  name?: string;
-  action: string;
-  effect: string;
-  durationMs: number;
-  changed: boolean;
-  original?: unknown;
-  advice?: string[];
-  dropped?: string[];
-  failed?: string;
-  /** a propose key's value: reported, never used */
-  proposed?: unknown;
-  /** an onError hook asked to run the operation again; its frames follow (the order guard allows it) */
-  retry?: boolean;
 }
 
 export type Frame =

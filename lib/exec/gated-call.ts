@@ -4,8 +4,9 @@
 // and one call.finished event.
 
 import { frameCodeOf, isErrorCode } from "../errors/codes.ts";
-import { runGate, gateIsEmpty, type Gate, type Payload } from "../hooks/gate.ts";
-import type { CallResult } from "../mcp/pool.ts";
+import { runGate, gateIsEmpty } from "../hooks/gate.ts";
+import type { Gate, Payload } from "../hooks/types.ts";
+import { asCallResult } from "../mcp/tool.ts";
 import { errorText, findTool } from "../mcp/tool-call.ts";
 import { sha256 } from "../paths/content-file.ts";
 import type { PushQueue } from "../util/frame-queue.ts";
@@ -101,11 +102,4 @@ function refusedError(server: string, tool: string, r: { hook: string; reason: s
 
 function plain(e: SerializedError) {
   return { name: e.name, message: e.message, code: e.code };
-}
-
-/** an apply value at onError becomes the call's result: an MCP result as is, anything else wrapped */
-function asCallResult(value: unknown): CallResult {
-  if (value && typeof value === "object" && Array.isArray((value as CallResult).content)) return value as CallResult;
-  const text = typeof value === "string" ? value : JSON.stringify(value);
-  return value && typeof value === "object" && !Array.isArray(value) ? { content: [{ type: "text", text }], structuredContent: value } : { content: [{ type: "text", text }] };
 }

@@ -4,6 +4,7 @@
 
 import * as v from "valibot";
 import { DURATION_PATTERN, parseDuration } from "../settings/duration.ts";
+import { RUNTIMES } from "../settings/choices.ts";
 import { SETTINGS, type SettingDecl } from "../settings/registry.ts";
 import { SANDBOX_MODES } from "./sandbox.ts";
 
@@ -72,7 +73,7 @@ export const ExecOptionsSchema = v.pipe(
     script: v.optional(ScriptPhasesSchema, {}),
     /** script-point hooks for this run; their schema arrives with the hook gate */
     hooks: v.optional(v.array(v.record(v.string(), v.unknown())), []),
-    runtime: v.optional(v.picklist(["auto", "bun", "deno", "node"]), "auto"),
+    runtime: v.optional(v.picklist(RUNTIMES), "auto"),
     /** exec.sandbox for this run; absent = the executing process's own. It may tighten that, never loosen it (sandbox.ts) */
     sandbox: v.optional(v.picklist(SANDBOX_MODES)),
     /** milliseconds; 0 = no limit */

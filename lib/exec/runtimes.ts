@@ -10,8 +10,9 @@ import { writeContentDir, writeContentFile } from "../paths/content-file.ts";
 import { ancestors } from "../paths/ancestors.ts";
 import { findExecutable } from "../paths/executable.ts";
 import { denoSandboxArgs, type SandboxRun } from "./sandbox.ts";
+import type { RuntimeName } from "../settings/choices.ts";
 
-export type RuntimeName = "auto" | "bun" | "deno" | "node";
+export type { RuntimeName };
 
 /** the script's runtime is not installed: exit 2 (lib/errors/codes.ts RUNTIME) */
 export class RuntimeError extends McpxError {

@@ -7,16 +7,16 @@ import type { EventBus } from "../events/bus.ts";
 import { EVENT_KIND_NAMES } from "../events/kinds.ts";
 import { matchesKind } from "./match.ts";
 import type { Pool } from "../mcp/pool.ts";
-import type { Session } from "../session/session.ts";
 import type { Sourced } from "../settings/resolve.ts";
-import type { ActionDeps } from "./actions/run-action.ts";
 import { parseHookServers } from "./allowlist.ts";
-import type { Gate } from "./gate.ts";
 import type { Hook } from "./hook.ts";
+import { hookToolCaller } from "./mcp-hook-calls.ts";
 import { startObservers, type Observers } from "./observe.ts";
 import { policyFromSettings, stricterPolicy, type PolicySetting } from "./policy.ts";
 import { levelRank, type Level } from "./points.ts";
 import { HookConfigError, parseHooks } from "./schema.ts";
+import type { SettingGetter } from "../settings/registry.ts";
+import type { ActionHost, Gate } from "./types.ts";
 
 /** per-run hooks (ExecOptions.hooks) may stop things but never change values (design §1: "may only lower") */
 export const PER_RUN_HOOK_CEILING: Level = "refuse";
@@ -68,12 +68,28 @@ export function gateForRun(base: Gate, extraHooks: readonly Hook[], settings: Pa
   }) as Gate;
 }
 
+/**
+ * The gate with `ask` answered by someone (an MCP client that can elicit): like gateForRun, a view
+ * on the process's gate, so hooks that arrive with a plugin's server are in force for it too.
+ */
+export function gateWithAsk(base: Gate, ask: (question: string) => Promise<boolean | undefined>): Gate {
+  return Object.create(base, { ask: { value: ask } }) as Gate;
+}
+
 function lower(a: Level, b: Level): Level {
   return levelRank(a) <= levelRank(b) ? a : b;
 }
 
+/** what the gate reads of a command's session (lib/session/session.ts gives it) */
+export interface GateSettings {
+  get: SettingGetter;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  log(level: "warn", message: string, source?: string): void;
+}
+
 export interface GateInput {
-  session: Session;
+  session: GateSettings;
   pool: Pool;
   bus: EventBus;
   hooks: Hook[];
@@ -85,7 +101,8 @@ export interface GateInput {
 export function buildGate({ session, pool, bus, hooks, dynamicHooks = () => [], ask }: GateInput): { gate: Gate; observers: Observers } {
   const get = session.get;
   const url = get("model.url");
-  const deps: ActionDeps = {
+  const host: ActionHost = {
+    pool,
     env: session.env,
     cwd: session.cwd,
     selfArgv: selfArgv(),
@@ -101,12 +118,12 @@ export function buildGate({ session, pool, bus, hooks, dynamicHooks = () => [], 
     policy: policyFromSettings(get, parseHookServers(get("hooks.mcpServers"))),
     pool,
     bus,
-    deps,
+    host,
+    hookTools: hookToolCaller(pool),
     ask,
-    mcpTimeouts: new Map(),
   };
   const observing = hooks.filter((h) => h.phase === "observe");
-  const observers = startObservers(gate, () => [...observing, ...dynamicHooks().filter((h) => h.phase === "observe")]);
+  const observers = startObservers(bus, () => [...observing, ...dynamicHooks().filter((h) => h.phase === "observe")], host, gate.policy);
   return { gate, observers };
 }
 

@@ -3,6 +3,7 @@
 // the result, or meaningless at that point and phase, is dropped with a reason for the hook frame.
 // Dropped keys are never honoured and always reported: a caller can see what a hook wanted.
 
+import { typeName } from "../util/json-type.ts";
 import { levelRank, OUTPUT_KEYS, phaseCeiling, phaseSpec, POINTS, type Level, type OutputKey, type Phase, type PointName } from "./points.ts";
 
 /** the names clampedBy uses, in the order the clamps apply */
@@ -90,8 +91,4 @@ function payloadProblem(key: OutputKey, value: unknown): string | undefined {
     case "apply":
       return value === undefined ? "no value" : undefined;
   }
-}
-
-function typeName(x: unknown): string {
-  return x === null ? "null" : Array.isArray(x) ? "an array" : typeof x === "object" ? "an object" : `a ${typeof x}`;
 }

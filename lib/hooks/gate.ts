@@ -3,54 +3,11 @@
 // hook's output by the dial, and returns one decision. Every hook that ran yields a hook frame; a
 // failing hook publishes hook.failed and the operation carries on, unless it fails closed.
 
-import type { HookFrameBody } from "../exec/frames.ts";
-import type { EventBus } from "../events/bus.ts";
-import type { Pool } from "../mcp/pool.ts";
-import { runHookAction, type ActionDeps } from "./actions/run-action.ts";
+import { runHookAction } from "./actions/run-action.ts";
 import { effectiveLevel, applyDial } from "./dial.ts";
-import type { Hook } from "./hook.ts";
 import { hookMatches } from "./match.ts";
-import { callHookTools } from "./mcp-hook-calls.ts";
 import { POINTS, type Level, type Phase, type PointName, type PointSpec } from "./points.ts";
-import type { GatePolicy } from "./policy.ts";
-
-export type { GatePolicy };
-
-export interface Gate {
-  hooks: readonly Hook[];
-  policy: GatePolicy;
-  pool: Pool;
-  bus: EventBus;
-  deps: ActionDeps;
-  /** asks a person yes/no; absent, or answering undefined, where nobody can answer, and then `ask` refuses */
-  ask?: (question: string) => Promise<boolean | undefined>;
-  /** MCP hook-tool timeouts in a row, per server: the second one restarts the server */
-  mcpTimeouts: Map<string, number>;
-  /** settles when the hooks that arrive with plugin servers are in force; every door awaits it */
-  ready?: Promise<void>;
-}
-
-/** what the hook receives on stdin, beside point and phase */
-export interface Payload {
-  runId?: string;
-  script?: { path: string; name: string; args: string[]; export?: string };
-  call?: { server: string; tool: string; arguments: Record<string, unknown>; annotations?: Record<string, unknown> };
-  server?: { name: string; kind: string; command?: string; url?: string };
-  result?: unknown;
-  error?: { name: string; message: string; code?: string };
-  tools?: number;
-}
-
-export interface Decision {
-  refused?: { hook: string; reason: string };
-  /** at a point that hears every objection (agent.stop): every refusal, in order; `refused` is the first */
-  objections?: Array<{ hook: string; reason: string }>;
-  /** the replaced value (arguments, result, recovery value or script args) when `replaced` */
-  value?: unknown;
-  replaced: boolean;
-  retry: boolean;
-  advice: string[];
-}
+import type { Decision, Gate, HookFrameBody, Payload } from "./types.ts";
 
 /** the value an `apply` replaces at each phase, read from and written to the payload */
 const SUBJECT: Record<string, (p: Payload) => { get(): unknown; set(v: unknown): void }> = {
@@ -122,14 +79,14 @@ export async function runGate(gate: Gate, point: PointName, phase: Phase, payloa
     if (!hookMatches(hook, point, phase, match)) continue;
     const started = performance.now();
     const input = { point, phase, hook: hook.name, ...payload };
-    const out = await runHookAction(hook, point, phase, input, gate, gate.deps);
+    const out = await runHookAction(hook, phase, input, { ...gate.host, point, timeoutMs: hook.timeoutMs ?? gate.policy.defaultTimeoutMs });
     settle({ name: hook.name, on: hook.on, effect: hook.effect, failure: hook.failure, action: hook.action.kind }, { ...out, durationMs: ms(started) });
     await resolveRefusals();
     if (decision.refused && !hearsAll) return decision; // a refusal ends the phase: the operation will not happen
   }
 
   // hook tools of allowlisted servers: in parallel, merged in config order
-  for (const r of await callHookTools(gate, point, phase, payload)) {
+  for (const r of await gate.hookTools.call(point, phase, payload, gate.policy)) {
     settle({ name: `${r.server}.${r.tool}`, on: point, effect: r.effect, failure: "open", action: "plugin" }, r);
     await resolveRefusals();
     if (decision.refused && !hearsAll) return decision;

@@ -3,47 +3,52 @@
 // Sovereignty: a timeout counts as no objection, and only the second timeout in a row restarts the
 // server, so one slow answer is tolerated.
 
-import type { Gate, Payload } from "./gate.ts";
+import type { Pool } from "../mcp/pool.ts";
+import { resultText } from "../mcp/tool.ts";
 import { isAllowed } from "./allowlist.ts";
 import { toolFor } from "./mcp-hook-tools.ts";
 import type { Level, Phase, PointName } from "./points.ts";
 import { plainTextOutput } from "./output.ts";
+import type { GatePolicy } from "./policy.ts";
+import type { HookToolCaller, HookToolResult, Payload } from "./types.ts";
 
 /** what an MCP hook tool may do at most: object (refuse) and advise, never rewrite */
 export const MCP_HOOK_EFFECT: Level = "refuse";
 
-export interface HookToolResult {
-  server: string;
-  tool: string;
-  effect: Level;
-  output?: Record<string, unknown>;
-  failure?: string;
-  durationMs: number;
+type HookToolPool = Pick<Pool, "names" | "tools" | "call" | "restart">;
+
+/**
+ * The hook-tool caller of one pool. It keeps, per server, how many hook-tool timeouts came in a
+ * row: the count belongs to the server, not to a run, so every run's gate shares one caller.
+ */
+export function hookToolCaller(pool: HookToolPool): HookToolCaller {
+  const timeouts = new Map<string, number>();
+  return {
+    async call(point, phase, payload, policy) {
+      const tool = toolFor(point, phase);
+      if (!tool) return [];
+      const servers = pool.names().filter((s) => isAllowed(policy.hookServers, s));
+      if (servers.length === 0) return [];
+      const results = await Promise.all(servers.map((server) => callOne(pool, timeouts, policy, server, tool, phase, payload)));
+      return results.filter((r): r is HookToolResult => r !== undefined);
+    },
+  };
 }
 
-export async function callHookTools(gate: Gate, point: PointName, phase: Phase, payload: Payload): Promise<HookToolResult[]> {
-  const tool = toolFor(point, phase);
-  if (!tool) return [];
-  const servers = gate.pool.names().filter((s) => isAllowed(gate.policy.hookServers, s));
-  if (servers.length === 0) return [];
-  const results = await Promise.all(servers.map((server) => callOne(gate, server, tool, phase, payload)));
-  return results.filter((r): r is HookToolResult => r !== undefined);
-}
-
-async function callOne(gate: Gate, server: string, tool: string, phase: Phase, payload: Payload): Promise<HookToolResult | undefined> {
+async function callOne(pool: HookToolPool, timeouts: Map<string, number>, policy: GatePolicy, server: string, tool: string, phase: Phase, payload: Payload): Promise<HookToolResult | undefined> {
   const started = performance.now();
   const done = (r: Omit<HookToolResult, "server" | "tool" | "effect" | "durationMs">): HookToolResult => ({ server, tool, effect: MCP_HOOK_EFFECT, durationMs: Math.round(performance.now() - started), ...r });
   let has: boolean;
   try {
-    has = (await gate.pool.tools(server)).some((t) => t.name === tool);
+    has = (await pool.tools(server)).some((t) => t.name === tool);
   } catch (err) {
     return done({ failure: `could not list hook tools: ${(err as Error).message}` });
   }
   if (!has) return undefined;
   try {
-    const r = await gate.pool.call(server, tool, payload as Record<string, unknown>, gate.policy.mcpTimeoutMs, true);
-    gate.mcpTimeouts.set(server, 0);
-    const text = (r.content ?? []).map((c) => (c as { text?: string }).text ?? "").join("\n");
+    const r = await pool.call(server, tool, payload as Record<string, unknown>, policy.mcpTimeoutMs, true);
+    timeouts.set(server, 0);
+    const text = resultText(r);
     if (r.isError) return done({ failure: `${tool} returned an error: ${text}` });
     const out = plainTextOutput(text, phase);
     // hook text is data: it reaches a caller only JSON-encoded, attributed to its hook and server
@@ -53,11 +58,11 @@ async function callOne(gate: Gate, server: string, tool: string, phase: Phase, p
     return done({ output: out });
   } catch (err) {
     if ((err as { code?: string }).code === "UPSTREAM_TIMEOUT") {
-      const n = (gate.mcpTimeouts.get(server) ?? 0) + 1;
-      gate.mcpTimeouts.set(server, n);
+      const n = (timeouts.get(server) ?? 0) + 1;
+      timeouts.set(server, n);
       if (n >= 2) {
-        gate.mcpTimeouts.set(server, 0);
-        await gate.pool.restart(server);
+        timeouts.set(server, 0);
+        await pool.restart(server);
       }
       return done({ output: {} }); // a timeout is no objection
     }

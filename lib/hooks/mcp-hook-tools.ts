@@ -3,7 +3,7 @@
 // MCP_HOOK_SERVERS allows. One table, so `mcpx hooks list`, docs and the guard test all read it.
 // A `_` tool with no binding here is still hidden from scripts (isHookToolName) and never invoked.
 
-import { isHookToolName } from "../codegen/identifiers.ts";
+import { isHookToolName } from "../mcp/tool-names.ts";
 import type { Phase, PointName } from "./points.ts";
 
 export interface HookToolBinding {

@@ -2,10 +2,12 @@
 // always off (only failures are reported, as hook.failed). A CLI run waits for the ones in flight
 // before it exits, bounded by their timeouts, so an observer is not cut off mid-way.
 
-import type { Gate } from "./gate.ts";
+import type { EventBus } from "../events/bus.ts";
 import type { Hook } from "./hook.ts";
 import { runHookAction } from "./actions/run-action.ts";
 import { hookMatches } from "./match.ts";
+import type { GatePolicy } from "./policy.ts";
+import type { ActionHost } from "./types.ts";
 
 export interface Observers {
   /** resolves when every observer started so far has finished */
@@ -14,9 +16,9 @@ export interface Observers {
 }
 
 /** @param hooks the observe hooks in force at the moment an event is published */
-export function startObservers(gate: Gate, hooks: () => Hook[]): Observers {
+export function startObservers(bus: EventBus, hooks: () => Hook[], host: ActionHost, policy: Pick<GatePolicy, "defaultTimeoutMs">): Observers {
   const inflight = new Set<Promise<unknown>>();
-  const off = gate.bus.on((event) => {
+  const off = bus.on((event) => {
     // an observer's own failure is not observed again, or one broken observer on "*" would loop
     if (event.kind === "hook.failed" && (event.data as { phase?: string }).phase === "observe") return;
     for (const hook of hooks()) {
@@ -24,8 +26,8 @@ export function startObservers(gate: Gate, hooks: () => Hook[]): Observers {
       // the point an observer sees is the event kind (MCPX_HOOK_POINT too), and the run it belongs to where the event names one
       const runId = (event.data as { runId?: unknown }).runId;
       const input = { point: event.kind, phase: "observe", hook: hook.name, runId: typeof runId === "string" ? runId : undefined, event };
-      const p = runHookAction(hook, event.kind, "observe", input, gate, gate.deps).then((out) => {
-        if (out.failure) gate.bus.publish("hook.failed", { hook: hook.name, point: event.kind, phase: "observe", reason: out.failure });
+      const p = runHookAction(hook, "observe", input, { ...host, point: event.kind, timeoutMs: hook.timeoutMs ?? policy.defaultTimeoutMs }).then((out) => {
+        if (out.failure) bus.publish("hook.failed", { hook: hook.name, point: event.kind, phase: "observe", reason: out.failure });
       });
       inflight.add(p);
       void p.finally(() => inflight.delete(p));

@@ -2,6 +2,7 @@
 // nothing: no opinion); an MCP-driven hook tool answers with text that is either such an object or
 // plain text in the seed-000 convention. Anything else is a hook failure, never a guess.
 
+import { isPlainObject, typeName } from "../util/json-type.ts";
 import { OUTPUT_KEYS, type Phase } from "./points.ts";
 
 export type HookOutput = { ok: true; value: Record<string, unknown> } | { ok: false; reason: string };
@@ -47,12 +48,4 @@ export function plainTextOutput(text: string, phase: Phase): Record<string, unkn
 function quote(text: string): string {
   const t = text.trim();
   return JSON.stringify(t.length > QUOTE_LIMIT ? `${t.slice(0, QUOTE_LIMIT)}…` : t);
-}
-
-function isPlainObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
-}
-
-function typeName(x: unknown): string {
-  return x === null ? "null" : Array.isArray(x) ? "an array" : `a ${typeof x}`;
 }

@@ -3,12 +3,12 @@
 // docs/hooks.md and the guard test that fires every point in every phase all come from this table.
 // A point that nothing fires must not be here.
 
+import { LEVELS, type Level } from "../settings/choices.ts";
+
+export { LEVELS, type Level };
+
 export const PHASES = ["before", "prefix", "onSuccess", "onError", "suffix", "observe"] as const;
 export type Phase = (typeof PHASES)[number];
-
-/** the autonomy dial, least to most; ask and refuse share a rung */
-export const LEVELS = ["off", "advise", "ask", "refuse", "propose", "apply", "run"] as const;
-export type Level = (typeof LEVELS)[number];
 
 /** output keys a hook may return, each with the level it needs */
 export const OUTPUT_KEYS = ["advise", "ask", "refuse", "propose", "apply", "run"] as const;

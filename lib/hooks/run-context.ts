@@ -2,7 +2,7 @@
 // server.start hooks' frames belong in that run's stream, even when a daemon runs many at once.
 
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { HookFrameBody } from "../exec/frames.ts";
+import type { HookFrameBody } from "./types.ts";
 
 export interface RunContext {
   runId?: string;

@@ -8,7 +8,8 @@ import { isAbsolute, resolve } from "node:path";
 import * as v from "valibot";
 import { McpxError } from "../errors/mcpx-error.ts";
 import { parseDuration } from "../settings/duration.ts";
-import { suggest } from "../settings/resolve.ts";
+import { suggest } from "../util/did-you-mean.ts";
+import { typeName } from "../util/json-type.ts";
 import { findExecutable } from "../paths/executable.ts";
 import { WHEN_KEYS, type Hook, type HookAction } from "./hook.ts";
 import { LEVELS, levelRank, phaseCeiling, phasesOf, POINT_NAMES, POINTS, type Level, type Phase, type PointName } from "./points.ts";
@@ -327,8 +328,4 @@ function describe(x: unknown): string {
   if (x === undefined) return "(missing)";
   const text = JSON.stringify(x);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-
-function typeName(x: unknown): string {
-  return x === null ? "null" : Array.isArray(x) ? "an array" : `a ${typeof x}`;
 }

@@ -5,15 +5,14 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ServerConfig } from "../config/servers.ts";
-import { isHookToolName } from "../codegen/identifiers.ts";
+import { isHookToolName } from "./tool-names.ts";
 import type { ErrorCode } from "../errors/codes.ts";
 import { McpxError } from "../errors/mcpx-error.ts";
-import type { Tool } from "../codegen/tool-signature.ts";
+import type { CallResult, Tool } from "./tool.ts";
 import { endProcesses, processTree } from "../process/end.ts";
+import { VERSION } from "../version.ts";
 
-export type { Tool };
-
-export type CallResult = { content?: unknown[]; structuredContent?: unknown; isError?: boolean; [k: string]: unknown };
+export type { CallResult, Tool };
 
 export interface PoolOptions {
   /** where server stderr and lifecycle notes go */
@@ -228,7 +227,7 @@ export class Pool {
     if (!cfg) throw new UpstreamError(`unknown server "${server}": configured servers are ${this.names().join(", ") || "none"} (mcpServers in your config; see mcpx ls)`, server, "UNKNOWN_SERVER");
     await this.opts.startGate?.(cfg, "before", {});
     const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-    const client = new Client({ name: "mcpx", version: "0.1.0" }, { capabilities: {} });
+    const client = new Client({ name: "mcpx", version: VERSION }, { capabilities: {} });
     const transport = await this.transport(cfg);
     transport.onclose = () => {
       closed.add(transport);

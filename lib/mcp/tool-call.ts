@@ -2,9 +2,10 @@
 // sanitised identifier. Lifecycle hook tools (`_` names) are refused before the server is contacted,
 // with exactly the error an unknown tool gets.
 
-import { isHookToolName, resolveToolName } from "../codegen/identifiers.ts";
+import { isHookToolName, resolveToolName } from "./tool-names.ts";
 import { McpxError } from "../errors/mcpx-error.ts";
-import type { CallResult, Pool, Tool } from "./pool.ts";
+import type { Pool } from "./pool.ts";
+import { resultText, type CallResult, type Tool } from "./tool.ts";
 
 export class UnknownToolError extends McpxError {
   override name = "UnknownToolError";
@@ -28,6 +29,5 @@ export async function findTool(pool: Pool, server: string, requested: string): P
 
 /** the text of an isError result, for the ToolError message */
 export function errorText(result: CallResult): string {
-  const texts = (result.content ?? []).flatMap((c) => ((c as { type?: string }).type === "text" ? [String((c as { text?: unknown }).text ?? "")] : []));
-  return texts.join("\n") || "the tool reported an error";
+  return resultText(result) || "the tool reported an error";
 }

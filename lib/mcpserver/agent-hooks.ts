@@ -1,11 +1,12 @@
 // `_Stop` and `_PostCompact`: the agent-host convention of seed 000, served by mcpx (design §5).
 // One call fires its point once through the gate: mcpx's own hooks in declaration order, then the
-// same-named tools of MCP_HOOK_SERVERS-allowed upstream servers (callHookTools: hooks.mcpTimeout,
+// same-named tools of MCP_HOOK_SERVERS-allowed upstream servers (hookToolCaller: hooks.mcpTimeout,
 // a timeout is no objection, the second in a row restarts the server). The host gets every text
 // JSON-encoded as an array of {hook, server, text}, or empty text when there is nothing to say.
 
 import type { HookFrameBody } from "../exec/frames.ts";
-import { runGate, type Gate } from "../hooks/gate.ts";
+import { runGate } from "../hooks/gate.ts";
+import type { Gate } from "../hooks/types.ts";
 import { isAllowed } from "../hooks/allowlist.ts";
 
 /** one hook's text, attributed: server is "mcpx" for mcpx's own hooks, else the upstream server */
@@ -53,7 +54,7 @@ export function hookToolText(texts: readonly Attributed[]): string {
 }
 
 /**
- * Who said it. The gate names an upstream hook tool `${server}.${tool}` and callHookTools has
+ * Who said it. The gate names an upstream hook tool `${server}.${tool}` and hookToolCaller has
  * already JSON-encoded its text as {hook, server, text} (hook text is data, never instructions);
  * that encoding is decoded here so the host gets one flat array, not JSON inside JSON. Anything
  * else is mcpx's own hook, whose text is attributed to "mcpx" under the hook's name.
@@ -77,7 +78,7 @@ function decodeAttributed(text: string, server: string, tool: string): Attribute
     const o = JSON.parse(note ? text.slice(0, -note.length) : text) as Partial<Attributed>;
     if (o && o.hook === tool && o.server === server && typeof o.text === "string") return { hook: tool, server, text: o.text + note };
   } catch {
-    // not the encoding callHookTools writes: treat it as mcpx's own
+    // not the encoding hookToolCaller writes: treat it as mcpx's own
   }
   return undefined;
 }

@@ -6,7 +6,7 @@
 import { toJsonSchema } from "@valibot/to-json-schema";
 import * as v from "valibot";
 import { ExecOptionsSchema } from "../exec/options.ts";
-import { suggest } from "../settings/resolve.ts";
+import { suggest } from "../util/did-you-mean.ts";
 
 /** what the agent reads beside each mcpx_exec key; a key without words here still works, undocumented */
 const EXEC_KEY_DOCS: Record<string, string> = {

@@ -17,7 +17,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { HookFrameBody } from "../exec/frames.ts";
-import type { Gate } from "../hooks/gate.ts";
+import { gateWithAsk } from "../hooks/build-gate.ts";
+import type { Gate } from "../hooks/types.ts";
 import { VERSION } from "../version.ts";
 import { inputSchemaOf } from "./schemas.ts";
 import { failure, SERVED_TOOLS, type ServeDeps, type ToolCall } from "./tools.ts";
@@ -137,7 +138,7 @@ function gateFor(deps: ServeDeps, server: Server, extra: RequestHandlerExtra<Ser
       return false; // an answer that never came is not a yes
     }
   };
-  return { ...deps.engine.gate, ask };
+  return gateWithAsk(deps.engine.gate, ask);
 }
 
 /** a hook frame of a served call, where the caller and the operator can see it */

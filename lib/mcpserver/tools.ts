@@ -6,16 +6,17 @@ import { serverDefaultOrigins, withServerDefaults } from "../exec/server-default
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import * as v from "valibot";
 import { renderToolTypes } from "../codegen/declarations.ts";
-import { namespaceBindings, resolveName } from "../codegen/identifiers.ts";
+import { namespaceBindings } from "../codegen/identifiers.ts";
+import { resolveName } from "../mcp/tool-names.ts";
 import { collectEnvelope, type Envelope } from "../exec/envelope.ts";
 import { execute } from "../exec/execute.ts";
 import { sandboxContext } from "../exec/sandbox-policy.ts";
 import type { Frame, HookFrameBody } from "../exec/frames.ts";
 import { gatedCall } from "../exec/gated-call.ts";
 import type { ExecOptions, OutputMode } from "../exec/options.ts";
-import type { Gate } from "../hooks/gate.ts";
+import type { Gate } from "../hooks/types.ts";
 import { runContext } from "../hooks/run-context.ts";
-import type { CallResult } from "../mcp/pool.ts";
+import { asCallResult } from "../mcp/tool.ts";
 import type { Engine } from "../session/engine.ts";
 import type { Session } from "../session/session.ts";
 import { agentCompact, agentStop, hookToolText } from "./agent-hooks.ts";
@@ -215,15 +216,10 @@ async function callTool(args: unknown, call: ToolCall): Promise<CallToolResult> 
   return asToolResult(answer.value);
 }
 
-/** a call's value as a tools/call result: an MCP result as it came, anything a hook applied wrapped */
+/** a call's value as a tools/call result: an ok answer never carries isError (a hook may have applied one) */
 function asToolResult(value: unknown): CallToolResult {
-  const r = value as CallResult;
-  if (r && typeof r === "object" && Array.isArray(r.content)) {
-    const { isError: _e, ...rest } = r;
-    return rest as CallToolResult;
-  }
-  const t = typeof value === "string" ? value : JSON.stringify(value ?? null);
-  return value && typeof value === "object" && !Array.isArray(value) ? { content: [{ type: "text", text: t }], structuredContent: value as Record<string, unknown> } : text(t);
+  const { isError: _e, ...rest } = asCallResult(value);
+  return rest as CallToolResult;
 }
 
 async function namespacesTool(args: unknown, call: ToolCall): Promise<CallToolResult> {

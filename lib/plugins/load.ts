@@ -5,11 +5,17 @@
 import { dirname } from "node:path";
 import { ConfigError } from "../config/errors.ts";
 import type { ServerConfig } from "../config/servers.ts";
-import type { Session } from "../session/session.ts";
-import type { Sourced } from "../settings/resolve.ts";
+import type { ResolvedSettings, Sourced } from "../settings/resolve.ts";
 import { loadPlugin, type Plugin } from "./manifest.ts";
 
-export function loadPlugins(session: Session, servers: Readonly<Record<string, ServerConfig>>): Plugin[] {
+/** what loading plugins reads of a command's session (lib/session/session.ts gives it) */
+export interface PluginSettings {
+  settings: ResolvedSettings;
+  cwd: string;
+  env: Record<string, string | undefined>;
+}
+
+export function loadPlugins(session: PluginSettings, servers: Readonly<Record<string, ServerConfig>>): Plugin[] {
   const items = (session.settings.get("plugins")?.items ?? []) as Sourced<string>[];
   const plugins: Plugin[] = [];
   for (const item of items) {

@@ -4,8 +4,8 @@
 import { emptyEnvelope, foldFrame, type Envelope } from "../exec/envelope.ts";
 import type { Frame, SerializedError } from "../exec/frames.ts";
 import type { OutputMode } from "../exec/options.ts";
-import { LEVEL_ORDER, formatLogLine, type Level, type LogFormat } from "./log-line.ts";
-import { err, out } from "./write.ts";
+import { LEVEL_ORDER, formatLogLine, type Level, type LogFormat } from "../session/log-line.ts";
+import { err, out } from "../util/fd-write.ts";
 
 export interface RenderOptions {
   mode: OutputMode;

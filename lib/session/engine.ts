@@ -3,7 +3,8 @@
 
 import { EventBus } from "../events/bus.ts";
 import { buildGate, hooksFromSetting } from "../hooks/build-gate.ts";
-import { runGate, type Gate } from "../hooks/gate.ts";
+import { runGate } from "../hooks/gate.ts";
+import type { Gate } from "../hooks/types.ts";
 import type { Hook } from "../hooks/hook.ts";
 import type { Observers } from "../hooks/observe.ts";
 import { runContext } from "../hooks/run-context.ts";

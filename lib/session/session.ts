@@ -3,10 +3,11 @@
 
 import { loadConfig, type LoadedConfig } from "../config/load.ts";
 import { cacheDir, homeNote, runtimeDir } from "../paths/dirs.ts";
-import type { Level } from "../render/log-line.ts";
-import { formatLogLine, LEVEL_ORDER } from "../render/log-line.ts";
-import { err } from "../render/write.ts";
+import type { Level } from "./log-line.ts";
+import { formatLogLine, LEVEL_ORDER } from "./log-line.ts";
+import { err } from "../util/fd-write.ts";
 import { SCRIPT_PHASES, type ScriptPhase, type SettingGetter, type SettingValue } from "../settings/registry.ts";
+import type { ParsedArgs } from "../settings/flags.ts";
 import { resolveSettings, type FlagValue, type ResolvedSettings } from "../settings/resolve.ts";
 
 export interface SessionInput {
@@ -57,4 +58,9 @@ export function openSession(input: SessionInput): Session {
     sockDir: runtimeDir(input.env),
     log,
   };
+}
+
+/** the session of a command started from the shell: this process's directory and environment, its --config and setting flags */
+export function sessionFromArgs(parsed: Pick<ParsedArgs, "own" | "settings">): Session {
+  return openSession({ cwd: process.cwd(), env: process.env, configFlag: parsed.own.config as string | undefined, flags: parsed.settings });
 }

@@ -5,7 +5,8 @@
 
 import { parseArgs } from "node:util";
 import { McpxError } from "../errors/mcpx-error.ts";
-import { suggest, type FlagValue } from "./resolve.ts";
+import { suggest } from "../util/did-you-mean.ts";
+import type { FlagValue } from "./resolve.ts";
 import { flagSpellings, settingsFor, type CommandName } from "./registry.ts";
 
 /** a wrong command line: exit 2 (lib/errors/codes.ts USAGE) */

@@ -2,6 +2,8 @@
 // flags, --help text, docs/settings.md and the /v1/settings rows are all derived from this table,
 // and test/unit/settings-surfaces.test.ts fails when a setting is unreachable from any of them.
 
+import { LEVELS, RUNTIMES } from "./choices.ts";
+
 export type SettingKind = "string" | "int" | "bool" | "duration" | "enum" | "list" | "source" | "json";
 
 export interface SettingDecl {
@@ -39,8 +41,6 @@ const RUNS: readonly CommandName[] = ["run", "exec", "serve", "daemon"];
 const EVERY: readonly CommandName[] = ["run", "exec", "call", "ls", "types", "settings", "hooks", "daemon", "serve"];
 /** commands through which hooks can fire (or be inspected) */
 const HOOKED: readonly CommandName[] = ["run", "exec", "call", "settings", "hooks", "daemon", "serve"];
-
-const LEVEL_VALUES = ["off", "advise", "ask", "refuse", "propose", "apply", "run"] as const;
 
 export const SCRIPT_PHASES = ["before", "prefix", "onSuccess", "onError", "suffix"] as const;
 export type ScriptPhase = (typeof SCRIPT_PHASES)[number];
@@ -108,7 +108,7 @@ const DECLARED = [
     path: "script.runtime",
     kind: "enum",
     default: "auto",
-    values: ["auto", "bun", "deno", "node"],
+    values: RUNTIMES,
     description: "Runtime for scripts: auto (the embedded Bun), bun (the embedded Bun), deno or node from PATH",
     aliases: ["runtime"],
     commands: RUNS,
@@ -208,7 +208,7 @@ const DECLARED = [
     path: "hooks.autonomy",
     kind: "enum",
     default: "run",
-    values: LEVEL_VALUES,
+    values: LEVELS,
     description: "The caller's ceiling on every hook's effect: a hook key above it is dropped and reported",
     commands: HOOKED,
     remote: "run",
@@ -217,7 +217,7 @@ const DECLARED = [
     path: "autonomy.max",
     kind: "enum",
     default: "run",
-    values: LEVEL_VALUES,
+    values: LEVELS,
     description: "The daemon's (here: this process's) ceiling on every hook's effect, applied after hooks.autonomy",
     commands: HOOKED,
     remote: "run",

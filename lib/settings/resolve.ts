@@ -7,6 +7,8 @@ import { dirname, resolve as resolvePath } from "node:path";
 import { locateKey } from "../config/jsonc.ts";
 import { McpxError } from "../errors/mcpx-error.ts";
 import { spliceLayers } from "../config/null-splice.ts";
+import { suggest } from "../util/did-you-mean.ts";
+import { isPlainObject, jsonType } from "../util/json-type.ts";
 import { parseDuration } from "./duration.ts";
 import { SETTINGS, envName, isListKind, type SettingDecl } from "./registry.ts";
 
@@ -104,14 +106,14 @@ function fileLayer(decl: SettingDecl, file: string, data: Record<string, unknown
     // {"hooks": {"autonomy": …}} is the group of settings under hooks, not the hooks list
     if (isPlainObject(raw) && SETTINGS.some((s) => s.path.startsWith(decl.path + "."))) return undefined;
     if (decl.kind === "source" && typeof raw === "string") return { origin, items: [sourceItem(raw, dirname(file), where)] };
-    throw new SettingsError(`${where}: expected a list (JSON array)${decl.kind === "source" ? " or one string" : ""}, got ${typeName(raw)}`);
+    throw new SettingsError(`${where}: expected a list (JSON array)${decl.kind === "source" ? " or one string" : ""}, got ${jsonType(raw)}`);
   }
   return {
     origin,
     items: raw.map((item, i) => {
       if (item === null) return null;
       if (decl.kind === "json") return jsonItem(item, `${where}[${i}]`);
-      if (typeof item !== "string") throw new SettingsError(`${where}[${i}]: expected a string or null, got ${typeName(item)}`);
+      if (typeof item !== "string") throw new SettingsError(`${where}[${i}]: expected a string or null, got ${jsonType(item)}`);
       return decl.kind === "source" ? sourceItem(item, dirname(file), `${where}[${i}]`) : item;
     }),
   };
@@ -159,7 +161,7 @@ function checkKnownKeys(file: string, data: Record<string, unknown>): void {
     if (known.has(key) && !(groups.has(key) && isPlainObject(value))) continue;
     if (groups.has(key) && !isPlainObject(value)) {
       const members = SETTINGS.filter((s) => s.path.startsWith(key + ".")).map((s) => s.path);
-      throw new SettingsError(`${file}: "${key}" must be an object of settings (${members.join(", ")}), got ${typeName(value)}`);
+      throw new SettingsError(`${file}: "${key}" must be an object of settings (${members.join(", ")}), got ${jsonType(value)}`);
     }
     if (groups.has(key)) {
       for (const sub of Object.keys(value as Record<string, unknown>)) {
@@ -228,7 +230,7 @@ function sourceItem(text: string, base: string, where: string): string {
 
 function jsonItem(item: unknown, where: string): unknown {
   if (item === null || typeof item !== "object" || Array.isArray(item)) {
-    throw new SettingsError(`${where}: expected a JSON object or null, got ${typeName(item)}`);
+    throw new SettingsError(`${where}: expected a JSON object or null, got ${jsonType(item)}`);
   }
   return item;
 }
@@ -247,7 +249,7 @@ function jsonTextItems(text: string, where: string): unknown[] {
 function scalarFromJson(decl: SettingDecl, raw: unknown, where: string): unknown {
   if (decl.kind === "int" && typeof raw === "number") return scalarFromText(decl, String(raw), where);
   if (decl.kind === "bool" && typeof raw === "boolean") return raw;
-  if (typeof raw !== "string") throw new SettingsError(`${where}: expected ${expected(decl)}, got ${typeName(raw)}`);
+  if (typeof raw !== "string") throw new SettingsError(`${where}: expected ${expected(decl)}, got ${jsonType(raw)}`);
   return scalarFromText(decl, raw, where);
 }
 
@@ -285,37 +287,3 @@ function expected(decl: SettingDecl): string {
   if (decl.kind === "duration") return "a duration string like 30s";
   return `a ${decl.kind}`;
 }
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-
-function typeName(v: unknown): string {
-  return v === null ? "null" : Array.isArray(v) ? "an array" : typeof v;
-}
-
-/** " (did you mean X?)" for a near miss, so the error says the likely fix */
-export function suggest(word: string, choices: readonly string[]): string {
-  let best: string | undefined;
-  let bestScore = Infinity;
-  for (const c of choices) {
-    const d = distance(word.toLowerCase(), c.toLowerCase());
-    if (d < bestScore) [best, bestScore] = [c, d];
-  }
-  return best !== undefined && bestScore <= Math.max(2, Math.floor(word.length / 3)) ? ` (did you mean ${best}?)` : "";
-}
-
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return row[b.length]!;
-}
-

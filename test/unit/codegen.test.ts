@@ -8,7 +8,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateDeclarations, renderToolTypes, type ServerTools } from "../../lib/codegen/declarations.ts";
-import { isHookToolName, namespaceBindings, resolveToolName, toIdentifier, toolBindings } from "../../lib/codegen/identifiers.ts";
+import { namespaceBindings, toolBindings } from "../../lib/codegen/identifiers.ts";
+import { isHookToolName, resolveToolName, toIdentifier } from "../../lib/mcp/tool-names.ts";
 
 const TSC = join(import.meta.dir, "../../node_modules/.bin/tsc");
 

@@ -2,7 +2,7 @@
 // lines can be compared exactly.
 
 import { describe, expect, test } from "bun:test";
-import { LEVEL_ORDER, formatLogLine, type LogFormat, type LogRecord } from "../../lib/render/log-line.ts";
+import { LEVEL_ORDER, formatLogLine, type LogFormat, type LogRecord } from "../../lib/session/log-line.ts";
 
 const time = new Date("2026-01-02T03:04:05.678Z");
 const ISO = "2026-01-02T03:04:05.678Z";

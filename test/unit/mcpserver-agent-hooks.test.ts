@@ -5,21 +5,23 @@
 
 import { describe, expect, test } from "bun:test";
 import { EventBus } from "../../lib/events/bus.ts";
-import type { Gate } from "../../lib/hooks/gate.ts";
+import type { Gate } from "../../lib/hooks/types.ts";
 import { runGate } from "../../lib/hooks/gate.ts";
+import { hookToolCaller } from "../../lib/hooks/mcp-hook-calls.ts";
 import { parseHooks } from "../../lib/hooks/schema.ts";
 import { agentCompact, agentStop, attribute, hookToolText } from "../../lib/mcpserver/agent-hooks.ts";
 
 /** a gate with run hooks only: no upstream servers (the pool lists none) */
 function gateWith(hooks: unknown[], servers: string[] = [], allow: string[] = []): Gate {
   const parsed = parseHooks(hooks.map((value, i) => ({ value, origin: `test hooks[${i}]`, baseDir: process.cwd() })), { PATH: process.env.PATH });
+  const pool = { names: () => servers } as unknown as Gate["pool"];
   return {
     hooks: parsed,
     policy: { autonomy: "run", max: "run", retryBudget: 0, defaultTimeoutMs: 5000, mcpTimeoutMs: 1000, hookServers: { all: false, names: allow } },
-    pool: { names: () => servers } as unknown as Gate["pool"],
+    pool,
     bus: new EventBus(),
-    deps: { env: process.env, cwd: process.cwd(), selfArgv: [], warn: () => {} },
-    mcpTimeouts: new Map(),
+    host: { pool, env: process.env, cwd: process.cwd(), selfArgv: [], warn: () => {} },
+    hookTools: hookToolCaller(pool),
   } as unknown as Gate;
 }
 

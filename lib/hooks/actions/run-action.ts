@@ -2,40 +2,31 @@
 // run (an argv), module (a TS script through mcpx's own runner), plugin (an MCP tool call) and
 // prompt (a model). The gate decides what the output may do; nothing here clamps.
 
+import { resultText } from "../../mcp/tool.ts";
 import type { Hook } from "../hook.ts";
-import type { Gate } from "../gate.ts";
-import type { EventKind } from "../../events/kinds.ts";
 import type { Phase, PointName } from "../points.ts";
+import type { ActionContext } from "../types.ts";
 import { fromClaudeCodeOutput, toClaudeCodeInput } from "../claude-code.ts";
 import { hookEnv } from "../hook-env.ts";
 import { parseHookOutput, plainTextOutput } from "../output.ts";
 import { runHookProcess } from "./run-process.ts";
-import { askModel, fillPlaceholders, type ModelConfig } from "./prompt.ts";
-
-export interface ActionDeps {
-  env: Record<string, string | undefined>;
-  cwd: string;
-  /** how to run mcpx itself: [binary] when compiled, [bun, cmd/main.ts] from source */
-  selfArgv: string[];
-  model?: ModelConfig;
-  warn(message: string): void;
-}
+import { askModel, fillPlaceholders } from "./prompt.ts";
 
 export interface ActionOutcome {
   output?: Record<string, unknown>;
   failure?: string;
 }
 
-/** @param point the point, or for an observe hook the event kind it is observing */
-export async function runHookAction(hook: Hook, point: PointName | EventKind, phase: Phase, input: Record<string, unknown>, gate: Gate, deps: ActionDeps): Promise<ActionOutcome> {
-  const timeoutMs = hook.timeoutMs ?? gate.policy.defaultTimeoutMs;
+/** runs one hook's action with what its context allows, and nothing of the gate */
+export async function runHookAction(hook: Hook, phase: Phase, input: Record<string, unknown>, ctx: ActionContext): Promise<ActionOutcome> {
+  const { point, timeoutMs } = ctx;
   const a = hook.action;
   switch (a.kind) {
     case "run": {
-      const claude = hook.compat === "claude-code" ? toClaudeCodeInput(point as PointName, phase, input as never, deps.cwd) : undefined;
+      const claude = hook.compat === "claude-code" ? toClaudeCodeInput(point as PointName, phase, input as never, ctx.cwd) : undefined;
       const stdin = JSON.stringify(claude ?? input);
-      const env = { ...deps.env, ...hookEnv(hook, point, phase, input as never) };
-      const p = await runHookProcess(a.argv, stdin, env, timeoutMs, deps.cwd);
+      const env = { ...ctx.env, ...hookEnv(hook, point, phase, input as never) };
+      const p = await runHookProcess(a.argv, stdin, env, timeoutMs, ctx.cwd);
       if (p.failure) return { failure: p.failure };
       if (hook.compat === "claude-code") return asOutcome(fromClaudeCodeOutput(phase, p.exitCode ?? 1, p.stdout, p.stderr));
       if (p.exitCode !== 0) return { failure: `exited with code ${p.exitCode}${p.stderr.trim() ? `: ${p.stderr.trim().split("\n").slice(-3).join(" / ")}` : ""}` };
@@ -43,9 +34,9 @@ export async function runHookAction(hook: Hook, point: PointName | EventKind, ph
     }
     case "module": {
       // mcpx's own runner, with the generated client; its hooks are off so a module hook cannot recurse
-      const argv = [...deps.selfArgv, "run", "--json", "--hooks", "[]", a.path];
-      const env = { ...deps.env, ...hookEnv(hook, point, phase, input as never) };
-      const p = await runHookProcess(argv, JSON.stringify(input), env, timeoutMs, deps.cwd);
+      const argv = [...ctx.selfArgv, "run", "--json", "--hooks", "[]", a.path];
+      const env = { ...ctx.env, ...hookEnv(hook, point, phase, input as never) };
+      const p = await runHookProcess(argv, JSON.stringify(input), env, timeoutMs, ctx.cwd);
       if (p.failure) return { failure: p.failure };
       let envelope: { ok?: boolean; result?: unknown; error?: { message?: string } };
       try {
@@ -61,8 +52,8 @@ export async function runHookAction(hook: Hook, point: PointName | EventKind, ph
     case "plugin": {
       try {
         const args = a.args ? (fillPlaceholders(a.args, input) as Record<string, unknown>) : input;
-        const r = await gate.pool.call(a.server, a.tool, args, timeoutMs);
-        const text = (r.content ?? []).map((c) => (c as { text?: string }).text ?? "").join("\n");
+        const r = await ctx.pool.call(a.server, a.tool, args, timeoutMs);
+        const text = resultText(r);
         if (r.isError) return { failure: `${a.target} returned an error: ${text}` };
         if (r.structuredContent && typeof r.structuredContent === "object") return { output: r.structuredContent as Record<string, unknown> };
         return asOutcome(plainTextOutput(text, phase));
@@ -71,12 +62,12 @@ export async function runHookAction(hook: Hook, point: PointName | EventKind, ph
       }
     }
     case "prompt": {
-      if (!deps.model) {
-        deps.warn(`prompt hook ${hook.name} skipped: no model configured (set model.url and model.name)`);
+      if (!ctx.model) {
+        ctx.warn(`prompt hook ${hook.name} skipped: no model configured (set model.url and model.name)`);
         return { output: {} };
       }
       try {
-        const text = await askModel(deps.model, fillPlaceholders(a.text, input) as string, timeoutMs);
+        const text = await askModel(ctx.model, fillPlaceholders(a.text, input) as string, timeoutMs);
         return asOutcome(plainTextOutput(text, phase));
       } catch (err) {
         return { failure: `model request failed: ${(err as Error).message}` };

@@ -1,0 +1,108 @@
+// The gate's shapes, in a leaf that imports no runtime code: what a gate holds, what a hook is
+// given (Payload), what the gate decides (Decision), the hook frame it reports, and the narrow
+// context an action runs with. The decider (gate.ts), the actions and the hook-tool caller all
+// import from here and never from each other's files, so none of them can form an import cycle.
+
+import type { EventKind } from "../events/kinds.ts";
+import type { EventBus } from "../events/bus.ts";
+import type { Pool } from "../mcp/pool.ts";
+import type { ModelConfig } from "./actions/prompt.ts";
+import type { Hook } from "./hook.ts";
+import type { Level, Phase, PointName } from "./points.ts";
+import type { GatePolicy } from "./policy.ts";
+
+/** what the hook receives on stdin, beside point and phase */
+export interface Payload {
+  runId?: string;
+  script?: { path: string; name: string; args: string[]; export?: string };
+  call?: { server: string; tool: string; arguments: Record<string, unknown>; annotations?: Record<string, unknown> };
+  server?: { name: string; kind: string; command?: string; url?: string };
+  result?: unknown;
+  error?: { name: string; message: string; code?: string };
+  tools?: number;
+}
+
+export interface Decision {
+  refused?: { hook: string; reason: string };
+  /** at a point that hears every objection (agent.stop): every refusal, in order; `refused` is the first */
+  objections?: Array<{ hook: string; reason: string }>;
+  /** the replaced value (arguments, result, recovery value or script args) when `replaced` */
+  value?: unknown;
+  replaced: boolean;
+  retry: boolean;
+  advice: string[];
+}
+
+/** one hook that ran, as the frame stream reports it (`{type: "hook", ...}` in lib/exec/frames.ts) */
+export interface HookFrameBody {
+  on: string;
+  phase: string;
+  name?: string;
+  action: string;
+  effect: string;
+  durationMs: number;
+  changed: boolean;
+  original?: unknown;
+  advice?: string[];
+  dropped?: string[];
+  failed?: string;
+  /** a propose key's value: reported, never used */
+  proposed?: unknown;
+  /** an onError hook asked to run the operation again; its frames follow (the order guard allows it) */
+  retry?: boolean;
+}
+
+/** what the process gives every action: where it runs and what it may reach, the same for every hook */
+export interface ActionHost {
+  /** the upstream pool, for plugin actions: they call a tool and nothing else */
+  pool: Pick<Pool, "call">;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** how to run mcpx itself: [binary] when compiled, [bun, cmd/main.ts] from source */
+  selfArgv: string[];
+  model?: ModelConfig;
+  warn(message: string): void;
+}
+
+/** everything one action may use: the host plus this hook's timeout and the point it fires at */
+export interface ActionContext extends ActionHost {
+  timeoutMs: number;
+  /** the point, or for an observe hook the event kind it is observing */
+  point: PointName | EventKind;
+}
+
+/** one `_` hook tool's answer, in config order (lib/hooks/mcp-hook-calls.ts) */
+export interface HookToolResult {
+  server: string;
+  tool: string;
+  effect: Level;
+  output?: Record<string, unknown>;
+  failure?: string;
+  durationMs: number;
+}
+
+/** calls the `_` hook tools of allowlisted servers at a point and phase (lib/hooks/mcp-hook-calls.ts) */
+export interface HookToolCaller {
+  call(point: PointName, phase: Phase, payload: Payload, policy: GatePolicy): Promise<HookToolResult[]>;
+}
+
+/**
+ * What runGate decides over: the hooks in force and the policy that bounds them, plus the means the
+ * decision needs (the actions' host, the hook-tool caller, the bus for hook.failed, someone to ask).
+ * A run's gate is a view on the process's gate (gateForRun), so `hooks` is read live.
+ */
+export interface Gate {
+  /** read live: a plugin's hooks are in force exactly while its server lives */
+  readonly hooks: readonly Hook[];
+  policy: GatePolicy;
+  /** the pool every gated call goes to */
+  pool: Pool;
+  bus: Pick<EventBus, "publish">;
+  /** what every action runs with (the per-hook timeout and the point are added by the gate) */
+  host: ActionHost;
+  hookTools: HookToolCaller;
+  /** asks a person yes/no; absent, or answering undefined, where nobody can answer, and then `ask` refuses */
+  ask?: (question: string) => Promise<boolean | undefined>;
+  /** settles when the hooks that arrive with plugin servers are in force; every door awaits it */
+  ready?: Promise<void>;
+}
