@@ -18,11 +18,20 @@ const SPAWN_AND_WAIT = [
 const sb = sandbox();
 writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer() } });
 let d: Daemon;
+/** the frames of a run that prints nothing for 14 s, started with the daemon (see the last test) */
+let quietRun: Promise<Array<Record<string, unknown>>>;
 
 afterAll(stopDaemons);
 
 beforeAll(async () => {
-  d = await startDaemon(sb);
+  d = await startDaemon(sb, [], { env: { MCPX_DAEMON_KEEPALIVE_MS: "200" } });
+  quietRun = (async () => {
+    const frames: Array<Record<string, unknown>> = [];
+    const res = await d.fetch("/v1/exec", { method: "POST", headers: { accept: "application/x-ndjson" }, body: JSON.stringify({ source: 'await new Promise((r) => setTimeout(r, 14_000)); console.log("awake")' }) });
+    await readLines(res, (line) => void frames.push(JSON.parse(line)));
+    return frames;
+  })();
+  void quietRun.catch(() => {}); // the last test awaits it; until then a failure must not be unhandled
 });
 
 describe.concurrent("runs are isolated and cancellable", () => {
@@ -87,23 +96,13 @@ describe.concurrent("runs are isolated and cancellable", () => {
   });
 });
 
-describe.concurrent("long-lived responses are not cut off", () => {
-  // Bun closes a connection after 10 s without bytes unless told otherwise; a regression shows as a
-  // stream that ends at ~10 s with no end frame, and an event stream that never sees a keep-alive
-  test("a run that prints nothing for 14 s still streams its end", async () => {
-    const frames: Array<Record<string, unknown>> = [];
-    const res = await d.fetch("/v1/exec", { method: "POST", headers: { accept: "application/x-ndjson" }, body: JSON.stringify({ source: 'await new Promise((r) => setTimeout(r, 14_000)); console.log("awake")' }) });
-    await readLines(res, (line) => void frames.push(JSON.parse(line)));
-    expect(frames.filter((f) => f.type === "stdout").map((f) => f.data)).toEqual(["awake\n"]);
-    expect(frames.at(-1)).toMatchObject({ type: "end", exitCode: 0 });
-  }, 30_000);
-
-  test("an idle event stream gets a keep-alive comment after 15 s and stays open", async () => {
-    const t0 = performance.now();
-    const seen = await sse(d, "/v1/events?kinds=tools.changed", (m) => m.some((x) => x.comment === "keep-alive"), {}, 25_000);
-    expect(performance.now() - t0).toBeGreaterThan(14_000);
+describe("an idle event stream", () => {
+  test("gets a keep-alive comment every keep-alive interval and stays open", async () => {
+    // the daemon runs with a 200 ms keep-alive (MCPX_DAEMON_KEEPALIVE_MS; 15 s by design): three
+    // comments prove the stream is kept alive repeatedly, not just once before it goes
+    const seen = await sse(d, "/v1/events?kinds=tools.changed", (m) => m.filter((x) => x.comment === "keep-alive").length >= 3);
     expect(seen.filter((m) => m.event !== undefined)).toEqual([]);
-  }, 30_000);
+  });
 });
 
 describe("the shared pool", () => {
@@ -163,4 +162,16 @@ describe("idle servers and shutdown (a daemon of their own)", () => {
     expect(existsSync(defaultSocket(own))).toBe(false);
     expect(daemon.stderr()).not.toContain("rror");
   });
+});
+
+// Bun closes a connection after 10 s without bytes unless told otherwise (the daemon's idleTimeout:
+// 0); a regression shows as a stream that ends at ~10 s with no end frame. The 10 s is Bun's, so no
+// knob shortens it and the run really is quiet for 14 s; it was started with the daemon and is only
+// checked here, last, so its wait overlaps the rest of the file instead of adding to it.
+describe("a long-lived response", () => {
+  test("a run that prints nothing for 14 s still streams its end", async () => {
+    const frames = await quietRun;
+    expect(frames.filter((f) => f.type === "stdout").map((f) => f.data)).toEqual(["awake\n"]);
+    expect(frames.at(-1)).toMatchObject({ type: "end", exitCode: 0 });
+  }, 30_000);
 });
