@@ -11,7 +11,7 @@ import { ROUTES } from "../../lib/daemon/routes.ts";
 import { SETTINGS } from "../../lib/settings/registry.ts";
 import { fakeServer, sandbox } from "./harness.ts";
 import { say } from "./hooks-support.ts";
-import { expectExit, mcpx, writeConfig } from "./support.ts";
+import { expectExit, fileExists, mcpx, scriptAwaits, writeConfig } from "./support.ts";
 import { defaultSocket, execEnvelope, execFrames, readLines, startDaemon, stopDaemons, type Daemon } from "./daemon-support.ts";
 
 const sb = sandbox();
@@ -143,7 +143,7 @@ describe.concurrent("POST /v1/exec", () => {
     const heard = join(sb.dir, `heard-early-${process.pid}`);
     const source = [
       'console.log("early");',
-      `const until = Date.now() + 20_000; while (!(await Bun.file(${JSON.stringify(heard)}).exists())) { if (Date.now() > until) throw new Error("the client never read early"); await Bun.sleep(10); }`,
+      scriptAwaits(fileExists(heard), "the client read early"),
       'console.log("late");',
     ].join("\n");
     const res = await post("/v1/exec", JSON.stringify({ source }), { accept: "application/x-ndjson" });

@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, fakeServer, sandbox } from "./harness.ts";
-import { expectExit, mcpx, parseFrames, writeConfig } from "./support.ts";
+import { expectExit, fileExists, mcpx, parseFrames, scriptAwaits, writeConfig } from "./support.ts";
 
 const sb = sandbox();
 writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer() }, plugins: [join(ROOT, "fixtures/plugins/guard")] });
@@ -41,11 +41,7 @@ describe("a plugin", () => {
     const script = [
       'await fake.echo({ message: "1" });',
       "await guard.slow({ ms: 1 }).catch(() => {});",
-      "const until = Date.now() + 20_000;",
-      `while (!(await Bun.file(${JSON.stringify(stopped)}).exists())) {`,
-      '  if (Date.now() > until) throw new Error("no server.stopped for guard within 20 s");',
-      "  await Bun.sleep(10);",
-      "}",
+      scriptAwaits(fileExists(stopped), "server.stopped for guard"),
       'await fake.echo({ message: "2" });',
     ].join("\n");
     const r = await mcpx(sb, ["exec", "--config", config, "--output", "stream", script]);

@@ -12,7 +12,7 @@ import { LoggingMessageNotificationSchema, type CallToolResult } from "@modelcon
 import { recordedCalls } from "../../fixtures/servers/record.ts";
 import { MCPX, fakeServer, processesWith, sandbox, type Sandbox } from "./harness.ts";
 import { recordPath, say } from "./hooks-support.ts";
-import { leftoverProcesses, uniqueMarker, writeConfig } from "./support.ts";
+import { fileExists, leftoverProcesses, scriptAwaits, uniqueMarker, writeConfig } from "./support.ts";
 
 interface Served {
   client: Client;
@@ -186,7 +186,7 @@ describe("what a call tells the client while it runs", () => {
     const heard = join(sb.dir, `heard-halfway-${process.pid}`);
     const source = [
       'await fake.echo({ message: "a" }); await fake.add({ a: 1, b: 1 }); log("halfway");',
-      `const until = Date.now() + 20_000; while (!(await Bun.file(${JSON.stringify(heard)}).exists())) { if (Date.now() > until) throw new Error("the client never heard halfway"); await Bun.sleep(10); }`,
+      scriptAwaits(fileExists(heard), "the client heard halfway"),
     ].join("\n");
     const onprogress = (p: { message?: string }) => {
       notes.push(String(p.message));

@@ -108,6 +108,19 @@ export async function leftoverProcesses(marker: string, waitMs = 3000): Promise<
   }
 }
 
+/**
+ * A line of script source that waits until `condition` (a JavaScript expression, may use await)
+ * holds: the way a script waits for something only the test or mcpx can make true, instead of
+ * sleeping a guessed time. Polls every 10 ms; after 20 s it throws `never: WHAT`, so a condition that
+ * never comes fails the run rather than hanging it.
+ */
+export function scriptAwaits(condition: string, what: string): string {
+  return `for (const until = Date.now() + 20_000; !(${condition}); await Bun.sleep(10)) if (Date.now() > until) throw new Error(${JSON.stringify(`never: ${what}`)});`;
+}
+
+/** the script-side expression "the file exists", for scriptAwaits */
+export const fileExists = (path: string): string => `await Bun.file(${JSON.stringify(path)}).exists()`;
+
 /** a marker no other test (or earlier run) can have used */
 export function uniqueMarker(label: string): string {
   return `mcpx-e2e-${label}-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
