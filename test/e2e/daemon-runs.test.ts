@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { fakeServer, processesWith, sandbox } from "./harness.ts";
-import { leftoverProcesses, uniqueMarker, writeConfig } from "./support.ts";
+import { leftoverProcesses, processesAppear, uniqueMarker, writeConfig } from "./support.ts";
 import { defaultSocket, events, execEnvelope, readLines, sse, startDaemon, stopDaemons, type Daemon } from "./daemon-support.ts";
 
 /** a script that starts `sleep 300` (in its own process group, inherited), says so, and then waits forever */
@@ -44,21 +44,20 @@ describe.concurrent("runs are isolated and cancellable", () => {
       body: JSON.stringify({ source: SPAWN_AND_WAIT, env: { MCPX_E2E_MARK: marker } }),
       signal: abort.signal,
     });
-    let alive: number[] = [];
     await readLines(
       res,
-      (line) => {
+      async (line) => {
         const f = JSON.parse(line);
         if (f.type === "stdout" && f.data.includes("spawned")) {
-          alive = processesWith(marker);
+          // the runtime and the sleep it started are both there before the client goes (bounded wait:
+          // /proc may not show the sleep at the very instant "spawned" arrives)
+          await processesAppear(marker, 2);
           return true; // abort: the client goes away mid-run
         }
         if (f.type === "end") throw new Error(`the run ended before the client went: ${line}`);
       },
       abort,
     );
-    // the runtime and the sleep it started were both there before the client went
-    expect(alive.length).toBeGreaterThanOrEqual(2);
     expect(await leftoverProcesses(marker, 8000)).toEqual([]);
   });
 
@@ -68,10 +67,7 @@ describe.concurrent("runs are isolated and cancellable", () => {
     const pending = d
       .fetch("/v1/exec", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ source: SPAWN_AND_WAIT, env: { MCPX_E2E_MARK: marker } }), signal: abort.signal })
       .catch(() => undefined);
-    for (let waited = 0; processesWith(marker).length < 2; waited += 50) {
-      if (waited > 20_000) throw new Error("the run never started its sleep");
-      await Bun.sleep(50);
-    }
+    await processesAppear(marker, 2); // the runtime and its sleep
     abort.abort();
     await pending;
     expect(await leftoverProcesses(marker, 8000)).toEqual([]);
@@ -152,7 +148,7 @@ describe("idle servers and shutdown (a daemon of their own)", () => {
       if (waited > 20_000) throw new Error(`the run never printed: ${JSON.stringify(frames)}`);
       await Bun.sleep(50);
     }
-    expect(processesWith(marker).length).toBeGreaterThanOrEqual(3); // the fake server, the runtime, sleep
+    await processesAppear(marker, 3); // the fake server, the runtime, sleep
     expect(await daemon.stop()).toBe(0);
     await reading.catch(() => {});
     // the client saw its run end as interrupted, not a cut connection

@@ -99,6 +99,16 @@ export function productGuardProblems(frames: Frame[]): string[] {
   return checkFrameOrder(frames as unknown as ProductFrame[]);
 }
 
+/** waits until at least n processes carry marker and returns them; throws when they do not within waitMs */
+export async function processesAppear(marker: string, n: number, waitMs = 20_000): Promise<number[]> {
+  for (let waited = 0; ; waited += 50) {
+    const pids = processesWith(marker);
+    if (pids.length >= n) return pids;
+    if (waited >= waitMs) throw new Error(`only ${pids.length} of ${n} processes with ${marker} appeared within ${waitMs} ms`);
+    await Bun.sleep(50);
+  }
+}
+
 /** waits briefly for processes mentioning marker to go (a pool's close may lag its own exit by a tick), then returns what is left */
 export async function leftoverProcesses(marker: string, waitMs = 3000): Promise<number[]> {
   for (let waited = 0; ; waited += 100) {
