@@ -20,7 +20,7 @@ import { unsafeDirReason } from "../paths/socket-dir.ts";
 import { unsandboxedWarning } from "../exec/sandbox-policy.ts";
 import { dispatch } from "./routes.ts";
 import { Runs } from "./runs.ts";
-import { KEEPALIVE_MS } from "./sse.ts";
+import { keepAliveMs } from "./sse.ts";
 
 /** how long shutdown waits for cancelled runs to end their process groups (the runner's kill grace is 1.5 s) */
 const SHUTDOWN_WAIT_MS = 5_000;
@@ -60,11 +60,12 @@ export async function startDaemon(session: Session): Promise<Daemon> {
   }
   const maxBody = session.get("daemon.maxBody");
   if (maxBody <= 0) throw new SettingsError(`daemon.maxBody ${maxBody}: give the largest request body to accept, in bytes (> 0)`);
+  const keepAlive = keepAliveMs(session.env);
   if (addr.kind === "unix") await prepareSocketPath(addr.path, addr.path === defaultSocketPath(session.env));
 
   const engine = openEngine(session);
   const runs = new Runs();
-  const deps: DaemonDeps = { session, engine, runs, startedAt: Date.now(), address: formatAddress(addr), transport: addr.kind, maxBody, keepAliveMs: KEEPALIVE_MS };
+  const deps: DaemonDeps = { session, engine, runs, startedAt: Date.now(), address: formatAddress(addr), transport: addr.kind, maxBody, keepAliveMs: keepAlive };
 
   let server: Server<unknown>;
   try {

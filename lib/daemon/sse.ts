@@ -5,12 +5,24 @@
 import type { SubscribeOptions, SubscriptionItem } from "../events/bus.ts";
 import { matchesKind, WHEN_KEYS } from "../events/match.ts";
 import { EVENT_KIND_NAMES } from "../events/kinds.ts";
+import { SettingsError } from "../settings/resolve.ts";
 
 /**
  * How often an idle event stream gets a comment line, so proxies and clients can tell a quiet
- * stream from a dead one. Fixed by design (15 s); tests may pass a shorter one to the route.
+ * stream from a dead one. Fixed by design (15 s); tests shorten it with KEEPALIVE_ENV.
  */
 export const KEEPALIVE_MS = 15_000;
+
+/** a test-only knob, not a setting (docs/daemon.md): the keep-alive interval in milliseconds */
+export const KEEPALIVE_ENV = "MCPX_DAEMON_KEEPALIVE_MS";
+
+/** the keep-alive interval: KEEPALIVE_MS, or KEEPALIVE_ENV when set; a value that is not a whole number > 0 is an error */
+export function keepAliveMs(env: Readonly<Record<string, string | undefined>>): number {
+  const raw = env[KEEPALIVE_ENV];
+  if (raw === undefined || raw === "") return KEEPALIVE_MS;
+  if (!/^[1-9]\d*$/.test(raw)) throw new SettingsError(`${KEEPALIVE_ENV}=${raw}: give the /v1/events keep-alive interval in milliseconds (a whole number > 0), or unset it for ${KEEPALIVE_MS}`);
+  return Number(raw);
+}
 
 /** one bus item as an SSE message: `id: SEQ`, `event: KIND`, `data: JSON`; a gap is `event: gap` with {from, to} */
 export function sseMessage(item: SubscriptionItem): string {

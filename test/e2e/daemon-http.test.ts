@@ -3,15 +3,15 @@
 // oversized bodies get clear 400s and 413s, and the settings and hooks rows name their origins.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { statSync } from "node:fs";
-import { dirname } from "node:path";
+import { statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { checkFrameOrder } from "../../lib/exec/frame-order.ts";
 import type { Frame as ProductFrame } from "../../lib/exec/frames.ts";
 import { ROUTES } from "../../lib/daemon/routes.ts";
 import { SETTINGS } from "../../lib/settings/registry.ts";
 import { fakeServer, sandbox } from "./harness.ts";
 import { say } from "./hooks-support.ts";
-import { expectExit, mcpx, writeConfig } from "./support.ts";
+import { expectExit, fileExists, mcpx, scriptAwaits, writeConfig } from "./support.ts";
 import { defaultSocket, execEnvelope, execFrames, readLines, startDaemon, stopDaemons, type Daemon } from "./daemon-support.ts";
 
 const sb = sandbox();
@@ -137,18 +137,27 @@ describe.concurrent("POST /v1/exec", () => {
   });
 
   test("frames are flushed as they happen, not at the end of the run", async () => {
-    const res = await post("/v1/exec", JSON.stringify({ source: 'console.log("early"); await new Promise((r) => setTimeout(r, 1500)); console.log("late")' }), { accept: "application/x-ndjson" });
+    // the run cannot end before the client has read "early": the client writes a file when that frame
+    // arrives, and the script waits for the file before it goes on. A buffered answer would hold
+    // "early" back until the end, so the script would give up at its deadline and fail the run.
+    const heard = join(sb.dir, `heard-early-${process.pid}`);
+    const source = [
+      'console.log("early");',
+      scriptAwaits(fileExists(heard), "the client read early"),
+      'console.log("late");',
+    ].join("\n");
+    const res = await post("/v1/exec", JSON.stringify({ source }), { accept: "application/x-ndjson" });
     expect(res.headers.get("content-type")).toStartWith("application/x-ndjson");
-    const t0 = performance.now();
-    const at: Record<string, number> = {};
+    const stdout: string[] = [];
+    let last: { type: string; exitCode?: number } | undefined;
     await readLines(res, (line) => {
       const f = JSON.parse(line);
-      if (f.type === "stdout") at[f.data.trim()] = performance.now() - t0;
-      if (f.type === "end") at.end = performance.now() - t0;
+      if (f.type === "stdout") stdout.push(f.data);
+      if (f.data === "early\n") writeFileSync(heard, "");
+      last = f;
     });
-    // a buffered answer would deliver "early" together with "end", 1.5 s after the run started
-    expect(at.end! - at.early!).toBeGreaterThan(1000);
-    expect(at.late).toBeDefined();
+    expect(stdout).toEqual(["early\n", "late\n"]);
+    expect(last).toMatchObject({ type: "end", exitCode: 0 });
   });
 
   test("without NDJSON it answers one envelope after the run", async () => {

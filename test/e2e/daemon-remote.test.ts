@@ -8,7 +8,7 @@ import { statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MCPX, fakeServer, sandbox, type Result } from "./harness.ts";
 import { say } from "./hooks-support.ts";
-import { expectExit, leftoverProcesses, markersIn, mcpx, parseFrames, uniqueMarker, writeConfig } from "./support.ts";
+import { expectExit, leftoverProcesses, markersIn, mcpx, parseFrames, processesAppear, uniqueMarker, writeConfig } from "./support.ts";
 import { defaultSocket, startDaemon, stopDaemons, type Daemon } from "./daemon-support.ts";
 
 const sb = sandbox();
@@ -194,7 +194,8 @@ describe("the client and the socket", () => {
       out += new TextDecoder().decode(value);
     }
     // the client has the marker in its argv; the run's runtime and its sleep have it in their environment
-    expect((await leftoverProcesses(marker, 0)).filter((pid) => pid !== proc.pid).length).toBeGreaterThanOrEqual(2);
+    // (the sleep may not be readable in /proc at the instant "spawned" arrives: wait for it, bounded)
+    expect((await processesAppear(marker, 3)).filter((pid) => pid !== proc.pid).length).toBeGreaterThanOrEqual(2);
     proc.kill("SIGINT");
     expect(await proc.exited).toBe(130);
     expect(await new Response(proc.stderr).text()).toContain("the run was interrupted");

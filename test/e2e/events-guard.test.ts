@@ -6,7 +6,7 @@ import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { EVENT_KIND_NAMES } from "../../lib/events/kinds.ts";
 import { fakeServer, sandbox } from "./harness.ts";
-import { expectExit, mcpx, writeConfig } from "./support.ts";
+import { expectExit, mcpx, scriptAwaits, writeConfig } from "./support.ts";
 
 test("a run publishes every declared event kind, and an observe hook on * sees each", async () => {
   const sb = sandbox();
@@ -26,7 +26,11 @@ test("a run publishes every declared event kind, and an observe hook on * sees e
     "await fake.touch_tools()", // tools.changed
     "await fake.json_text()", // hook.failed
     "await crashy.slow({ ms: 1 }).catch(() => {})", // server.stopped (the server exits)
-    "await Bun.sleep(300)", // the notifications and the exit reach mcpx before the run ends
+    // the list_changed notification and the crash reach mcpx on their own schedule: the run ends only
+    // once the observer has written both events (the rest are published in order around the run)
+    'const { readdirSync, readFileSync } = await import("node:fs")',
+    `const kindsSeen = () => readdirSync(${JSON.stringify(seen)}).filter((f) => f.endsWith(".json")).map((f) => JSON.parse(readFileSync(${JSON.stringify(seen)} + "/" + f, "utf8")).event.kind)`,
+    scriptAwaits('["tools.changed", "server.stopped"].every((k) => kindsSeen().includes(k))', "tools.changed and server.stopped observed"),
   ].join("; ");
   const r = await mcpx(sb, ["exec", script]); // script.started, script.finished
   expectExit(r, 0);

@@ -5,11 +5,9 @@
 // they left.
 
 import { describe, expect, test } from "bun:test";
-import { checkFrameOrder } from "../../lib/exec/frame-order.ts";
-import type { Frame as ProductFrame } from "../../lib/exec/frames.ts";
 import { phasesOf, POINT_NAMES } from "../../lib/hooks/points.ts";
 import { execStream, expectExit, hookFrames, hookSandbox, say, tryCall } from "./hooks-support.ts";
-import { frameOrderProblems, type Frame } from "./support.ts";
+import { frameOrderProblems, productGuardProblems, type Frame } from "./support.ts";
 
 const sb = hookSandbox({ broken: { command: "sh", args: ["-c", "exit 3"] } });
 
@@ -27,7 +25,7 @@ const BODY = [
 
 /** the problems both guards find, labelled */
 function orderProblems(frames: Frame[]): string[] {
-  return [...checkFrameOrder(frames as unknown as ProductFrame[]).map((p) => `checkFrameOrder: ${p}`), ...frameOrderProblems(frames).map((p) => `support: ${p}`)];
+  return [...productGuardProblems(frames).map((p) => `checkFrameOrder: ${p}`), ...frameOrderProblems(frames).map((p) => `support: ${p}`)];
 }
 
 /** the point.phase pairs that left a hook frame */

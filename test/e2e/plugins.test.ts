@@ -2,9 +2,10 @@
 // lives, show their origin, and are dropped when the session ends.
 
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, fakeServer, sandbox } from "./harness.ts";
-import { expectExit, mcpx, parseFrames, writeConfig } from "./support.ts";
+import { expectExit, fileExists, mcpx, parseFrames, scriptAwaits, writeConfig } from "./support.ts";
 
 const sb = sandbox();
 writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer() }, plugins: [join(ROOT, "fixtures/plugins/guard")] });
@@ -27,9 +28,25 @@ describe("a plugin", () => {
   });
 
   test("its hooks are dropped when its server's session ends", async () => {
-    // FAKE_MCP_CRASH_ON=slow in the manifest: calling guard.slow ends the plugin's server
-    const r = await mcpx(sb, ["exec", "--output", "stream", 'await fake.echo({ message: "1" }); await guard.slow({ ms: 1 }).catch(() => {}); await Bun.sleep(200); await fake.echo({ message: "2" })']);
+    // FAKE_MCP_CRASH_ON=slow in the manifest: calling guard.slow ends the plugin's server. An observe
+    // hook on server.stopped writes the event to a file, and the script goes on only once that file
+    // is there: mcpx drops the plugin's hooks before it publishes the event (lib/session/engine.ts),
+    // so the second echo is gated without them however slowly the crash reaches mcpx.
+    const stopped = join(sb.dir, `guard-stopped-${process.pid}.json`);
+    const config = writeConfig(sb, "plugin-stops.json", {
+      mcpServers: { fake: fakeServer() },
+      plugins: [join(ROOT, "fixtures/plugins/guard")],
+      hooks: [{ name: "see-guard-stop", on: "server.stopped", phase: "observe", when: { server: "guard" }, run: ["sh", "-c", 'cat > "$0.tmp" && mv "$0.tmp" "$0"', stopped] }],
+    });
+    const script = [
+      'await fake.echo({ message: "1" });',
+      "await guard.slow({ ms: 1 }).catch(() => {});",
+      scriptAwaits(fileExists(stopped), "server.stopped for guard"),
+      'await fake.echo({ message: "2" });',
+    ].join("\n");
+    const r = await mcpx(sb, ["exec", "--config", config, "--output", "stream", script]);
     expectExit(r, 0);
+    expect(JSON.parse(readFileSync(stopped, "utf8")).event).toMatchObject({ kind: "server.stopped", data: { server: "guard", reason: "connection closed" } });
     const frames = parseFrames(r.stdout);
     const calls = frames.filter((f) => f.type === "call" || (f.type === "hook" && f.name === "guard-advice")).map((f) => (f.type === "call" ? `call ${f.server}.${f.tool}` : "guard-advice"));
     expect(calls).toEqual(["guard-advice", "call fake.echo", "call guard.slow", "call fake.echo"]);

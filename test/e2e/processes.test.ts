@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { BUN, FAKE_SERVER, MCPX, processesWith, sandbox } from "./harness.ts";
-import { expectExit, leftoverProcesses, mcpx, uniqueMarker, writeConfig } from "./support.ts";
+import { expectExit, leftoverProcesses, mcpx, processesAppear, uniqueMarker, writeConfig } from "./support.ts";
 import { execEnvelope, startDaemon, stopDaemons } from "./daemon-support.ts";
 
 const sb = sandbox();
@@ -38,14 +38,7 @@ afterAll(async () => {
 });
 
 /** waits until at least `n` processes carry the marker; fails the test when they never appear */
-async function appeared(m: string, n = 1): Promise<number[]> {
-  for (let waited = 0; ; waited += 50) {
-    const pids = processesWith(m);
-    if (pids.length >= n) return pids;
-    if (waited > APPEAR_MS) throw new Error(`fewer than ${n} processes with ${m} appeared within ${APPEAR_MS} ms: ${pids.join(", ")}`);
-    await Bun.sleep(50);
-  }
-}
+const appeared = (m: string, n = 1): Promise<number[]> => processesAppear(m, n, APPEAR_MS);
 
 /**
  * A script that starts a shell looping on `sleep 1` outside its own process group (through `how`),

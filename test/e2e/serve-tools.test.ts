@@ -4,13 +4,15 @@
 // messages only, and a server that ends with its client's stdin and leaves nothing behind.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { LoggingMessageNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { recordedCalls } from "../../fixtures/servers/record.ts";
-import { MCPX, fakeServer, sandbox, type Sandbox } from "./harness.ts";
+import { MCPX, fakeServer, processesWith, sandbox, type Sandbox } from "./harness.ts";
 import { recordPath, say } from "./hooks-support.ts";
-import { leftoverProcesses, uniqueMarker, writeConfig } from "./support.ts";
+import { fileExists, leftoverProcesses, scriptAwaits, uniqueMarker, writeConfig } from "./support.ts";
 
 interface Served {
   client: Client;
@@ -178,12 +180,27 @@ describe("mcpx_call", () => {
 describe("what a call tells the client while it runs", () => {
   test("mcpx_exec reports progress to a client that asks for it: the start, each upstream call, each log", async () => {
     const notes: string[] = [];
-    // the pause keeps the last note clear of the result: the SDK's client dispatches notifications a
-    // tick after it reads them, and drops progress for a request it has already answered
-    const source = 'await fake.echo({ message: "a" }); await fake.add({ a: 1, b: 1 }); log("halfway"); await new Promise((r) => setTimeout(r, 300))';
-    const r = (await s.client.callTool({ name: "mcpx_exec", arguments: { source } }, undefined, { onprogress: (p) => notes.push(String(p.message)) })) as Result;
-    expect(r.isError).toBe(false);
-    expect(notes).toEqual(["started", "called fake.echo", "called fake.add", "halfway"]);
+    // the SDK's client drops progress for a request it has already answered, so the script ends only
+    // once the client has the last note: the client writes a file when "halfway" arrives, and the
+    // script waits for it (a deadline turns a lost note into a failed run instead of a hang)
+    const heard = join(sb.dir, `heard-halfway-${process.pid}`);
+    const source = [
+      'await fake.echo({ message: "a" }); await fake.add({ a: 1, b: 1 }); log("halfway");',
+      scriptAwaits(fileExists(heard), "the client heard halfway"),
+    ].join("\n");
+    const onprogress = (p: { message?: string }) => {
+      notes.push(String(p.message));
+      if (p.message === "halfway") writeFileSync(heard, "");
+    };
+    // mcpx_exec is sandboxed: the script may read the handshake file because this server says so
+    const own = await serve(sb, { MCPX_EXEC_SANDBOX_ALLOW: JSON.stringify([{ read: [heard] }]) });
+    try {
+      const r = (await own.client.callTool({ name: "mcpx_exec", arguments: { source } }, undefined, { onprogress })) as Result;
+      expect(r.isError).toBe(false);
+      expect(notes).toEqual(["started", "called fake.echo", "called fake.add", "halfway"]);
+    } finally {
+      await own.close();
+    }
   });
 
   test("hook advice reaches the client as an MCP log message from the hook, and logging/setLevel filters it", async () => {
@@ -324,11 +341,21 @@ describe("the stdio channel", () => {
 
   test("the server ends when its client closes stdin, and no upstream server or script is left running", async () => {
     const marker = uniqueMarker("serve-stdin");
-    const own = await serve(sb, { SERVE_E2E_MARKER: marker });
+    // unsandboxed on purpose: this is about the stdio channel's end, with a script that writes its pid
+    // and carries the marker in its environment (a sandboxed one may do neither)
+    const own = await serve(sb, { SERVE_E2E_MARKER: marker, MCPX_EXEC_SANDBOX: "off" });
     // start the upstream server, and leave a script running when the client goes
     expect((await call(own, "mcpx_call", { server: "fake", tool: "echo", args: { message: "up" } })).isError).toBeFalsy();
-    void own.client.callTool({ name: "mcpx_exec", arguments: { source: "await new Promise(() => setInterval(() => {}, 1000))" } }).catch(() => {});
-    await Bun.sleep(500);
+    const pidFile = join(sb.dir, `${marker}.pid`);
+    const source = `(await import("node:fs")).writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); await new Promise(() => setInterval(() => {}, 1000))`;
+    void own.client.callTool({ name: "mcpx_exec", arguments: { source } }).catch(() => {});
+    // "nothing left" proves something only if the script was running: wait until it says it is, and
+    // see that it carries the marker the leftover check looks for
+    for (let waited = 0; !existsSync(pidFile) || readFileSync(pidFile, "utf8") === ""; waited += 20) {
+      if (waited > 20_000) throw new Error("the script never started");
+      await Bun.sleep(20);
+    }
+    expect(processesWith(marker)).toContain(Number(readFileSync(pidFile, "utf8")));
     await own.close();
     expect(await leftoverProcesses(marker, 5000)).toEqual([]);
   });

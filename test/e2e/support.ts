@@ -3,9 +3,9 @@
 // starts at a time), config writing, NDJSON frame parsing and the frame-order check.
 
 import { expect } from "bun:test";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { ROOT, mcpx as runMcpx, mcpxMerged as runMerged, processesWith, type Result, type Sandbox } from "./harness.ts";
+import { checkFrameOrder } from "../../lib/exec/frame-order.ts";
+import type { Frame as ProductFrame } from "../../lib/exec/frames.ts";
+import { mcpx as runMcpx, mcpxMerged as runMerged, processesWith, type Result, type Sandbox } from "./harness.ts";
 
 /** at most this many mcpx processes at a time across a file; raising it on 2 cores only adds contention */
 const MAX_PARALLEL = 4;
@@ -90,36 +90,23 @@ export function frameOrderProblems(frames: Frame[]): string[] {
   return problems;
 }
 
-const GUARD = join(ROOT, "lib/exec/frame-order.ts");
-
 /**
- * The product's own pure frame-order guard, when lib/exec/frame-order.ts exists: its problems with
- * these frames, normalised to a list of strings (a throw, a string, a list, false, or {ok:false}
- * all count as problems). undefined when the guard does not exist (yet).
+ * The product's own frame-order guard (lib/exec/frame-order.ts) over parsed frames: its violations,
+ * empty when the stream is well-formed. Tests run it beside frameOrderProblems, an independent
+ * restatement of the rules, so a guard that drifted into accepting everything still fails a test.
  */
-export async function productGuardProblems(frames: Frame[]): Promise<string[] | undefined> {
-  if (!existsSync(GUARD)) return undefined;
-  const mod = (await import(GUARD)) as Record<string, unknown>;
-  const fns = Object.entries(mod).filter(([, v]) => typeof v === "function") as Array<[string, (f: unknown) => unknown]>;
-  const pick = fns.find(([n]) => /order/i.test(n) && /check|guard|problem|valid|verify|assert/i.test(n)) ?? fns.find(([n]) => /order/i.test(n)) ?? fns[0];
-  if (!pick) return [`${GUARD} exports no function`];
-  let out: unknown;
-  try {
-    out = await pick[1](frames);
-  } catch (e) {
-    return [`${pick[0]} threw: ${(e as Error).message}`];
+export function productGuardProblems(frames: Frame[]): string[] {
+  return checkFrameOrder(frames as unknown as ProductFrame[]);
+}
+
+/** waits until at least n processes carry marker and returns them; throws when they do not within waitMs */
+export async function processesAppear(marker: string, n: number, waitMs = 20_000): Promise<number[]> {
+  for (let waited = 0; ; waited += 50) {
+    const pids = processesWith(marker);
+    if (pids.length >= n) return pids;
+    if (waited >= waitMs) throw new Error(`only ${pids.length} of ${n} processes with ${marker} appeared within ${waitMs} ms`);
+    await Bun.sleep(50);
   }
-  if (out === undefined || out === null || out === true) return [];
-  if (out === false) return [`${pick[0]} returned false`];
-  if (typeof out === "string") return out === "" ? [] : [out];
-  if (Array.isArray(out)) return out.map((p) => (typeof p === "string" ? p : JSON.stringify(p)));
-  if (typeof out === "object") {
-    const o = out as { ok?: boolean; problems?: unknown[]; errors?: unknown[]; error?: unknown };
-    const list = o.problems ?? o.errors ?? (o.error ? [o.error] : []);
-    if (o.ok === false && list.length === 0) return [`${pick[0]} returned ok: false`];
-    return list.map((p) => (typeof p === "string" ? p : JSON.stringify(p)));
-  }
-  return [];
 }
 
 /** waits briefly for processes mentioning marker to go (a pool's close may lag its own exit by a tick), then returns what is left */
@@ -130,6 +117,20 @@ export async function leftoverProcesses(marker: string, waitMs = 3000): Promise<
     await Bun.sleep(100);
   }
 }
+
+/**
+ * A line of script source that waits until `condition` (a JavaScript expression, may use await)
+ * holds: the way a script waits for something only the test or mcpx can make true, instead of
+ * sleeping a guessed time. Polls every 10 ms; after 20 s it throws `never: WHAT`, so a condition that
+ * never comes fails the run rather than hanging it.
+ */
+export function scriptAwaits(condition: string, what: string): string {
+  // runtime-neutral: the script may run on Deno (a sandboxed mcpx_exec) as well as Bun
+  return `for (const until = Date.now() + 20_000; !(${condition}); await new Promise((r) => setTimeout(r, 10))) if (Date.now() > until) throw new Error(${JSON.stringify(`never: ${what}`)});`;
+}
+
+/** the script-side expression "the file exists", for scriptAwaits */
+export const fileExists = (path: string): string => `(await import("node:fs")).existsSync(${JSON.stringify(path)})`;
 
 /** a marker no other test (or earlier run) can have used */
 export function uniqueMarker(label: string): string {

@@ -12,7 +12,7 @@ import { withoutHooksInForce } from "../../lib/daemon/exec-route.ts";
 import { bearerOk, wantsNdjson } from "../../lib/daemon/http.ts";
 import { idleServers } from "../../lib/daemon/reaper.ts";
 import { ROUTES, matchRoute } from "../../lib/daemon/routes.ts";
-import { eventsQuery, sseMessage } from "../../lib/daemon/sse.ts";
+import { KEEPALIVE_MS, eventsQuery, keepAliveMs, sseMessage } from "../../lib/daemon/sse.ts";
 import { describeIssues, issuesSummary } from "../../lib/daemon/validate.ts";
 import { ExecOptionsSchema } from "../../lib/exec/options.ts";
 import type { Hook } from "../../lib/hooks/hook.ts";
@@ -165,6 +165,21 @@ describe("SSE", () => {
     expect(q("?since=-1")).toMatchObject({ ok: false, message: expect.stringContaining("not a sequence number") });
     expect(q("", "abc")).toMatchObject({ ok: false, message: expect.stringContaining('Last-Event-ID "abc"') });
     expect(q("?limit=3")).toMatchObject({ ok: false, message: expect.stringContaining('unknown query parameter "limit"') });
+  });
+});
+
+describe("the keep-alive interval", () => {
+  test("is 15 s unless MCPX_DAEMON_KEEPALIVE_MS gives milliseconds", () => {
+    expect(KEEPALIVE_MS).toBe(15_000);
+    expect(keepAliveMs({})).toBe(15_000);
+    expect(keepAliveMs({ MCPX_DAEMON_KEEPALIVE_MS: "" })).toBe(15_000);
+    expect(keepAliveMs({ MCPX_DAEMON_KEEPALIVE_MS: "200" })).toBe(200);
+  });
+
+  test("a value that is not a whole number of milliseconds > 0 is an error naming the variable, never a default", () => {
+    for (const bad of ["0", "-5", "1.5", "200ms", "soon"]) {
+      expect(() => keepAliveMs({ MCPX_DAEMON_KEEPALIVE_MS: bad })).toThrow(`MCPX_DAEMON_KEEPALIVE_MS=${bad}: give the /v1/events keep-alive interval in milliseconds`);
+    }
   });
 });
 

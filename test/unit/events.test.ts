@@ -1,7 +1,7 @@
 // The event bus (lib/events): the kinds table, seq and history, subscriptions (buffer, drops, gaps,
 // replay from a seq, kind prefixes, filters, close) and synchronous listeners.
 
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setSystemTime, test } from "bun:test";
 import {
   type Event,
   EventBus,
@@ -35,28 +35,45 @@ function publishN(bus: EventBus, n: number, server = "alpha"): void {
   for (let i = 0; i < n; i++) bus.publish("tools.changed", { server });
 }
 
+const NOTHING = Symbol("nothing ready");
+
+/**
+ * The next item if one is ready now, else NOTHING. No timer decides: the bus is synchronous, so a
+ * buffered item's next() is already resolved and wins the race against the already-resolved
+ * sentinel listed after it. After NOTHING a next() is left pending: the caller closes the subscription.
+ */
+function ready(sub: Subscription): Promise<IteratorResult<SubscriptionItem> | typeof NOTHING> {
+  return Promise.race([sub.next(), Promise.resolve(NOTHING)]);
+}
+
 /** reads exactly n items, failing (instead of hanging) if they are not already there */
 async function take(sub: Subscription, n: number): Promise<SubscriptionItem[]> {
   const out: SubscriptionItem[] = [];
   for (let i = 0; i < n; i++) {
-    const r = await Promise.race([sub.next(), Bun.sleep(50).then(() => "timeout" as const)]);
-    if (r === "timeout") throw new Error(`take: only ${out.length} of ${n} items arrived`);
+    const r = await ready(sub);
+    if (r === NOTHING) throw new Error(`take: only ${out.length} of ${n} items were there`);
     if (r.done) throw new Error(`take: subscription ended after ${out.length} of ${n} items`);
     out.push(r.value);
   }
   return out;
 }
 
-/** true when nothing is ready to read right now */
+/** one turn of the event loop: every pending microtask (all the bus's own work) has run */
+const turn = () => new Promise<void>((r) => setImmediate(r));
+
+/** everything ready to read right now, in order; closes the subscription */
+async function drain(sub: Subscription): Promise<SubscriptionItem[]> {
+  const out: SubscriptionItem[] = [];
+  for (let r = await ready(sub); r !== NOTHING && !r.done; r = await ready(sub)) out.push(r.value);
+  sub.close();
+  return out;
+}
+
+/** true when nothing is ready to read right now; closes the subscription, so callers use idle() last */
 async function idle(sub: Subscription): Promise<boolean> {
-  const p = sub.next();
-  const r = await Promise.race([p, Bun.sleep(20).then(() => "idle" as const)]);
-  if (r === "idle") {
-    sub.close(); // resolves p as done; callers use idle() last
-    await p;
-    return true;
-  }
-  return false;
+  const r = await ready(sub);
+  sub.close();
+  return r === NOTHING;
 }
 
 const seqs = (items: SubscriptionItem[]) => items.map((i) => i.seq);
@@ -197,11 +214,12 @@ describe("publish", () => {
   });
 
   test("the default time is now, in ISO 8601", () => {
-    const before = Date.now();
-    const e = new EventBus().publish("server.started", { server: "a" });
-    expect(e.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    expect(Date.parse(e.time)).toBeGreaterThanOrEqual(before - 1);
-    expect(Date.parse(e.time)).toBeLessThanOrEqual(Date.now() + 1);
+    setSystemTime(new Date("2026-03-04T05:06:07.089Z"));
+    try {
+      expect(new EventBus().publish("server.started", { server: "a" }).time).toBe("2026-03-04T05:06:07.089Z");
+    } finally {
+      setSystemTime();
+    }
   });
 
   test("context: server/tool default from data, ctx overrides them, session/uri only from ctx", () => {
@@ -355,15 +373,9 @@ describe("subscribe: live delivery and the per-subscriber buffer", () => {
     const bus = new EventBus();
     const sub = bus.subscribe();
     publishN(bus, 3 * SUBSCRIBER_BUFFER);
-    const items: SubscriptionItem[] = [];
-    for (;;) {
-      const r = await Promise.race([sub.next(), Bun.sleep(20).then(() => undefined)]);
-      if (!r || r.done) break;
-      items.push(r.value);
-    }
+    const items = await drain(sub);
     for (let i = 1; i < items.length; i++) expect((items[i] as SubscriptionItem).seq).toBeGreaterThan((items[i - 1] as SubscriptionItem).seq);
     expect(items.length).toBe(SUBSCRIBER_BUFFER + 1);
-    sub.close();
   });
 
   test("one stalled subscriber does not cost another anything", async () => {
@@ -379,7 +391,7 @@ describe("subscribe: live delivery and the per-subscriber buffer", () => {
     })();
     for (let i = 0; i < 1000; i++) {
       bus.publish("tools.changed", { server: "a" });
-      if (i % 100 === 0) await Bun.sleep(0);
+      if (i % 100 === 0) await turn();
     }
     await loop;
     expect(got).toEqual(range(1, 1000)); // it kept up (never 256 behind), so it lost nothing
@@ -522,14 +534,7 @@ describe("subscribe: kinds and filter", () => {
     const bus = new EventBus();
     const sub = bus.subscribe(kinds ? { kinds } : {});
     for (const kind of EVENT_KIND_NAMES) bus.publish(kind, SAMPLE[kind] as never);
-    const seen: string[] = [];
-    for (;;) {
-      const r = await Promise.race([sub.next(), Bun.sleep(10).then(() => undefined)]);
-      if (!r || r.done) break;
-      seen.push(r.value.kind);
-    }
-    sub.close();
-    return seen.sort();
+    return (await drain(sub)).map((item) => item.kind).sort();
   }
 
   test("prefixes on dot boundaries", async () => {
@@ -627,7 +632,8 @@ describe("close", () => {
       return "ended";
     })();
     bus.publish("server.started", { server: "a" });
-    await Bun.sleep(5);
+    await turn(); // the loop has taken the event and waits for the next
+    expect(got).toEqual([1]);
     sub.close();
     expect(await loop).toBe("ended");
     expect(got).toEqual([1]);
@@ -722,19 +728,21 @@ describe("listeners", () => {
       throw new Error("later");
     });
     bus.publish("server.started", { server: "x" });
-    await Bun.sleep(0);
+    await turn();
     expect(errors.map((x) => (x as Error).message)).toEqual(["later"]);
     expect(bus.listenerErrors).toBe(1);
   });
 
   test("a slow async listener does not delay publish", () => {
     const bus = new EventBus();
-    let resolved = false;
-    bus.on(() => new Promise<void>((r) => setTimeout(() => ((resolved = true), r()), 50)));
-    const t0 = performance.now();
-    bus.publish("server.started", { server: "x" });
-    expect(performance.now() - t0).toBeLessThan(20);
-    expect(resolved).toBe(false);
+    let called = false;
+    let finish!: () => void;
+    // a listener that has not finished until the test says so
+    bus.on(() => ((called = true), new Promise<void>((r) => (finish = r))));
+    // publish is synchronous: it returns here, with the listener called and still unfinished
+    expect(bus.publish("server.started", { server: "x" }).seq).toBe(1);
+    expect(called).toBe(true);
+    finish();
   });
 
   test("a reporter that throws does not break publish either", () => {

@@ -201,18 +201,18 @@ describe("fake server over stdio", () => {
     expect(stderr()).toContain("fake says hello on stderr");
   });
 
-  test("FAKE_MCP_TOOL_DELAY delays ordinary tools and FAKE_MCP_HOOK_DELAY delays hook tools", async () => {
-    const { client } = await stdio({ FAKE_MCP_TOOL_DELAY: "250", FAKE_MCP_HOOK_DELAY: "600" });
-    const time = async (name: string) => {
-      const t0 = performance.now();
-      await client.callTool({ name, arguments: name === "echo" ? { message: "m" } : {} });
-      return performance.now() - t0;
-    };
-    const echo = await time("echo");
-    const hook = await time("_PreToolUse");
-    expect(echo).toBeGreaterThanOrEqual(240);
-    expect(echo).toBeLessThan(600); // the hook delay must not apply to ordinary tools
-    expect(hook).toBeGreaterThanOrEqual(590);
+  // A delay is shown as an answer that does not come within a call timeout far below it, never by
+  // timing an answer: 60 s against 300 ms holds on any machine, loaded or not.
+  test("FAKE_MCP_TOOL_DELAY delays ordinary tools and not hook tools", async () => {
+    const { client } = await stdio({ FAKE_MCP_TOOL_DELAY: "60000" });
+    await expect(client.callTool({ name: "echo", arguments: { message: "m" } }, undefined, { timeout: 300 })).rejects.toThrow(/timed out/i);
+    expect(textOf(await client.callTool({ name: "_PreToolUse", arguments: {} }))).toBe("");
+  });
+
+  test("FAKE_MCP_HOOK_DELAY delays hook tools and not ordinary tools", async () => {
+    const { client } = await stdio({ FAKE_MCP_HOOK_DELAY: "60000", FAKE_MCP_HOOK_TEXT: "hook says" });
+    await expect(client.callTool({ name: "_PreToolUse", arguments: {} }, undefined, { timeout: 300 })).rejects.toThrow(/timed out/i);
+    expect(textOf(await client.callTool({ name: "echo", arguments: { message: "m" } }))).toBe("m");
   });
 
   test("FAKE_MCP_HANG_TOOL never answers while other tools still do", async () => {
@@ -259,17 +259,6 @@ describe("fake server over stdio", () => {
     const proc = spawnFake({ FAKE_MCP_TOOL_DELAY: "soon" });
     expect(await proc.exited).toBe(2);
     expect(await new Response(proc.stderr).text()).toContain("FAKE_MCP_TOOL_DELAY");
-  });
-
-  // Measured 2026-11 on Bun 1.4.5, 2 CPUs: 150-300 ms from spawn to the first tools/list answer, ~130 ms
-  // of it importing the SDK and zod. The bound only catches a start-up that hangs or grows tenfold.
-  test("it starts and answers tools/list quickly", async () => {
-    const t0 = performance.now();
-    const { client } = await stdio();
-    await client.listTools();
-    const ms = performance.now() - t0;
-    console.error(`fake-server: spawn to first tools/list ${ms.toFixed(0)} ms`);
-    expect(ms).toBeLessThan(2000);
   });
 });
 

@@ -1,7 +1,7 @@
 // formatLogLine: one log record in each of the five logging.format values, with a fixed time so the
 // lines can be compared exactly.
 
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setSystemTime, test } from "bun:test";
 import { LEVEL_ORDER, formatLogLine, type LogFormat, type LogRecord } from "../../lib/session/log-line.ts";
 
 const time = new Date("2026-01-02T03:04:05.678Z");
@@ -47,10 +47,12 @@ describe("details", () => {
   });
 
   test("without a time, the line carries the current time", () => {
-    const before = Date.now();
-    const line = JSON.parse(formatLogLine({ level: "info", message: "m", source: "mcpx" }, "json"));
-    expect(Date.parse(line.time)).toBeGreaterThanOrEqual(before - 1);
-    expect(Date.parse(line.time)).toBeLessThanOrEqual(Date.now() + 1);
+    setSystemTime(new Date("2026-03-04T05:06:07.089Z"));
+    try {
+      expect(JSON.parse(formatLogLine({ level: "info", message: "m", source: "mcpx" }, "json")).time).toBe("2026-03-04T05:06:07.089Z");
+    } finally {
+      setSystemTime();
+    }
   });
 
   test("levels are ordered debug < info < warn < error < silent", () => {
