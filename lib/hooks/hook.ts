@@ -33,6 +33,12 @@ export interface Hook {
   compat?: "claude-code";
   /** where it was declared, e.g. "file:/x/.mcpx.json hooks[2]" */
   origin: string;
+  /**
+   * A plugin's hook: it is in force as long as the plugin is configured, and before it runs its
+   * plugin's server is started if it is not running; a server that cannot be started makes the hook
+   * fail (reported; a closed one refuses), never silently absent (decision in docs/plugins.md).
+   */
+  plugin?: string;
 }
 
 /**

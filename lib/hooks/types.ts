@@ -55,7 +55,7 @@ export interface HookFrameBody {
 /** what the process gives every action: where it runs and what it may reach, the same for every hook */
 export interface ActionHost {
   /** the upstream pool, for plugin actions: they call a tool and nothing else */
-  pool: Pick<Pool, "call">;
+  pool: Pick<Pool, "call" | "tools">;
   env: Record<string, string | undefined>;
   cwd: string;
   /** how to run mcpx itself: [binary] when compiled, [bun, cmd/main.ts] from source */

@@ -46,6 +46,6 @@ export function loadPlugin(ref: string, baseDir: string, env: Record<string, str
   const hooks = parseHooks(
     (hooksRaw as unknown[]).map((value, i) => ({ value, origin: `plugin ${name} (${manifest}) hooks[${i}]`, baseDir: dirname(manifest) })),
     { PATH: env.PATH },
-  ).map((h) => ({ ...h, name: h.name.includes("#") ? `${name}:${h.name}` : h.name }));
+  ).map((h) => ({ ...h, name: h.name.includes("#") ? `${name}:${h.name}` : h.name, plugin: name }));
   return { name, manifest, description: typeof m.description === "string" ? m.description : undefined, server: servers[name]!, hooks };
 }

@@ -41,9 +41,10 @@ export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
   let gate: Gate | undefined;
   const plugins = loadPlugins(session, session.config.servers);
   const servers = { ...session.config.servers, ...Object.fromEntries(plugins.map((p) => [p.name, p.server])) };
-  // a plugin's hooks are in force exactly while its server's session lives
-  const live = new Set<string>();
-  const pluginHooks = () => plugins.filter((p) => live.has(p.name)).flatMap((p) => p.hooks);
+  // a plugin's hooks are in force as long as it is configured; each starts its plugin's server when
+  // it runs, and fails (closed ones refuse) when that server cannot be started (run-action.ts)
+  const allPluginHooks = plugins.flatMap((p) => p.hooks);
+  const pluginHooks = () => allPluginHooks;
   const pool = new Pool(servers, {
     log: (level, message) => session.log(level, message, "upstream"),
     callTimeoutMs: session.get("mcp.callTimeout"),
@@ -57,11 +58,7 @@ export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
         session.log("debug", `catalogue cache not written: ${(e as Error).message}`);
       }
     },
-    onEvent: (kind, data) => {
-      if (kind === "server.started") live.add(String(data.server));
-      if (kind === "server.stopped") live.delete(String(data.server));
-      bus.publish(kind, data as never);
-    },
+    onEvent: (kind, data) => bus.publish(kind, data as never),
     startGate: async (cfg, phase, info) => {
       if (!gate || gate.hooks.length === 0) return;
       const server = { name: cfg.name, kind: cfg.kind, ...(cfg.kind === "stdio" ? { command: cfg.command } : { url: cfg.url }) };
@@ -75,7 +72,7 @@ export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
   const ready = Promise.all(
     plugins.map((p) => pool.tools(p.name).then(
       () => {},
-      (e) => session.log("warn", `plugin ${p.name} (${p.manifest}): its server did not start, so its hooks are not in force: ${(e as Error).message}`),
+      (e) => session.log("warn", `plugin ${p.name} (${p.manifest}): its server did not start: each of its hooks fails when it fires (a closed one refuses) until it does: ${(e as Error).message}`),
     )),
   ).then(() => {});
   gate.ready = ready;

@@ -20,6 +20,15 @@ export interface ActionOutcome {
 /** runs one hook's action with what its context allows, and nothing of the gate */
 export async function runHookAction(hook: Hook, phase: Phase, input: Record<string, unknown>, ctx: ActionContext): Promise<ActionOutcome> {
   const { point, timeoutMs } = ctx;
+  if (hook.plugin !== undefined) {
+    // a plugin's hook needs its plugin's server: started here if it is not running (it crashed, or
+    // was never started), and a server that cannot be is this hook's failure, not its absence
+    try {
+      await ctx.pool.tools(hook.plugin);
+    } catch (err) {
+      return { failure: `plugin ${hook.plugin}'s server is not running and could not be started: ${(err as Error).message}` };
+    }
+  }
   const a = hook.action;
   switch (a.kind) {
     case "run": {
