@@ -60,11 +60,14 @@ async function callOne(pool: HookToolPool, timeouts: Map<string, number>, policy
     if ((err as { code?: string }).code === "UPSTREAM_TIMEOUT") {
       const n = (timeouts.get(server) ?? 0) + 1;
       timeouts.set(server, n);
-      if (n >= 2) {
+      const restart = n >= 2;
+      if (restart) {
         timeouts.set(server, 0);
-        await pool.restart(server);
+        // off the call's path: the call waited hooks.mcpTimeout and no longer (the pool's close waits for the stop)
+        void pool.restart(server, "hook tool timed out twice").catch(() => {});
       }
-      return done({ output: {} }); // a timeout is no objection
+      // a timeout is no objection, but it is said: the hook frame's `failed`, hook.failed, a line on stderr
+      return done({ failure: `timed out after ${policy.mcpTimeoutMs}ms (hooks.mcpTimeout); no objection${restart ? ", and the server is restarted (a second timeout in a row)" : ""}` });
     }
     return done({ failure: (err as Error).message });
   }

@@ -70,6 +70,21 @@ describe.concurrent("an allowlisted server's _PreToolUse", () => {
     expect(printed(r.frames)).toEqual({ ok: true, value: "hi" });
     expect(recordedCalls(record, "_PreToolUse")).toHaveLength(1);
     expect(recordedCalls(record, "echo")).toHaveLength(1);
+    // no objection, but not invisible: the hook frame says it timed out
+    const frame = hookFrames(r.frames, { on: "call", phase: "before" }).find((f) => f.name === "fake._PreToolUse");
+    expect(frame?.failed).toBe("timed out after 300ms (hooks.mcpTimeout); no objection");
+  });
+
+  test("a second timeout in a row restarts the hook server and says so, and the call still goes through", async () => {
+    const record = recordPath(sb);
+    const r = await execStream(sb, `${tryCall(ECHO)}\n${tryCall(ECHO)}`, {
+      record,
+      env: { MCP_HOOK_SERVERS: "fake", FAKE_MCP_HOOK_TEXT: OBJECTION, FAKE_MCP_HOOK_DELAY: "3000", MCPX_HOOKS_MCP_TIMEOUT: "300ms" },
+    });
+    expectExit(r, 0);
+    const failed = hookFrames(r.frames, { on: "call", phase: "before" }).filter((f) => f.name === "fake._PreToolUse").map((f) => f.failed);
+    expect(failed).toEqual(["timed out after 300ms (hooks.mcpTimeout); no objection", "timed out after 300ms (hooks.mcpTimeout); no objection, and the server is restarted (a second timeout in a row)"]);
+    expect(recordedCalls(record, "echo")).toHaveLength(2);
   });
 
   test("mcpx call passes the same hook tool: an objection refuses it with exit 1", async () => {
