@@ -10,6 +10,7 @@ import { exitCodeOf } from "../lib/errors/codes.ts";
 import { McpxError } from "../lib/errors/mcpx-error.ts";
 import { VERSION } from "../lib/version.ts";
 import { err, out } from "../lib/util/fd-write.ts";
+import { trace } from "../lib/util/trace.ts";
 import { COMMAND_DESCRIPTIONS, type Command, type CommandName } from "./commands.ts";
 
 const COMMANDS: Record<CommandName, () => Promise<Command>> = {
@@ -72,7 +73,9 @@ async function mainEntry(rawArgv: string[]): Promise<number> {
     else err(`mcpx: unknown command "${name}": use one of ${Object.keys(COMMANDS).join(", ")} (mcpx --help)\n`);
     return exitCodeOf("USAGE");
   }
+  trace(`main: ${name}`);
   const cmd = await load();
+  trace("command loaded");
   if (head.includes("--help") || head.includes("-h")) {
     await printUsage(cmd);
     return 0;
@@ -91,4 +94,6 @@ async function mainEntry(rawArgv: string[]): Promise<number> {
   }
 }
 
-process.exit(await mainEntry(process.argv.slice(2)));
+const code = await mainEntry(process.argv.slice(2));
+trace("exit");
+process.exit(code);

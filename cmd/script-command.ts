@@ -17,6 +17,7 @@ import { terminalAsker } from "../lib/session/ask.ts";
 import { writeGlobalsBeside } from "../lib/codegen/globals-file.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 import { cittyArgs } from "./help.ts";
+import { trace } from "../lib/util/trace.ts";
 
 /** the run/exec flags that are not registry settings (the parity test checks each against every door) */
 export const SCRIPT_FLAGS: Record<string, OwnFlag> = {
@@ -46,6 +47,7 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
   if (target === undefined) throw new UsageError(kind === "run" ? "mcpx run needs a script: mcpx run FILE [ARGS…]" : "mcpx exec needs a snippet: mcpx exec 'console.log(1)'");
   if (kind === "exec" && more.length > 0) throw new UsageError(`mcpx exec takes one snippet; got ${more.length + 1} arguments (quote the snippet, or pass script arguments after --)`);
   const session = sessionFromArgs(parsed);
+  trace("config");
 
   const opts: ExecOptions = {
     args: [...more, ...parsed.rest],
@@ -77,6 +79,7 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   const engine = openEngine(session, { ask: terminalAsker() });
+  trace("engine");
   try {
     const frames = execute(opts, { gate: engine.gate, env: process.env, cacheDir: session.cacheDir, sockDir: session.sockDir, inheritStdin: true, cwd: session.cwd, signal: abort.signal, sandbox: sandboxContext(session, "cli"), phaseOrigins: settingsPhaseOrigins(session.settings) });
     const code = await renderFrames(frames, { mode: opts.output!, format: session.get("logging.format"), level: session.get("logging.level") });

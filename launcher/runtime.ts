@@ -52,6 +52,8 @@ function frame(body: LauncherMessage): void {
 
 /** JSON that never throws: bigint as string, cycles and functions described, undefined dropped */
 export function safeJson(value: unknown): string {
+  // most frames are small plain JSON, where a replacer called on every key is the whole cost
+  if (plainJson(value, [])) return stringify(value);
   const seen = new WeakSet<object>();
   return stringify(value, (_k, v) => {
     if (typeof v === "bigint") return v.toString();
@@ -63,6 +65,33 @@ export function safeJson(value: unknown): string {
     }
     return v;
   });
+}
+
+/** how many objects plainJson looks at before it leaves a value to safeJson's replacer (shared references are looked for among them) */
+const PLAIN_SCAN_OBJECTS = 64;
+
+/**
+ * True when JSON.stringify alone gives what safeJson's replacer would: only strings, finite-or-not
+ * numbers, booleans, null, plain objects and arrays, with no object met twice (the replacer writes a
+ * repeated object as "[Circular]") and no toJSON. Anything else, or more than PLAIN_SCAN_OBJECTS
+ * objects, takes the replacer.
+ */
+function plainJson(v: unknown, objects: object[]): boolean {
+  if (v === null) return true;
+  const t = typeof v;
+  if (t === "string" || t === "number" || t === "boolean") return true;
+  if (t !== "object") return false;
+  const o = v as Record<string, unknown>;
+  if (objects.length >= PLAIN_SCAN_OBJECTS || objects.includes(o)) return false;
+  objects.push(o);
+  if (Array.isArray(o)) {
+    for (let i = 0; i < o.length; i++) if (!plainJson(o[i], objects)) return false;
+    return true;
+  }
+  const proto = Object.getPrototypeOf(o);
+  if ((proto !== Object.prototype && proto !== null) || "toJSON" in o) return false;
+  for (const k in o) if (!plainJson(o[k], objects)) return false;
+  return true;
 }
 
 // ── output capture: installed at import, before the `before` phase, so even it keeps its order ──
@@ -190,12 +219,18 @@ async function callTool(server: string, tool: string, args?: unknown, opts?: { r
 }
 
 function namespace(server: string): Record<string, unknown> {
+  // one function per tool, made at its first access: a loop of calls does not build one per call
+  const fns = new Map<string, unknown>();
   return new Proxy({} as Record<string, unknown>, {
     get(_t, prop) {
       // not a tool: keeps `await ns`, template literals and inspection from calling the server
       if (typeof prop !== "string" || prop === "then" || prop === "toJSON" || prop === "constructor") return undefined;
-      const fn = (args?: unknown) => callTool(server, prop, args);
-      fn.raw = (args?: unknown) => callTool(server, prop, args, { raw: true });
+      let fn = fns.get(prop);
+      if (!fn) {
+        const f = (args?: unknown) => callTool(server, prop, args);
+        f.raw = (args?: unknown) => callTool(server, prop, args, { raw: true });
+        fns.set(prop, (fn = f));
+      }
       return fn;
     },
   });

@@ -262,7 +262,7 @@ export class EventBus {
   publish<K extends EventKind>(kind: K, data: EventData<K>, ctx: EventContext = {}): Event<K> {
     if (!isEventKind(kind)) throw new TypeError(`EventBus.publish: unknown event kind "${kind}" (declare it in lib/events/kinds.ts)`);
     const d = data as Record<string, unknown>;
-    const base: EventBase<K> = { seq: ++this.seqNow, kind, time: this.now().toISOString(), data: Object.freeze({ ...data }) };
+    const base: EventBase<K> = { seq: ++this.seqNow, kind, time: this.now().toISOString(), data: frozenCopy(data) };
     const server = ctx.server ?? (typeof d.server === "string" ? d.server : undefined);
     const tool = ctx.tool ?? (typeof d.tool === "string" ? d.tool : undefined);
     if (server !== undefined) base.server = server;
@@ -380,4 +380,13 @@ export class EventBus {
       // the reporter itself failing must not break publish either
     }
   }
+}
+
+/**
+ * The event's data as readers get it: a copy, frozen, so a publisher cannot change it afterwards. Data
+ * the publisher froze itself is taken as it is, which keeps its lazy getters lazy (a call's argsHash
+ * is computed only when someone reads it: lib/exec/gated-call.ts).
+ */
+function frozenCopy<T extends object>(data: T): T {
+  return Object.isFrozen(data) ? data : Object.freeze({ ...data });
 }

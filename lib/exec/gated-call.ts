@@ -27,10 +27,14 @@ export async function gatedCall(gate: Gate, req: CallRequest, q: Pick<PushQueue<
   const hookFrame = (f: HookFrameBody) => q.push({ type: "hook", ...f });
   const report = (answer: CallAnswer, tool: string, args: Record<string, unknown>, destructiveHint?: boolean): CallAnswer => {
     const durationMs = Math.round((performance.now() - t0) * 100) / 100;
-    const argsHash = sha256(stableStringify(args)).slice(0, 16);
+    // hashed when first read (a frame written out, an event delivered), once for both: a run nobody
+    // streams frames or events from never pays for it (~15 µs a call, 7 ms per MB of arguments)
+    let hash: string | undefined;
+    const argsHash = () => (hash ??= sha256(stableStringify(args)).slice(0, 16));
     const error = answer.ok ? undefined : answer.error.message;
-    q.push({ type: "call", server: req.server, tool, argsHash, durationMs, ok: answer.ok, destructiveHint, error });
-    gate.bus.publish("call.finished", { server: req.server, tool, ok: answer.ok, durationMs, argsHash, runId: req.runId }, { server: req.server, tool });
+    q.push({ type: "call", server: req.server, tool, get argsHash() { return argsHash(); }, durationMs, ok: answer.ok, destructiveHint, error });
+    const data = Object.freeze({ server: req.server, tool, ok: answer.ok, durationMs, get argsHash() { return argsHash(); }, runId: req.runId });
+    gate.bus.publish("call.finished", data, { server: req.server, tool });
     return answer;
   };
 

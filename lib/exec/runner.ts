@@ -22,6 +22,7 @@ import { latin1Bytes, latin1ToUtf8, Utf8Pieces, type StdoutPiece } from "./stdou
 import { SocketWriteQueue } from "../util/socket-write-queue.ts";
 import { KILL_GRACE_MS } from "../process/group.ts";
 import { Lineage } from "../process/lineage.ts";
+import { trace, traceOnce } from "../util/trace.ts";
 
 export interface RunSpec {
   runId: string;
@@ -117,6 +118,9 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
     closeSync(handoffFd);
   }
   lineage.track(child.pid);
+  trace("runtime spawned");
+  const firstOutput = traceOnce();
+  const firstFrame = traceOnce();
   if (spec.stdin !== "inherit") {
     const sink = child.stdin as import("bun").FileSink;
     sink.write(spec.stdin);
@@ -129,7 +133,9 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
   const text = new Utf8Pieces();
   const stdout = (p: StdoutPiece | undefined) => p && h.frame({ type: "stdout", ...p });
   const onPiece = (p: ReturnType<StdoutSplitter["push"]>[number]) => {
+    firstOutput("child ready (first output)");
     if (p.kind === "text") return stdout(text.push(latin1Bytes(p.data)));
+    firstFrame("first frame");
     stdout(text.flush()); // a character cut short by a frame will never be completed
     const m = wire.decodeLauncherMessage(p.body);
     switch (m?.t) {
@@ -171,6 +177,7 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
   if (spec.signal?.aborted) onAbort();
 
   const code = await child.exited;
+  trace("child exited");
   clearTimeout(timer);
   spec.signal?.removeEventListener("abort", onAbort);
   // whatever the script left behind goes with it, in its group or not: no orphans

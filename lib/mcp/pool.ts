@@ -11,6 +11,8 @@ import { McpxError } from "../errors/mcpx-error.ts";
 import type { CallResult, Tool } from "./tool.ts";
 import { endProcesses, processTree } from "../process/end.ts";
 import { VERSION } from "../version.ts";
+import { isPlainObject } from "../util/json-type.ts";
+import { leanReadMessages } from "./lean-read.ts";
 
 export type { CallResult, Tool };
 
@@ -62,7 +64,25 @@ interface Connection {
   /** the stdio server's process; undefined for HTTP */
   pid?: number;
   tools?: Promise<Tool[]>;
+  /** each called tool's output-schema check, compiled at its first call (null: it has none); cleared with tools */
+  outputChecks: Map<string, OutputCheck | null>;
 }
+
+/** a compiled outputSchema (the SDK's Ajv provider, as its own callTool uses) */
+type OutputCheck = (value: unknown) => { valid: boolean; errorMessage?: string };
+
+/**
+ * The result schema mcpx hands the SDK for what it only relays (tools/call, tools/list): it accepts
+ * the message as it came. The SDK's zod schemas checked every result field by field (~95 µs per call,
+ * 300–480 ms for a 500-tool list); mcpx reads a result through resultText/asCallResult, which accept
+ * any shape, and checks what it relies on itself (docs/decisions/0011). A plain { safeParse } object
+ * is the SDK's zod-v3 path (lib zod-compat: no `_zod`).
+ */
+const PASS_THROUGH = { safeParse: (data: unknown) => ({ success: true as const, data }) };
+
+/** the SDK's own McpError codes (ErrorCode in @modelcontextprotocol/sdk/types.js) for the checks it made in callTool */
+const SDK_INVALID_REQUEST = -32600;
+const SDK_INVALID_PARAMS = -32602;
 
 /** the transports that found a message over mcp.maxMessage: the SDK then closes them, and the close is what callers see */
 const overLimit = new WeakSet<Transport>();
@@ -141,7 +161,13 @@ export class Pool {
   private async callOn(server: string, tool: string, args: Record<string, unknown>, timeoutMs: number, keepOnTimeout: boolean): Promise<CallResult> {
     const conn = await this.connect(server);
     try {
-      return (await conn.client.callTool({ name: tool, arguments: args }, undefined, { timeout: timeoutMs })) as CallResult;
+      // the SDK's callTool minus its zod pass over every result; its two checks are kept (checkOutput)
+      const check = await this.outputCheck(conn, tool);
+      const request = { method: "tools/call" as const, params: { name: tool, arguments: args } };
+      const result = (await conn.client.request(request, PASS_THROUGH as never, { timeout: timeoutMs })) as unknown;
+      if (!isPlainObject(result)) throw await sdkError(SDK_INVALID_PARAMS, `tools/call "${tool}" answered ${JSON.stringify(result)}, not a result object`);
+      if (check) await checkOutput(tool, result as CallResult, check);
+      return result as CallResult;
     } catch (err) {
       const msg = String((err as Error)?.message ?? err);
       if (overLimit.has(conn.transport)) {
@@ -160,6 +186,29 @@ export class Pool {
           throw new UpstreamError(`server "${server}" failed tools/call "${tool}": ${msg}`, server, "UPSTREAM_ERROR");
       }
     }
+  }
+
+  /**
+   * The tool's outputSchema check, compiled when it is first called: the SDK compiled every tool's
+   * schema as soon as the list arrived (most of a 500-tool list's cost), mcpx only those a run calls.
+   * A tool the server marks taskSupport "required" is refused as the SDK's callTool refused it.
+   */
+  private async outputCheck(conn: Connection, tool: string): Promise<OutputCheck | null> {
+    const known = conn.outputChecks.get(tool);
+    if (known !== undefined) return known;
+    const listing = conn.tools;
+    const t = listing ? (await listing).find((x) => x.name === tool) : undefined;
+    if ((t as { execution?: { taskSupport?: unknown } } | undefined)?.execution?.taskSupport === "required") {
+      throw await sdkError(SDK_INVALID_REQUEST, `Tool "${tool}" requires task-based execution, which mcpx does not offer`);
+    }
+    let check: OutputCheck | null = null;
+    if (t?.outputSchema) {
+      const { AjvJsonSchemaValidator } = await import("@modelcontextprotocol/sdk/validation/ajv");
+      check = new AjvJsonSchemaValidator().getValidator(t.outputSchema as never) as OutputCheck;
+    }
+    // only a catalogue that is still current may be cached (a list_changed clears both)
+    if (listing && conn.tools === listing) conn.outputChecks.set(tool, check);
+    return check;
   }
 
   /** ms timestamp of the server's last use (now, while a call is in flight); undefined if never used (the daemon's idle reaper reads it) */
@@ -229,6 +278,7 @@ export class Pool {
     const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
     const client = new Client({ name: "mcpx", version: VERSION }, { capabilities: {} });
     const transport = await this.transport(cfg);
+    leanReadMessages(transport);
     transport.onclose = () => {
       closed.add(transport);
       // keep only a live connection in the pool
@@ -261,10 +311,13 @@ export class Pool {
     (transport as { _process?: { stdin?: { setMaxListeners(n: number): void } } })._process?.stdin?.setMaxListeners(0);
     client.setNotificationHandler((await import("@modelcontextprotocol/sdk/types.js")).ToolListChangedNotificationSchema, async () => {
       const c = await this.conns.get(server);
-      if (c) c.tools = undefined;
+      if (c) {
+        c.tools = undefined;
+        c.outputChecks.clear();
+      }
       this.opts.onEvent?.("tools.changed", { server });
     });
-    const conn: Connection = { client, transport, pid };
+    const conn: Connection = { client, transport, pid, outputChecks: new Map() };
     if (this.opts.startGate) {
       try {
         conn.tools = this.listAll(server, client);
@@ -307,11 +360,41 @@ export class Pool {
     const tools: Tool[] = [];
     let cursor: string | undefined;
     do {
-      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.opts.callTimeoutMs });
-      tools.push(...(page.tools as Tool[]));
-      cursor = page.nextCursor;
+      // the list as it came, its schemas unchecked: a tool's outputSchema is compiled when it is first called
+      const page = (await client.request({ method: "tools/list", params: cursor ? { cursor } : undefined }, PASS_THROUGH as never, { timeout: this.opts.callTimeoutMs })) as unknown;
+      tools.push(...toolsOfPage(server, page));
+      cursor = (page as { nextCursor?: unknown }).nextCursor as string | undefined;
+      if (cursor !== undefined && typeof cursor !== "string") throw new UpstreamError(`server "${server}" answered tools/list with a nextCursor that is not a string`, server, "UPSTREAM_ERROR");
     } while (cursor);
     this.opts.onTools?.(server, tools);
     return tools;
   }
+}
+
+/** a tools/list page's tools, checked only for what mcpx reads of each: a string name (a schema is read when it is used) */
+function toolsOfPage(server: string, page: unknown): Tool[] {
+  const tools = (page as { tools?: unknown } | null)?.tools;
+  if (!Array.isArray(tools) || !tools.every((t) => isPlainObject(t) && typeof t.name === "string")) {
+    throw new UpstreamError(`server "${server}" answered tools/list with something that is not a list of tools ({name, inputSchema, …})`, server, "UPSTREAM_ERROR");
+  }
+  return tools as Tool[];
+}
+
+/** the SDK callTool's two checks of a tool with an outputSchema: structuredContent is there (unless isError), and matches */
+async function checkOutput(tool: string, result: CallResult, check: OutputCheck): Promise<void> {
+  if (!result.structuredContent && !result.isError) throw await sdkError(SDK_INVALID_REQUEST, `Tool ${tool} has an output schema but did not return structured content`);
+  if (!result.structuredContent) return;
+  let verdict: ReturnType<OutputCheck>;
+  try {
+    verdict = check(result.structuredContent);
+  } catch (err) {
+    throw await sdkError(SDK_INVALID_PARAMS, `Failed to validate structured content: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (!verdict.valid) throw await sdkError(SDK_INVALID_PARAMS, `Structured content does not match the tool's output schema: ${verdict.errorMessage}`);
+}
+
+/** an McpError, as the SDK raised it for these checks: callFailure classifies it as the server's ("server") */
+async function sdkError(code: number, message: string): Promise<Error> {
+  const { McpError } = await import("@modelcontextprotocol/sdk/types.js");
+  return new McpError(code, message);
 }

@@ -17,12 +17,25 @@ export class UnknownToolError extends McpxError {
   }
 }
 
+/**
+ * What each requested name resolved to, per catalogue: resolving scans the whole list (190 µs a call
+ * at 500 tools). Keyed by the list itself, so a tools/list_changed, which makes the pool list anew,
+ * starts an empty cache and the old one goes with the old list.
+ */
+const resolved = new WeakMap<Tool[], Map<string, Tool | null>>();
+
 /** the tool a name refers to; throws UnknownToolError without starting the server for hook names */
 export async function findTool(pool: Pool, server: string, requested: string): Promise<Tool> {
   if (isHookToolName(requested)) throw new UnknownToolError(server, requested);
   const tools = await pool.tools(server);
-  const real = resolveToolName(requested, tools.map((t) => t.name));
-  const tool = real === undefined ? undefined : tools.find((t) => t.name === real);
+  let byName = resolved.get(tools);
+  if (!byName) resolved.set(tools, (byName = new Map()));
+  let tool = byName.get(requested);
+  if (tool === undefined) {
+    const real = resolveToolName(requested, tools.map((t) => t.name));
+    tool = (real === undefined ? undefined : tools.find((t) => t.name === real)) ?? null;
+    byName.set(requested, tool);
+  }
   if (!tool) throw new UnknownToolError(server, requested);
   return tool;
 }

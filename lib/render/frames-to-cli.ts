@@ -20,7 +20,9 @@ export async function renderFrames(frames: AsyncIterable<Frame>, o: RenderOption
     if (LEVEL_ORDER[level] >= LEVEL_ORDER[o.level]) err(formatLogLine({ level, message, source, fields }, o.format) + "\n");
   };
   for await (const f of frames) {
-    foldFrame(env, f);
+    // only --json prints the envelope; the other modes need only its exit code, and folding every
+    // call frame of a long run into it costs a copy per call (and its args hash)
+    if (o.mode === "json" || f.type === "end") foldFrame(env, f);
     if (o.mode === "stream") out(JSON.stringify(f) + "\n");
     if (o.mode === "text") renderText(f, log);
   }
