@@ -17,6 +17,7 @@ export const COMMAND_DESCRIPTIONS = {
   settings: "Show settings: mcpx settings list | mcpx settings get PATH",
   hooks: "Hooks in force: mcpx hooks list | explain SERVER.TOOL | test NAME --event FILE",
   serve: "Serve mcpx as an MCP server on stdio (tools mcpx_exec, mcpx_call, mcpx_namespaces, mcpx_types, and _Stop/_PostCompact for agent hosts); ends when stdin closes",
+  auth: "Log in to an HTTP server that requires OAuth: mcpx auth NAME (a browser or a printed URL, then a loopback redirect); mcpx auth NAME --logout forgets it (docs/auth.md)",
   daemon: "Serve /v1/exec, /v1/settings, /v1/events and /v1/health on a unix socket (default) or loopback TCP with a token, until SIGINT/SIGTERM (docs/daemon.md)",
 } as const;
 

@@ -23,6 +23,7 @@ const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   hooks: () => import("./hooks.ts").then((m) => m.default),
   serve: () => import("./serve.ts").then((m) => m.default),
   daemon: () => import("./daemon.ts").then((m) => m.default),
+  auth: () => import("./auth.ts").then((m) => m.default),
 };
 
 /** mcpx itself, for the usage text: each command's name and description, without loading it */

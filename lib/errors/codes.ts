@@ -29,6 +29,8 @@ export const ERROR_CODES = {
   UPSTREAM_TIMEOUT: { exit: 1, frame: "UPSTREAM_TIMEOUT", doc: "a tools/call did not answer within `mcp.callTimeout`; the server was stopped and the next call restarts it" },
   UPSTREAM_CLOSED: { exit: 1, frame: "UPSTREAM_CLOSED", doc: "the server closed the connection during a tools/call" },
   UPSTREAM_TOO_LARGE: { exit: 1, frame: "UPSTREAM_TOO_LARGE", doc: "an answer exceeded `mcp.maxMessage`" },
+  AUTH_REQUIRED: { exit: 1, frame: "AUTH_REQUIRED", doc: "an HTTP server needs an OAuth login mcpx does not hold (none yet, logged out, or a refresh it refused): run `mcpx auth NAME`; scripts and the daemon never open a browser" },
+  AUTH_FAILED: { exit: 1, frame: null, doc: "`mcpx auth NAME` could not finish the login (no OAuth on that server, a refusal, no redirect within 5 minutes); the message says which" },
   UPSTREAM_ERROR: { exit: 1, frame: "UPSTREAM_ERROR", doc: "any other failure of a tools/call (a JSON-RPC error from the server)" },
   CALL_REFUSED: { exit: 1, frame: "REFUSED", doc: "a `call` hook refused a tool call: the script's call rejects with a ToolError (exit 1 unless caught)" },
   SERVER_REFUSED: { exit: 1, frame: "REFUSED", doc: "a `server.start` hook refused to start a server: the calls that needed it fail" },

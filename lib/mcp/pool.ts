@@ -10,6 +10,7 @@ import type { ErrorCode } from "../errors/codes.ts";
 import { McpxError } from "../errors/mcpx-error.ts";
 import type { CallResult, Tool } from "./tool.ts";
 import { endProcesses, processTree } from "../process/end.ts";
+import { AuthRequiredError, storedAuthProvider } from "./oauth/provider.ts";
 import { VERSION } from "../version.ts";
 import { isPlainObject } from "../util/json-type.ts";
 import { leanReadMessages } from "./lean-read.ts";
@@ -24,6 +25,8 @@ export interface PoolOptions {
   startTimeoutMs: number;
   /** mcp.maxMessage: the stdio read limit for one message from a server */
   maxMessageBytes: number;
+  /** where OAuth logins are stored (lib/mcp/oauth/store.ts authDir); undefined: HTTP servers get no OAuth */
+  authDir?: string;
   /** the environment a stdio server inherits before its own `env` (see docs/decisions/0002) */
   baseEnv: Record<string, string | undefined>;
   /**
@@ -174,6 +177,8 @@ export class Pool {
         void this.drop(server, "message over mcp.maxMessage");
         throw new UpstreamError(`server "${server}": the answer to tools/call "${tool}" exceeded mcp.maxMessage (${this.opts.maxMessageBytes} bytes); raise mcp.maxMessage (MCPX_MCP_MAX_MESSAGE, --mcp-max-message) to read it. The server was stopped and the next call restarts it`, server, "UPSTREAM_TOO_LARGE");
       }
+      // a refresh the server refused in the middle of a session: the login is gone, not the server
+      if (err instanceof AuthRequiredError) throw new UpstreamError(err.message, server, "AUTH_REQUIRED");
       switch (callFailure(err, closed.has(conn.transport))) {
         case "timeout":
           // a hung server would hang the next call too: drop it so the next call starts it afresh
@@ -302,7 +307,7 @@ export class Pool {
       await this.stop(client, pid);
       const where = cfg.kind === "stdio" ? `${cfg.command} ${cfg.args.join(" ")}`.trim() : cfg.url;
       const why = callFailure(err, false) === "timeout" ? `it did not answer initialize within ${this.opts.startTimeoutMs}ms (mcp.startTimeout)` : String((err as Error)?.message ?? err);
-      const error = new UpstreamError(`server "${server}" could not be started (${where}): ${why}. Its config is in ${cfg.origin}; run with --logging-level debug to see its stderr`, server, "UPSTREAM_START");
+      const error = err instanceof AuthRequiredError ? new UpstreamError(err.message, server, "AUTH_REQUIRED") : new UpstreamError(`server "${server}" could not be started (${where}): ${why}. Its config is in ${cfg.origin}; run with --logging-level debug to see its stderr`, server, "UPSTREAM_START");
       await this.opts.startGate?.(cfg, "onError", { error });
       throw error;
     }
@@ -334,7 +339,7 @@ export class Pool {
   private async transport(cfg: ServerConfig): Promise<Transport> {
     if (cfg.kind === "http") {
       const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
-      return new StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers: cfg.headers } });
+      return new StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers: cfg.headers }, authProvider: storedAuthProvider(cfg, this.opts.authDir) });
     }
     const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
     const env: Record<string, string> = {};

@@ -10,6 +10,7 @@ import type { Observers } from "../hooks/observe.ts";
 import { runContext } from "../hooks/run-context.ts";
 import { writeCatalog } from "../mcp/catalog-cache.ts";
 import { Pool, UpstreamError } from "../mcp/pool.ts";
+import { authDir } from "../mcp/oauth/store.ts";
 import type { Sourced } from "../settings/resolve.ts";
 import { loadPlugins } from "../plugins/load.ts";
 import type { Plugin } from "../plugins/manifest.ts";
@@ -51,6 +52,7 @@ export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
     startTimeoutMs: session.get("mcp.startTimeout"),
     maxMessageBytes: session.get("mcp.maxMessage"),
     baseEnv: session.env,
+    authDir: authDir(session.env),
     onTools: (server, tools) => {
       try {
         writeCatalog(session.cacheDir, session.config.servers[server]!, tools);

@@ -34,7 +34,9 @@ export interface SettingDecl {
   env?: string;
 }
 
-export type CommandName = "run" | "exec" | "call" | "ls" | "types" | "settings" | "hooks" | "daemon" | "serve";
+// `auth` takes no setting's flag: none changes what a login does (its log lines follow logging.* from
+// the config and the environment), and a flag that is accepted and dropped is worse than none
+export type CommandName = "run" | "exec" | "call" | "ls" | "types" | "settings" | "hooks" | "daemon" | "serve" | "auth";
 
 /** commands that run scripts (serve and daemon: the defaults for runs whose request leaves a field out) */
 const RUNS: readonly CommandName[] = ["run", "exec", "serve", "daemon"];

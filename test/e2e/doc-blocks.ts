@@ -29,9 +29,11 @@ export const DOCKER_LANGS = ["dockerfile"];
  * What a marker may say (the convention is documented at the top of docs-commands.test.ts):
  * network: its URLs stand for a remote server, served by a local one in the test;
  * output: the block shows an answer or a shape, not a command or a config to run;
- * client-config: the block is an MCP client's config (an agent host's), started the way a host would.
+ * client-config: the block is an MCP client's config (an agent host's), started the way a host would;
+ * oauth: its URLs stand for an OAuth-protected server, served by the local OAuth fixture, and a fake
+ *   browser logs in when `mcpx auth` asks.
  */
-export const MARKERS = ["network", "output", "client-config"] as const;
+export const MARKERS = ["network", "output", "client-config", "oauth"] as const;
 
 const FENCE = /^(\s*)(`{3,}|~{3,})\s*([^\s`]*)/;
 const MARKER = /^\s*<!--\s*doc-test:\s*([\w-]+)\s*-->\s*$/;

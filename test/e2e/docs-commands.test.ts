@@ -23,6 +23,12 @@
 //                                       local one (a TCP `mcpx daemon`'s /mcp) and every `${VAR}` in the
 //                                       block is that server's token
 //     <!-- doc-test: output -->         a JSON answer or shape, not a config: not run
+//     <!-- doc-test: oauth -->          the block is about an OAuth-protected server: a config's URLs are
+//                                       pointed at the local OAuth fixture (fixtures/servers/oauth-server.ts)
+//                                       and each of its url servers is logged in (`mcpx auth NAME`) before
+//                                       `mcpx ls`; a shell block's sandbox has that fixture configured as
+//                                       `notes`. BROWSER is the fake browser (fixtures/servers/fake-browser.ts),
+//                                       which follows the printed URL back to mcpx's loopback callback.
 // - ```dockerfile: a container recipe. There is no Docker engine here, so each line must be a FROM or
 //   a COPY of a binary `make release` builds; test/e2e/container.test.ts runs that binary in an
 //   empty root holding nothing else.
@@ -38,6 +44,7 @@ import { parse as parseJsonc } from "jsonc-parser";
 import { BUN, EVERYTHING, FAKE_SERVER, MCPX, ROOT, sandbox, type Sandbox } from "./harness.ts";
 import { blockProblem, DOCKER_LANGS, examplePath, fencedBlocks, JSON_LANGS, program, SHELL_LANGS, shellCommands, type DocBlock, type DocCommand } from "./doc-blocks.ts";
 import { startDaemon, stopDaemons, type Daemon } from "./daemon-support.ts";
+import { BROWSER, startOAuthServer, type OAuthFixture } from "./oauth-support.ts";
 
 const DOCS = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
 const BLOCKS = DOCS.flatMap((f) => fencedBlocks(f, readFileSync(join(ROOT, f), "utf8")));
@@ -99,14 +106,21 @@ async function listToolsOf(sb: ReturnType<typeof docSandbox>, command: string, a
 async function runShellBlock(block: DocBlock): Promise<void> {
   const sb = docSandbox();
   const daemons: Daemon[] = [];
+  let env: Record<string, string> = {};
+  if (block.marker === "oauth") {
+    const config = JSON.parse(readFileSync(join(sb.dir, ".mcpx.json"), "utf8")) as { mcpServers: Record<string, unknown> };
+    config.mcpServers.notes = { url: oauth!.url };
+    sb.write(".mcpx.json", JSON.stringify(config, null, 2));
+    env = { BROWSER };
+  }
   try {
-    for (const cmd of shellCommands(block)) await runCommand(sb, block, cmd, daemons);
+    for (const cmd of shellCommands(block)) await runCommand(sb, block, cmd, daemons, env);
   } finally {
     for (const d of daemons) expect({ daemon: d.address, exit: await d.stop() }).toEqual({ daemon: d.address, exit: 0 });
   }
 }
 
-async function runCommand(sb: ReturnType<typeof docSandbox>, block: DocBlock, cmd: DocCommand, daemons: Daemon[]): Promise<void> {
+async function runCommand(sb: ReturnType<typeof docSandbox>, block: DocBlock, cmd: DocCommand, daemons: Daemon[], env: Record<string, string> = {}): Promise<void> {
   const what = `${block.file}:${cmd.line} \`${cmd.text}\``;
   const words = cmd.text.split(/\s+/);
   if (program(cmd) === "mcpx" && words[1] === "daemon") {
@@ -119,7 +133,7 @@ async function runCommand(sb: ReturnType<typeof docSandbox>, block: DocBlock, cm
     expect(await listToolsOf(sb, "sh", ["-c", `exec ${cmd.text}`])).toContain("mcpx_exec");
     return;
   }
-  if (program(cmd) === "mcpx") return expectSuccess(what, await sh(sb, cmd.text));
+  if (program(cmd) === "mcpx") return expectSuccess(what, await sh(sb, cmd.text, env));
   if (program(cmd) === "curl") {
     const r = await sh(sb, cmd.text);
     expectSuccess(what, r);
@@ -168,15 +182,22 @@ async function checkRelease(what: string): Promise<void> {
 // ── the local stand-in for a network MCP server ──────────────────────────────
 
 let remote: Daemon | undefined;
+/** the stand-in for an OAuth-protected server (blocks marked oauth) */
+let oauth: OAuthFixture | undefined;
 beforeAll(async () => {
   const sb = sandbox();
   sb.write(".mcpx.json", "{}\n");
   remote = await startDaemon(sb, ["--daemon-address", "http://127.0.0.1:0"], { env: { MCPX_DAEMON_TOKEN: TOKEN } });
+  oauth = await startOAuthServer(sb.env);
 });
-afterAll(stopDaemons);
+afterAll(async () => {
+  await stopDaemons();
+  await oauth?.stop();
+});
 
-/** a network block's text with every non-loopback URL origin pointed at the local server */
+/** a network (or oauth) block's text with every non-loopback URL origin pointed at the local server */
 function localised(block: DocBlock): { text: string; env: Record<string, string> } {
+  if (block.marker === "oauth") return { text: block.body.replace(/https?:\/\/(?!127\.0\.0\.1|localhost|\[::1\])[^/"'\s]+/g, oauth!.origin), env: { BROWSER } };
   const local = new URL(remote!.address).origin;
   const text = block.body.replace(/https?:\/\/(?!127\.0\.0\.1|localhost|\[::1\])[^/"'\s]+/g, local);
   const env = Object.fromEntries([...block.body.matchAll(/\$\{(\w+)\}/g)].map((m) => [m[1]!, TOKEN]));
@@ -205,7 +226,7 @@ test("the README's first block is exactly `make` and `make test` (the suite itse
 });
 
 test("a config example that needs a network server says so with the network marker", () => {
-  const unmarked = BLOCKS.filter((b) => JSON_LANGS.includes(b.lang) && b.marker !== "network" && /"url"\s*:\s*"https?:\/\/(?!127\.0\.0\.1|localhost)/.test(b.body));
+  const unmarked = BLOCKS.filter((b) => JSON_LANGS.includes(b.lang) && b.marker !== "network" && b.marker !== "oauth" && /"url"\s*:\s*"https?:\/\/(?!127\.0\.0\.1|localhost)/.test(b.body));
   expect(unmarked.map((b) => `${b.file}:${b.line}`)).toEqual([]);
 });
 
@@ -240,11 +261,14 @@ describe("documented config examples", () => {
       }
       if (!isConfig(block)) continue; // written by beforeAll
       test(`${doc}:${block.line} loads as ${path}, and its servers, hooks and script lines work`, async () => {
-        const { text, env } = block.marker === "network" ? localised(block) : { text: block.body, env: {} };
+        const { text, env } = block.marker === "network" || block.marker === "oauth" ? localised(block) : { text: block.body, env: {} };
         sb.write(".mcpx.json", text);
         const config = parseJsonc(text) as Record<string, unknown>;
         expectSuccess(`${doc}:${block.line} mcpx settings list`, await sh(sb, "mcpx settings list", env));
         expectSuccess(`${doc}:${block.line} mcpx hooks list`, await sh(sb, "mcpx hooks list", env));
+        // an OAuth server is listed once logged in, as the doc says to
+        const urlServers = Object.entries((config.mcpServers ?? {}) as Record<string, { url?: string }>).filter(([, s]) => s.url).map(([n]) => n);
+        if (block.marker === "oauth") for (const name of urlServers) expectSuccess(`${doc}:${block.line} mcpx auth ${name}`, await sh(sb, `mcpx auth ${name}`, env));
         if (config.mcpServers || config.plugins) expectSuccess(`${doc}:${block.line} mcpx ls`, await sh(sb, "mcpx ls", env));
         if (config.script) expectSuccess(`${doc}:${block.line} mcpx exec`, await sh(sb, "mcpx exec 'console.log(1)'", env));
       }, COMMAND_TIMEOUT_MS * 4);

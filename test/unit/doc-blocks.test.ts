@@ -98,7 +98,7 @@ describe("blockProblem", () => {
   });
 
   test("an unknown marker or language is refused, naming what is known", () => {
-    expect(blockProblem(block("json", "{}", "skip"))).toBe('X.md:7: unknown doc-test marker "skip": use one of network, output, client-config');
+    expect(blockProblem(block("json", "{}", "skip"))).toBe('X.md:7: unknown doc-test marker "skip": use one of network, output, client-config, oauth');
     expect(blockProblem(block("python", "print(1)"))).toContain("the doc test knows sh, bash, console, shell, json, jsonc");
   });
 

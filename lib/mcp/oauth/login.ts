@@ -1,0 +1,68 @@
+// `mcpx auth NAME`: the OAuth 2.1 authorization code flow with PKCE, run by the SDK's auth() with the
+// login provider: discovery (RFC 9728 then 8414), dynamic client registration when no client for this
+// redirect URI is stored, the authorization URL (printed, and opened where there is a browser), the
+// loopback redirect, the code exchange. Only a finished flow writes anything.
+
+import type { ServerConfig } from "../../config/server-config.ts";
+import { McpxError } from "../../errors/mcpx-error.ts";
+import { openBrowser, type Opened } from "./browser.ts";
+import { listenForCallback } from "./callback.ts";
+import { LoginOAuthProvider, registeredLoopback } from "./provider.ts";
+import { AuthStore } from "./store.ts";
+
+export type HttpServer = Extract<ServerConfig, { kind: "http" }>;
+
+export interface LoginOptions {
+  /** the auth directory (authDir(env)) */
+  dir: string;
+  /** for $BROWSER, DISPLAY and PATH */
+  env: Record<string, string | undefined>;
+  /** a line for the person at the terminal (stderr) */
+  say(line: string): void;
+  /** for tests of the bound; CALLBACK_TIMEOUT_MS otherwise */
+  timeoutMs?: number;
+}
+
+export interface LoginResult {
+  file: string;
+  /** seconds the access token lives, as the server said */
+  expiresIn?: number;
+  scope?: string;
+}
+
+/** logs in to one HTTP server and stores its client and tokens; throws McpxError AUTH_FAILED */
+export async function login(cfg: HttpServer, opts: LoginOptions): Promise<LoginResult> {
+  const store = new AuthStore(opts.dir, cfg.url);
+  const prior = registeredLoopback(store.read().client);
+  let provider: LoginOAuthProvider | undefined;
+  const callback = listenForCallback(() => provider!.stateParam, prior ? Number(new URL(prior).port) : undefined, opts.timeoutMs);
+  let opened: Opened | undefined;
+  const fail = (err: unknown): never => {
+    throw new McpxError(`server "${cfg.name}" (${cfg.url}) could not be authorized: ${(err as Error)?.message ?? err}. Its config is in ${cfg.origin}`, "AUTH_FAILED");
+  };
+  try {
+    provider = new LoginOAuthProvider(store, callback.redirectUrl, (url) => {
+      opts.say(`mcpx: to authorize mcpx for "${cfg.name}", open this URL in a browser:\n\n  ${url.href}\n`);
+      opened = openBrowser(url.href, opts.env);
+      opts.say(opened ? `mcpx: opened it with ${opened.program}; waiting for the redirect to ${callback.redirectUrl}` : `mcpx: no browser to open here; waiting for the redirect to ${callback.redirectUrl} (open the URL on this machine, or forward that port)`);
+    });
+    const { auth } = await import("@modelcontextprotocol/sdk/client/auth.js");
+    // the config's headers are not sent: they are for the MCP server, and the authorization server may be another party
+    const started = await auth(provider, { serverUrl: cfg.url }).catch(fail);
+    if (started !== "REDIRECT") fail(new Error("the server issued tokens without a login, which mcpx does not expect"));
+    const code = await callback.code.catch(fail);
+    const finished = await auth(provider, { serverUrl: cfg.url, authorizationCode: code }).catch(fail);
+    if (finished !== "AUTHORIZED" || !provider.commit()) fail(new Error("the code exchange gave no tokens"));
+    const tokens = provider.tokens()!;
+    return { file: store.file, expiresIn: tokens.expires_in, scope: tokens.scope };
+  } finally {
+    callback.close();
+    await opened?.settle();
+  }
+}
+
+/** removes a server's stored login; the file it removed, or undefined when there was none */
+export function logout(cfg: HttpServer, dir: string): string | undefined {
+  const store = new AuthStore(dir, cfg.url);
+  return store.remove() ? store.file : undefined;
+}

@@ -1,0 +1,220 @@
+// The SDK's OAuthClientProvider, twice: the stored one the pool hands every HTTP transport (it reads
+// and refreshes what `mcpx auth` saved, and never asks a person anything), and the login one
+// `mcpx auth NAME` drives (it holds everything in memory and writes it only once the flow succeeded,
+// so a login abandoned half-way leaves the previous one working). The SDK runs the flow itself
+// (discovery, dynamic registration, PKCE, exchange, refresh on 401); these only keep its state.
+// No runtime import of the SDK here: the pool loads this for every HTTP server, and the SDK's auth
+// module loads only when the transport needs it.
+
+import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { ServerConfig } from "../../config/server-config.ts";
+import { McpxError } from "../../errors/mcpx-error.ts";
+import { VERSION } from "../../version.ts";
+import { AuthStore } from "./store.ts";
+
+/** the path of the loopback redirect URI `mcpx auth` registers (the port is chosen when it listens) */
+export const CALLBACK_PATH = "/callback";
+
+/**
+ * A server wants authorization that only a person can give: raised inside a script run, a daemon or
+ * any command but `mcpx auth`, which never open a browser; the message says to run `mcpx auth NAME`.
+ */
+export class AuthRequiredError extends McpxError {
+  override name = "AuthRequiredError";
+  constructor(
+    readonly server: string,
+    why: string,
+  ) {
+    super(`server "${server}" needs authorization: ${why}. Run \`mcpx auth ${server}\` to log in (a browser or a printed URL); scripts and the daemon never open one`, "AUTH_REQUIRED");
+  }
+}
+
+/** what mcpx registers itself as (dynamic client registration): a public client, PKCE, refresh tokens */
+export function clientMetadata(redirectUrl: string): OAuthClientMetadata {
+  return {
+    client_name: `mcpx ${VERSION}`,
+    redirect_uris: [redirectUrl],
+    grant_types: ["authorization_code", "refresh_token"],
+    response_types: ["code"],
+    token_endpoint_auth_method: "none",
+  };
+}
+
+/** the redirect URI a stored client was registered with, if it is one of ours (a loopback callback) */
+export function registeredLoopback(client: OAuthClientInformationMixed | undefined): string | undefined {
+  const uris = (client as { redirect_uris?: unknown } | undefined)?.redirect_uris;
+  const first = Array.isArray(uris) ? uris.find((u): u is string => typeof u === "string") : undefined;
+  if (!first) return undefined;
+  try {
+    const u = new URL(first);
+    return u.protocol === "http:" && u.hostname === "127.0.0.1" && u.pathname === CALLBACK_PATH && u.port !== "" ? first : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The provider every HTTP server's transport gets outside `mcpx auth`. With tokens stored, the SDK
+ * sends them and, on a 401, refreshes them with the refresh token and saves the new ones here. Where
+ * the SDK would need a person (no client registered yet, no tokens, a refresh that was refused), this
+ * throws AuthRequiredError instead: no registration, no browser, no hang.
+ */
+export class StoredOAuthProvider implements OAuthClientProvider {
+  private readonly store: AuthStore;
+
+  constructor(
+    private readonly server: string,
+    dir: string,
+    url: string,
+  ) {
+    this.store = new AuthStore(dir, url);
+  }
+
+  get redirectUrl(): string {
+    // the SDK takes the refresh path only for a client with a redirect URL; the value is never visited
+    return registeredLoopback(this.store.read().client) ?? `http://127.0.0.1${CALLBACK_PATH}`;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return clientMetadata(this.redirectUrl);
+  }
+
+  clientInformation(): OAuthClientInformationMixed | undefined {
+    const client = this.store.read().client;
+    // the SDK would register a new client here: that is the start of a login, which is `mcpx auth`'s job
+    if (!client) throw new AuthRequiredError(this.server, "it answered 401 and mcpx holds no login for it");
+    return client;
+  }
+
+  // no saveClientInformation: without it the SDK can never register a client from here, not even
+  // when a stored one was bound to another authorization server (it fails instead)
+
+  tokens(): OAuthTokens | undefined {
+    return this.store.read().tokens;
+  }
+
+  saveTokens(tokens: OAuthTokens): void {
+    this.store.write({ tokens, savedAt: Date.now() });
+  }
+
+  redirectToAuthorization(): never {
+    throw new AuthRequiredError(this.server, this.store.read().tokens ? "its token expired and could not be refreshed" : "mcpx holds no token for it");
+  }
+
+  saveCodeVerifier(): void {
+    // a verifier matters only to a flow that reaches the browser, which this provider never starts
+  }
+
+  codeVerifier(): string {
+    throw new AuthRequiredError(this.server, "no login is in progress");
+  }
+
+  invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): void {
+    // the SDK calls this when the server refused what is stored (invalid_grant, invalid_client)
+    if (scope === "all") this.store.write({ client: undefined, tokens: undefined, discovery: undefined });
+    else if (scope === "client") this.store.write({ client: undefined });
+    else if (scope === "tokens") this.store.write({ tokens: undefined });
+    else if (scope === "discovery") this.store.write({ discovery: undefined });
+  }
+
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    const stored = this.store.read();
+    // without a login there is nothing to keep it for: a call after --logout must not recreate the file
+    if (stored.client && JSON.stringify(stored.discovery) !== JSON.stringify(state)) this.store.write({ discovery: state });
+  }
+
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.store.read().discovery;
+  }
+}
+
+/**
+ * The provider an HTTP server's transport gets, or none: an entry that sets its own Authorization
+ * header has chosen a static token, and OAuth must not replace it or turn its 401 into "run mcpx auth".
+ */
+export function storedAuthProvider(cfg: Extract<ServerConfig, { kind: "http" }>, dir: string | undefined): OAuthClientProvider | undefined {
+  if (dir === undefined || Object.keys(cfg.headers).some((h) => h.toLowerCase() === "authorization")) return undefined;
+  return new StoredOAuthProvider(cfg.name, dir, cfg.url);
+}
+
+/**
+ * The provider `mcpx auth` drives: everything in memory, starting from the stored client when its
+ * registered redirect URI is the one this login listens on (else the SDK registers afresh), and no
+ * stored tokens (a login always asks). `commit()` writes client and tokens together.
+ */
+export class LoginOAuthProvider implements OAuthClientProvider {
+  private client?: OAuthClientInformationMixed;
+  private saved?: OAuthTokens;
+  private verifier?: string;
+  private discovery?: OAuthDiscoveryState;
+  readonly stateParam = crypto.randomUUID();
+
+  constructor(
+    private readonly store: AuthStore,
+    readonly redirectUrl: string,
+    private readonly onRedirect: (url: URL) => void | Promise<void>,
+  ) {
+    const stored = store.read().client;
+    if (registeredLoopback(stored) === redirectUrl) this.client = stored;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return clientMetadata(this.redirectUrl);
+  }
+
+  state(): string {
+    return this.stateParam;
+  }
+
+  clientInformation(): OAuthClientInformationMixed | undefined {
+    return this.client;
+  }
+
+  saveClientInformation(info: OAuthClientInformationMixed): void {
+    this.client = info;
+  }
+
+  tokens(): OAuthTokens | undefined {
+    return this.saved;
+  }
+
+  saveTokens(tokens: OAuthTokens): void {
+    this.saved = tokens;
+  }
+
+  redirectToAuthorization(url: URL): void | Promise<void> {
+    return this.onRedirect(url);
+  }
+
+  saveCodeVerifier(verifier: string): void {
+    this.verifier = verifier;
+  }
+
+  codeVerifier(): string {
+    if (!this.verifier) throw new Error("internal: no PKCE verifier saved before the code exchange");
+    return this.verifier;
+  }
+
+  invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): void {
+    if (scope === "all" || scope === "client") this.client = undefined;
+    if (scope === "all" || scope === "tokens") this.saved = undefined;
+    if (scope === "all" || scope === "verifier") this.verifier = undefined;
+    if (scope === "all" || scope === "discovery") this.discovery = undefined;
+  }
+
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.discovery = state;
+  }
+
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.discovery;
+  }
+
+  /** writes the client and the tokens the flow ended with; false when it has none to write */
+  commit(): boolean {
+    if (!this.saved || !this.client) return false;
+    this.store.write({ client: this.client, tokens: this.saved, discovery: this.discovery, savedAt: Date.now() });
+    return true;
+  }
+}
