@@ -31,7 +31,7 @@ export const DOCKER_LANGS = ["dockerfile"];
  * output: the block shows an answer or a shape, not a command or a config to run;
  * client-config: the block is an MCP client's config (an agent host's), started the way a host would.
  */
-export const MARKERS = ["network", "output", "client-config"] as const;
+const MARKERS = ["network", "output", "client-config"] as const;
 
 const FENCE = /^(\s*)(`{3,}|~{3,})\s*([^\s`]*)/;
 const MARKER = /^\s*<!--\s*doc-test:\s*([\w-]+)\s*-->\s*$/;
