@@ -3,7 +3,7 @@ BUN := node_modules/.bin/bun
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 SOURCES := $(shell find cmd lib launcher -name '*.ts') package.json build.ts
 
-.PHONY: all install build demo test test-unit test-e2e bench typecheck cycles conformance release clean
+.PHONY: all install build demo test test-unit test-e2e bench typecheck cycles lint format conformance release clean
 
 all: build demo
 
@@ -28,6 +28,17 @@ typecheck: node_modules/.installed
 # no import cycle between files or between folders (lib/<concern>, cmd, launcher), type-only imports included
 cycles: node_modules/.installed
 	$(BUN) run test/cycles.ts
+
+# formatting and lint rules (biome.jsonc; checks, never writes), unused files, exports and
+# dependencies (knip.json), and the cycle check; CI runs it (.ci/run)
+lint: node_modules/.installed
+	node_modules/.bin/biome check --error-on-warnings .
+	node_modules/.bin/knip --no-progress
+	$(BUN) run test/cycles.ts
+
+# writes Biome's formatting (the style make lint checks)
+format: node_modules/.installed
+	node_modules/.bin/biome format --write .
 
 test: dist/mcpx
 	$(BUN) run test/run.ts

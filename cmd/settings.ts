@@ -44,7 +44,7 @@ function describeRow(r: SettingRow): string {
   const lines = [`${r.path} (${r.kind}) — ${r.description}`, `  env ${r.env}, flag ${r.flags.join(", ")}`];
   if (r.items) {
     lines.push(r.items.length ? "  lines:" : "  lines: none");
-    r.items.forEach((i, n) => lines.push(`    ${n + 1}. ${show(i.value)}  ← ${i.origin}`));
+    for (const [n, i] of r.items.entries()) lines.push(`    ${n + 1}. ${show(i.value)}  ← ${i.origin}`);
   } else lines.push(`  value: ${show(r.value)}  ← ${r.origin}`);
   if (r.shadowed.length) {
     lines.push("  shadowed:");

@@ -13,6 +13,7 @@ import { detectSys, hostGone, type Conn } from "./sys.ts";
 import { unwrap } from "./unwrap.ts";
 import { decodeHandoff, decodeHostAnswer, RS, type HostAnswer, type LauncherMessage, type LogLevel, type WireError } from "./wire.ts";
 
+// biome-ignore lint/suspicious/noExplicitAny: the runtime's globals (process, Bun, Deno) differ per runtime and are probed at run time
 const g = globalThis as Record<string, any>;
 const proc = g.process as { env: Record<string, string | undefined>; exitCode?: number };
 // a child the script starts (such as mcpx itself) must not be bun
@@ -355,7 +356,7 @@ function missingPackage(message: string | undefined): string | undefined {
   const m =
     /Cannot find (?:package|module) '([^']+)'/.exec(message) ??
     /Import "([^"]+)" not a dependency/.exec(message) ??
-    /"npm:(@?[^@"\/]+(?:\/[^@"\/]+)?)[^"]*"/.exec(message) ??
+    /"npm:(@?[^@"/]+(?:\/[^@"/]+)?)[^"]*"/.exec(message) ??
     /package "(@?[^"@]+)/.exec(message);
   const name = m?.[1];
   if (!name || /^(\.|\/|file:|node:|https?:)/.test(name)) return undefined;

@@ -70,8 +70,7 @@ function lineSplitter(onLine: (line: string) => void): (chunk: string) => void {
   let parts: string[] = [];
   return (chunk) => {
     let start = 0;
-    let nl: number;
-    while ((nl = chunk.indexOf("\n", start)) >= 0) {
+    for (let nl = chunk.indexOf("\n", start); nl >= 0; nl = chunk.indexOf("\n", start)) {
       parts.push(chunk.slice(start, nl));
       const line = parts.join("");
       parts = [];
@@ -103,6 +102,7 @@ const isBrokenPipe = (err: unknown) => {
   return e?.code === "EPIPE" || e?.name === "BrokenPipe";
 };
 
+// biome-ignore lint/suspicious/noExplicitAny: the runtime's globals (process, Bun, Deno) differ per runtime and are probed at run time
 const g = globalThis as Record<string, any>;
 
 /**

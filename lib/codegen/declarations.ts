@@ -11,7 +11,7 @@ import { jsDoc } from "./jsdoc.ts";
 import { propertyName } from "./schema-to-ts.ts";
 import { RAW_RESULT_TYPE, toolSignature, toolTypes, type ServerTools, type Tool } from "./tool-signature.ts";
 
-export type { ServerTools, Tool } from "./tool-signature.ts";
+export type { ServerTools } from "./tool-signature.ts";
 
 // Global type names the generated file refers to; no alias may shadow them inside the module.
 const REFERENCED_GLOBAL_TYPES = ["Promise", "Record", "Error", "ToolError", "McpxNamespace", "McpxLog", "McpxRawResult"];

@@ -7,7 +7,7 @@ import type { Pool } from "../mcp/pool.ts";
 import { writeGeneratedFile } from "../paths/content-file.ts";
 import { generateDeclarations } from "./declarations.ts";
 
-export const GLOBALS_FILE = "mcpx-globals.d.ts";
+const GLOBALS_FILE = "mcpx-globals.d.ts";
 
 /** @param cacheDir where the catalogue cache is (Session.cacheDir) */
 export async function writeGlobalsBeside(scriptPath: string, cacheDir: string, pool: Pool): Promise<void> {

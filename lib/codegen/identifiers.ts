@@ -5,12 +5,13 @@
 import { isHookToolName, resolveName, toIdentifier } from "../mcp/tool-names.ts";
 
 // The globals mcpx installs for every script (see declarations.ts); a server namespace may not take them.
-export const MCPX_GLOBALS = ["tools", "call", "log", "emit", "script", "result", "ToolError"] as const;
+const MCPX_GLOBALS = ["tools", "call", "log", "emit", "script", "result", "ToolError"] as const;
 
 // Globals of the language and of the runtimes mcpx supports (Bun, Deno, Node): a server named
 // `console` or `fetch` installed as a global would break the script and clash with their typings.
 // Extend this list when a runtime adds a global that users' scripts rely on.
-export const BUILTIN_GLOBALS: ReadonlySet<string> = new Set([
+// biome-ignore format: a word list, kept packed to read as one
+const BUILTIN_GLOBALS: ReadonlySet<string> = new Set([
   "globalThis", "eval", "isFinite", "isNaN", "parseFloat", "parseInt", "decodeURI",
   "decodeURIComponent", "encodeURI", "encodeURIComponent", "escape", "unescape", "AggregateError",
   "Array", "ArrayBuffer", "AsyncDisposableStack", "Atomics", "BigInt", "BigInt64Array",

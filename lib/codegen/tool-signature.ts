@@ -35,7 +35,7 @@ const HINTS: Array<[string, string]> = [
 
 // The tool's JSDoc paragraphs: its description (or annotated title), then the hints it sets to
 // true, since "destructive" is worth seeing before calling.
-export function toolDocParagraphs(tool: Tool): string[] {
+function toolDocParagraphs(tool: Tool): string[] {
   const out: string[] = [];
   const title = tool.annotations?.title;
   const text = tool.description ?? (typeof title === "string" ? title : undefined);
@@ -47,7 +47,7 @@ export function toolDocParagraphs(tool: Tool): string[] {
 
 // Whether a call may omit the arguments: nothing is required at the top level or by an allOf
 // member. Requirements inside anyOf/oneOf branches are not counted: some branch may need none.
-export function requiresNothing(schema: unknown): boolean {
+function requiresNothing(schema: unknown): boolean {
   if (!isSchemaObject(schema)) return true;
   if (Array.isArray(schema.required) && schema.required.length > 0) return false;
   return !Array.isArray(schema.allOf) || schema.allOf.every(requiresNothing);

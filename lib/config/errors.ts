@@ -35,7 +35,7 @@ export class ConfigError extends McpxError {
 }
 
 /** `file:line:column: key a.b: detail`, leaving out the parts that are unknown. */
-export function formatConfigError(init: ConfigErrorInit): string {
+function formatConfigError(init: ConfigErrorInit): string {
   let where = init.file;
   if (init.line !== undefined) {
     where += `:${init.line}`;

@@ -16,7 +16,7 @@ export interface FindOptions {
 }
 
 /** Per directory, lowest precedence first: the .mcpx/ folder is the shared base, .mcpx.json beside it overrides. */
-export const PROJECT_FILES = [join(".mcpx", "config.json"), ".mcpx.json"] as const;
+const PROJECT_FILES = [join(".mcpx", "config.json"), ".mcpx.json"] as const;
 
 /**
  * --config FILE, else MCPX_CONFIG, is exactly one file and must exist. Otherwise: the user file

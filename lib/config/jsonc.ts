@@ -62,7 +62,7 @@ export function formatKeyPath(path: JSONPath): string {
 }
 
 /** 1-based line and column of a character offset. */
-export function positionAt(text: string, offset: number): Position {
+function positionAt(text: string, offset: number): Position {
   let line = 1;
   let lineStart = 0;
   for (let i = 0; i < offset && i < text.length; i++) {
@@ -168,6 +168,6 @@ function rejectDuplicateKeys(text: string, file: string, node: Node, path: JSONP
       if (valueNode) rejectDuplicateKeys(text, file, valueNode, [...path, key]);
     }
   } else if (node.type === "array") {
-    (node.children ?? []).forEach((child, i) => rejectDuplicateKeys(text, file, child, [...path, i]));
+    for (const [i, child] of (node.children ?? []).entries()) rejectDuplicateKeys(text, file, child, [...path, i]);
   }
 }

@@ -20,7 +20,7 @@ export interface Layer<T> {
   itemOrigins?: Array<string | undefined>;
 }
 
-export interface Sourced<T> {
+interface Sourced<T> {
   value: T;
   /** the origin of the layer that contributed this item (spliced items keep their own origin) */
   origin: string;

@@ -16,8 +16,8 @@ import { isPlainObject } from "../util/json-type.ts";
 
 export type { ServerConfig };
 
-export const STDIO_KEYS = ["type", "command", "args", "env", "cwd"] as const;
-export const HTTP_KEYS = ["type", "url", "headers"] as const;
+const STDIO_KEYS = ["type", "command", "args", "env", "cwd"] as const;
+const HTTP_KEYS = ["type", "url", "headers"] as const;
 const TYPES = ["stdio", "http", "streamable-http"] as const;
 
 const str = (what: string) => v.pipe(v.string(`must be a string: ${what}`), v.nonEmpty(`must not be empty: ${what}`));

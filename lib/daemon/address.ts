@@ -13,7 +13,7 @@ export type DaemonAddress =
 /** the spellings a TCP address may take; the host part decides which loopback address is bound */
 const TCP_HOSTS: Record<string, "127.0.0.1" | "::1"> = { "127.0.0.1": "127.0.0.1", "[::1]": "::1", localhost: "127.0.0.1" };
 
-export const ACCEPTED_ADDRESSES = "an absolute unix socket path (optionally unix:/path), or http://127.0.0.1:PORT, http://[::1]:PORT or http://localhost:PORT (TCP is loopback only)";
+const ACCEPTED_ADDRESSES = "an absolute unix socket path (optionally unix:/path), or http://127.0.0.1:PORT, http://[::1]:PORT or http://localhost:PORT (TCP is loopback only)";
 
 /** the socket a daemon uses when daemon.address is empty */
 export function defaultSocketPath(env: Record<string, string | undefined>): string {

@@ -63,14 +63,16 @@ export async function* postExec(address: DaemonAddress, token: string, opts: Exe
     if (line.trim() === "") return undefined;
     const f = JSON.parse(line) as Frame;
     if (f.type === "result" || f.type === "error") final = true;
-    if (f.type === "end") (ended = true), (lastExit = f.exitCode);
+    if (f.type === "end") {
+      ended = true;
+      lastExit = f.exitCode;
+    }
     return f;
   };
   try {
     for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
       buf += decoder.decode(chunk, { stream: true });
-      let nl: number;
-      while ((nl = buf.indexOf("\n")) >= 0) {
+      for (let nl = buf.indexOf("\n"); nl >= 0; nl = buf.indexOf("\n")) {
         const f = parse(buf.slice(0, nl));
         buf = buf.slice(nl + 1);
         if (f) yield f;

@@ -6,7 +6,7 @@ import { ROUTES } from "./routes.ts";
 export const ROUTES_BEGIN = "<!-- BEGIN GENERATED routes -->";
 export const ROUTES_END = "<!-- END GENERATED routes -->";
 
-export function routesMarkdown(): string {
+function routesMarkdown(): string {
   const rows = ROUTES.map((r) => `| ${r.methods.map((m) => `\`${m} ${r.path}\``).join("<br>")} | ${r.doc.replace(/\|/g, "\\|")} |`);
   return ["| route | answers |", "| --- | --- |", ...rows].join("\n") + "\n";
 }

@@ -22,8 +22,8 @@ import { errorResponse, readJson, wantsNdjson } from "./http.ts";
 import { describeIssues, issuesSummary } from "./validate.ts";
 
 /** with output "text", the body is only stdout: how the run ended travels in these */
-export const EXIT_CODE_HEADER = "x-mcpx-exit-code";
-export const RUN_ID_HEADER = "x-mcpx-run-id";
+const EXIT_CODE_HEADER = "x-mcpx-exit-code";
+const RUN_ID_HEADER = "x-mcpx-run-id";
 
 export const execRoute: Handler = async (req, { deps }) => {
   const body = await readJson(req, deps.maxBody);
@@ -88,7 +88,9 @@ export const execRoute: Handler = async (req, { deps }) => {
   const enc = new TextEncoder();
   let finished = false;
   const finish = () => {
-    if (!finished) (finished = true), run.done();
+    if (finished) return;
+    finished = true;
+    run.done();
   };
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {

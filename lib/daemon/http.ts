@@ -4,7 +4,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 
 /** every error the daemon answers: {error: {code, message, …details}} */
-export interface ErrorBody {
+interface ErrorBody {
   error: { code: string; message: string; [k: string]: unknown };
 }
 
@@ -29,14 +29,14 @@ export function bearerOk(req: Request, token: string): boolean {
   return timingSafeEqual(sent, want) && m !== null;
 }
 
-export type BodyResult = { ok: true; text: string } | { ok: false; response: Response };
+type BodyResult = { ok: true; text: string } | { ok: false; response: Response };
 
 /**
  * The request body as text, at most `max` bytes. Content-Length is checked first, and the bytes are
  * counted while reading too, so a chunked body (or one that lies about its length) is refused as
  * soon as it passes the limit rather than after it has all been buffered.
  */
-export async function readBody(req: Request, max: number): Promise<BodyResult> {
+async function readBody(req: Request, max: number): Promise<BodyResult> {
   const tooLarge = (n?: number) =>
     ({ ok: false, response: errorResponse(413, "TOO_LARGE", `the request body${n !== undefined ? ` (${n} bytes)` : ""} is larger than daemon.maxBody (${max} bytes): send less, or raise daemon.maxBody where the daemon runs`) }) as const;
   const declared = req.headers.get("content-length");

@@ -21,8 +21,8 @@ export function idleServers(servers: readonly ServerUse[], now: number, idleMs: 
  * How often the reaper looks: a quarter of the idle timeout, within these bounds, so a server is
  * stopped at most 25% late and a short test timeout does not spin. Change only with docs/daemon.md.
  */
-export const REAP_MIN_INTERVAL_MS = 250;
-export const REAP_MAX_INTERVAL_MS = 30_000;
+const REAP_MIN_INTERVAL_MS = 250;
+const REAP_MAX_INTERVAL_MS = 30_000;
 
 /**
  * @param keep servers never reaped: a plugin's hooks are in force only while its server runs, so

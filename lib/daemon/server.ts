@@ -3,7 +3,7 @@
 // bearer token. It ends cleanly on SIGINT/SIGTERM: runs are cancelled (their process groups ended),
 // event streams closed, the pool closed and the socket removed.
 
-import { chmodSync, existsSync, lstatSync, mkdirSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, rmSync, type Stats } from "node:fs";
 import { dirname } from "node:path";
 import type { Server } from "bun";
 import { McpxError } from "../errors/mcpx-error.ts";
@@ -38,7 +38,7 @@ export interface Daemon {
  * The shortest daemon.token accepted: a guessable token on a TCP port is no lock. 16 characters of
  * base64 or hex are 64 bits and more; raise it, never lower it.
  */
-export const TOKEN_MIN_LENGTH = 16;
+const TOKEN_MIN_LENGTH = 16;
 
 /** a daemon that cannot start (address in use, not a socket, cannot bind): exit 2 (lib/errors/codes.ts E_DAEMON) */
 export class DaemonError extends McpxError {
@@ -149,7 +149,7 @@ async function prepareSocketPath(path: string, isDefault: boolean): Promise<void
     const why = unsafeDirReason(lstatSync(dir), uid);
     if (why) throw new DaemonError(`the daemon's socket directory ${dir} ${why}: someone else may have made it first. Remove it, set XDG_RUNTIME_DIR to a private directory of yours, or set daemon.address to a socket path in one`);
   }
-  let stat;
+  let stat: Stats;
   try {
     stat = lstatSync(path);
   } catch {

@@ -8,7 +8,7 @@ import { suggest } from "../util/did-you-mean.ts";
 import type { DaemonDeps, Handler } from "./context.ts";
 import { errorResponse, json } from "./http.ts";
 
-export function settingRows(deps: DaemonDeps): SettingRow[] {
+function settingRows(deps: DaemonDeps): SettingRow[] {
   return [...deps.session.settings.values()].map(settingRow);
 }
 
@@ -22,7 +22,7 @@ export const settingRoute: Handler = (_req, { deps, params }) => {
   return errorResponse(404, "NOT_FOUND", `unknown setting "${path}"${suggest(path, paths)}: use one of ${paths.join(", ")} (GET /v1/settings lists them all; /v1/settings/hooks lists the hooks in force)`);
 };
 
-export interface HookRow {
+interface HookRow {
   name: string;
   on: string;
   phase: string;
@@ -37,7 +37,7 @@ export interface HookRow {
  * whose server is running, then the observe hooks (config, then plugins). A plugin hook's origin
  * names the plugin and its manifest.
  */
-export function hookRows(deps: DaemonDeps): HookRow[] {
+function hookRows(deps: DaemonDeps): HookRow[] {
   const { gate } = deps.engine;
   return [...gate.hooks, ...deps.engine.observerHooks()].map((h) => ({ name: h.name, on: h.on, phase: h.phase, action: h.action.kind, effect: h.effect, failure: h.failure, origin: h.origin }));
 }

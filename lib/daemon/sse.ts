@@ -14,7 +14,7 @@ import { SettingsError } from "../settings/resolve.ts";
 export const KEEPALIVE_MS = 15_000;
 
 /** a test-only knob, not a setting (docs/daemon.md): the keep-alive interval in milliseconds */
-export const KEEPALIVE_ENV = "MCPX_DAEMON_KEEPALIVE_MS";
+const KEEPALIVE_ENV = "MCPX_DAEMON_KEEPALIVE_MS";
 
 /** the keep-alive interval: KEEPALIVE_MS, or KEEPALIVE_ENV when set; a value that is not a whole number > 0 is an error */
 export function keepAliveMs(env: Readonly<Record<string, string | undefined>>): number {

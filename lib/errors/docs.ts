@@ -8,7 +8,7 @@ import { ERROR_CODES, ERROR_CODE_NAMES, type ErrorCode } from "./codes.ts";
 export const EXIT_CODES_BEGIN = "<!-- BEGIN GENERATED exit-codes -->";
 export const EXIT_CODES_END = "<!-- END GENERATED exit-codes -->";
 export const FRAME_CODES_BEGIN = "<!-- BEGIN GENERATED error-codes -->";
-export const FRAME_CODES_END = "<!-- END GENERATED error-codes -->";
+const FRAME_CODES_END = "<!-- END GENERATED error-codes -->";
 
 /** numeric exits in ascending order, the script's own last; table order within one exit */
 function byExit(): ErrorCode[] {
@@ -20,7 +20,7 @@ function byExit(): ErrorCode[] {
 }
 
 /** one row per error code: the exit code, the code, the frame's error.code, when it happens */
-export function exitCodesMarkdown(): string {
+function exitCodesMarkdown(): string {
   const rows = byExit().map((c) => {
     const d = ERROR_CODES[c];
     return [exitCell(c), `\`${c}\``, d.frame === null ? "—" : `\`${d.frame}\``, d.doc];
@@ -30,7 +30,7 @@ export function exitCodesMarkdown(): string {
 }
 
 /** one row per table entry that reaches a frame, grouped by the frame's error.code (in table order) */
-export function frameCodesMarkdown(): string {
+function frameCodesMarkdown(): string {
   const framed = ERROR_CODE_NAMES.filter((c) => ERROR_CODES[c].frame !== null);
   const frames = [...new Set(framed.map((c) => ERROR_CODES[c].frame))];
   const rows = frames.flatMap((f) => framed.filter((c) => ERROR_CODES[c].frame === f).map((c) => [`\`${f}\``, exitCell(c), ERROR_CODES[c].doc]));

@@ -6,7 +6,7 @@
 // throwing listener is reported and skipped.
 
 import { matchesKind, whenMatches } from "./match.ts";
-import { EVENT_KINDS, type EventData, type EventKind, isEventKind } from "./kinds.ts";
+import { type EventData, type EventKind, isEventKind } from "./kinds.ts";
 
 /**
  * How many events the bus retains for replay (subscribe-from-seq). Fixed by design (issue 3, seed
@@ -42,8 +42,6 @@ interface EventBase<K extends EventKind> extends EventContext {
 
 /** one published event; narrowing on `kind` narrows `data` */
 export type Event<K extends EventKind = EventKind> = { [P in K]: Readonly<EventBase<P>> }[K];
-/** the same type, for modules that also need the global Event */
-export type BusEvent<K extends EventKind = EventKind> = Event<K>;
 
 /**
  * In-band notice that a subscription lost events: matching events with seqs in from..to (inclusive)

@@ -7,7 +7,7 @@
 // The in-band `gap` item a subscription may yield is not a kind: nothing publishes it (see bus.ts).
 
 /** the type tags a data field may have; a trailing "?" marks the field optional */
-export type FieldTag = "string" | "number" | "boolean" | "string?" | "number?" | "boolean?";
+type FieldTag = "string" | "number" | "boolean" | "string?" | "number?" | "boolean?";
 
 export interface KindSpec {
   description: string;

@@ -6,7 +6,7 @@ import { toIdentifier } from "../mcp/tool-names.ts";
 
 /** the context fields a `when` filter (or a /v1/events filter) can test */
 export const WHEN_KEYS = ["server", "tool", "session", "uri"] as const;
-export type WhenKey = (typeof WHEN_KEYS)[number];
+type WhenKey = (typeof WHEN_KEYS)[number];
 export type When = Partial<Record<WhenKey, string>>;
 
 /**
@@ -27,7 +27,10 @@ const GLOB_KEYS: ReadonlySet<WhenKey> = new Set(["server", "tool", "uri"]);
 const globs = new Map<string, Bun.Glob>();
 function glob(pattern: string): Bun.Glob {
   let g = globs.get(pattern);
-  if (!g) globs.set(pattern, (g = new Bun.Glob(pattern)));
+  if (!g) {
+    g = new Bun.Glob(pattern);
+    globs.set(pattern, g);
+  }
   return g;
 }
 

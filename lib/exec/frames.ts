@@ -5,7 +5,7 @@ import type { HookFrameBody } from "../hooks/types.ts";
 
 export type { HookFrameBody };
 
-export type LogLevel = "debug" | "info" | "warn" | "error";
+type LogLevel = "debug" | "info" | "warn" | "error";
 
 export interface SerializedError {
   name: string;
@@ -40,7 +40,6 @@ export type Frame =
   | { type: "end"; exitCode: number; durationMs: number };
 
 export type FrameType = Frame["type"];
-export type FrameOf<T extends FrameType> = Extract<Frame, { type: T }>;
 
 /**
  * Every frame type, with where it may stand. The guard test proves each is produced by a real run.

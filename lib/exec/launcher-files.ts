@@ -19,7 +19,7 @@ import wireSource from "../../launcher/wire.ts" with { type: "text" };
 import { writeContentDir } from "../paths/content-file.ts";
 
 /** the directory holding runtime.ts and its imports for this build of mcpx */
-export function runtimeDir(cacheDir: string): string {
+function runtimeDir(cacheDir: string): string {
   const files = { "runtime.ts": runtimeSource as string, "sys.ts": sysSource as string, "unwrap.ts": unwrapSource as string, "wire.ts": wireSource as string };
   return writeContentDir(join(cacheDir, "launch"), "rt-", files);
 }

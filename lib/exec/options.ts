@@ -18,7 +18,7 @@ export type OutputMode = (typeof OUTPUT_MODES)[number];
 
 const Lines = v.array(v.string());
 
-export const ScriptPhasesSchema = v.strictObject({
+const ScriptPhasesSchema = v.strictObject({
   before: v.optional(Lines, []),
   prefix: v.optional(Lines, []),
   onSuccess: v.optional(Lines, []),
@@ -96,4 +96,3 @@ export const ExecOptionsSchema = v.pipe(
 );
 
 export type ExecOptions = v.InferOutput<typeof ExecOptionsSchema>;
-export type ExecInput = v.InferInput<typeof ExecOptionsSchema>;

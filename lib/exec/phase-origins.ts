@@ -10,7 +10,7 @@ import type { ResolvedSettings } from "../settings/resolve.ts";
 export type PhaseOrigins = Record<ScriptPhase, string[]>;
 
 /** a settings origin as a person names it: flag:--before → --before, env:X → X, file:/p:3 → /p:3 */
-export function originLabel(origin: string): string {
+function originLabel(origin: string): string {
   const m = /^(?:flag|env|file):([\s\S]*)$/.exec(origin);
   return m ? m[1]! : origin;
 }

@@ -45,7 +45,7 @@ export function decideSandbox(requested: SandboxMode | undefined, policy: Sandbo
 }
 
 /** one exec.sandboxAllow item, as written in a config file */
-export const SandboxAllowItemSchema = v.strictObject({
+const SandboxAllowItemSchema = v.strictObject({
   read: v.optional(v.array(v.string())),
   write: v.optional(v.array(v.string())),
   net: v.optional(v.array(v.string())),

@@ -1,8 +1,6 @@
 // MCP_HOOK_SERVERS: which upstream servers may have their `_` hook tools invoked (design §5, seed
 // 000). Off by default: a server's hooks run only when the operator names it, or says "*".
 
-export const HOOK_SERVERS_VAR = "MCP_HOOK_SERVERS";
-
 export type HookServers = { all: true } | { all: false; names: string[] };
 
 /**

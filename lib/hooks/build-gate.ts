@@ -19,7 +19,7 @@ import type { SettingGetter } from "../settings/registry.ts";
 import type { ActionHost, Gate } from "./types.ts";
 
 /** per-run hooks (ExecOptions.hooks) may stop things but never change values (design §1: "may only lower") */
-export const PER_RUN_HOOK_CEILING: Level = "refuse";
+const PER_RUN_HOOK_CEILING: Level = "refuse";
 
 /** the hooks setting's items, each named by where it came from and its index there */
 export function hooksFromSetting(items: readonly Sourced[], cwd: string, env: Record<string, string | undefined>): Hook[] {
@@ -81,7 +81,7 @@ function lower(a: Level, b: Level): Level {
 }
 
 /** what the gate reads of a command's session (lib/session/session.ts gives it) */
-export interface GateSettings {
+interface GateSettings {
   get: SettingGetter;
   env: Record<string, string | undefined>;
   cwd: string;
@@ -128,6 +128,6 @@ export function buildGate({ session, pool, bus, hooks, dynamicHooks = () => [], 
 }
 
 /** how to run mcpx itself (module hooks): the binary when compiled, bun + the entry from source */
-export function selfArgv(): string[] {
+function selfArgv(): string[] {
   return Bun.main.startsWith("/$bunfs/") ? [process.execPath] : [process.execPath, Bun.main];
 }

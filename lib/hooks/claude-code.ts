@@ -22,8 +22,8 @@ import type { HookPayload } from "./hook.ts";
 import type { HookOutput } from "./output.ts";
 import type { Phase } from "./points.ts";
 
-export const CLAUDE_CODE_EVENTS = { before: "PreToolUse", onSuccess: "PostToolUse", onError: "PostToolUseFailure" } as const;
-export type ClaudeCodeEvent = (typeof CLAUDE_CODE_EVENTS)[keyof typeof CLAUDE_CODE_EVENTS];
+const CLAUDE_CODE_EVENTS = { before: "PreToolUse", onSuccess: "PostToolUse", onError: "PostToolUseFailure" } as const;
+type ClaudeCodeEvent = (typeof CLAUDE_CODE_EVENTS)[keyof typeof CLAUDE_CODE_EVENTS];
 
 export interface ClaudeCodeInput {
   session_id: string;
@@ -37,12 +37,12 @@ export interface ClaudeCodeInput {
   transcript_path: "";
 }
 
-export function claudeCodeEvent(point: string, phase: Phase): ClaudeCodeEvent | undefined {
+function claudeCodeEvent(point: string, phase: Phase): ClaudeCodeEvent | undefined {
   return point === "call" ? (CLAUDE_CODE_EVENTS as Partial<Record<Phase, ClaudeCodeEvent>>)[phase] : undefined;
 }
 
 /** Claude Code's name for an MCP tool */
-export function claudeCodeToolName(server: string, tool: string): string {
+function claudeCodeToolName(server: string, tool: string): string {
   return `mcp__${server}__${tool}`;
 }
 

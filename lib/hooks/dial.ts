@@ -7,8 +7,8 @@ import { typeName } from "../util/json-type.ts";
 import { levelRank, OUTPUT_KEYS, phaseCeiling, phaseSpec, POINTS, type Level, type OutputKey, type Phase, type PointName } from "./points.ts";
 
 /** the names clampedBy uses, in the order the clamps apply */
-export const CLAMPS = ["phase", "hooks.autonomy", "autonomy.max"] as const;
-export type Clamp = (typeof CLAMPS)[number];
+const CLAMPS = ["phase", "hooks.autonomy", "autonomy.max"] as const;
+type Clamp = (typeof CLAMPS)[number];
 
 export interface EffectiveLevel {
   level: Level;
@@ -55,7 +55,7 @@ export function applyDial(output: Record<string, unknown>, level: Level | Effect
       continue;
     }
     const k = key as OutputKey;
-    if (!spec || !spec.keys.includes(k)) {
+    if (!spec?.keys.includes(k)) {
       dropped.push(`${k}: not acted on at ${phase === "observe" ? "observe" : `${point}.${phase}`}`);
       continue;
     }

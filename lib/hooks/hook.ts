@@ -13,9 +13,7 @@ export type HookAction =
   | { kind: "plugin"; target: string; server: string; tool: string; args?: Record<string, unknown> }
   | { kind: "prompt"; text: string };
 
-export type ActionKind = HookAction["kind"];
-
-export { WHEN_KEYS, type When, type WhenKey } from "../events/match.ts";
+export { WHEN_KEYS } from "../events/match.ts";
 
 export interface Hook {
   /** given, or derived: `${on}.${phase}#${index}` */

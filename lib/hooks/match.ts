@@ -8,7 +8,7 @@ import type { Phase } from "./points.ts";
 
 export type MatchContext = When;
 
-export { matchesKind, whenMatches };
+export { matchesKind };
 
 /** `point` is a point name, or for phase observe the published event kind */
 export function hookMatches(hook: Pick<Hook, "on" | "phase" | "when">, point: string, phase: Phase, ctx: MatchContext): boolean {

@@ -7,7 +7,7 @@ import type { Pool } from "../mcp/pool.ts";
 import { resultText } from "../mcp/tool.ts";
 import { isAllowed } from "./allowlist.ts";
 import { toolFor } from "./mcp-hook-tools.ts";
-import type { Level, Phase, PointName } from "./points.ts";
+import type { Level, Phase } from "./points.ts";
 import { plainTextOutput } from "./output.ts";
 import type { GatePolicy } from "./policy.ts";
 import type { HookToolCaller, HookToolResult, Payload } from "./types.ts";

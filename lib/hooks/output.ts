@@ -8,7 +8,7 @@ import { OUTPUT_KEYS, type Phase } from "./points.ts";
 export type HookOutput = { ok: true; value: Record<string, unknown> } | { ok: false; reason: string };
 
 /** how much of unparseable output a failure quotes: enough to recognise it, not enough to flood a frame */
-export const QUOTE_LIMIT = 200;
+const QUOTE_LIMIT = 200;
 
 /** stdout of a run/module hook: empty = {}, else exactly one JSON object (surrounding whitespace ok) */
 export function parseHookOutput(stdout: string): HookOutput {

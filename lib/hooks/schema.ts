@@ -29,13 +29,13 @@ export class HookConfigError extends McpxError {
 }
 
 /** the phases a hook object may name; prefix exists only as the script.prefix source setting */
-export const CONFIG_PHASES = ["before", "onSuccess", "onError", "suffix", "observe"] as const satisfies readonly Phase[];
+const CONFIG_PHASES = ["before", "onSuccess", "onError", "suffix", "observe"] as const satisfies readonly Phase[];
 
-export const ACTION_KEYS = ["run", "module", "plugin", "prompt"] as const;
+const ACTION_KEYS = ["run", "module", "plugin", "prompt"] as const;
 
-export const HOOK_KEYS = ["on", "phase", ...ACTION_KEYS, "args", "when", "effect", "failure", "timeout", "name", "compat"] as const;
+const HOOK_KEYS = ["on", "phase", ...ACTION_KEYS, "args", "when", "effect", "failure", "timeout", "name", "compat"] as const;
 
-export const FAILURE_MODES = ["open", "closed"] as const;
+const FAILURE_MODES = ["open", "closed"] as const;
 
 // The vocabularies people arrive with (seed 003's mapping, #81/#112's words): each wrong phase name
 // gets the right one, so the error is the migration guide.
@@ -66,7 +66,7 @@ const oneOf = (choices: readonly string[]) => (issue: v.BaseIssue<unknown>) =>
   `use one of ${choices.join(", ")}${typeof issue.input === "string" ? suggest(issue.input, choices) : ""}`;
 
 /** one hook object as written in config; parseHooks runs the friendlier checks first and the cross-key ones after */
-export const HookObjectSchema = v.strictObject({
+const HookObjectSchema = v.strictObject({
   on: str('a point (script, call, server.start), or with phase observe an event-kind prefix or "*"'),
   phase: v.optional(v.picklist(CONFIG_PHASES, oneOf(CONFIG_PHASES)), "observe"),
   run: v.optional(
@@ -101,7 +101,7 @@ export const HookObjectSchema = v.strictObject({
   compat: v.optional(v.literal("claude-code", 'the only compat mode is "claude-code"')),
 });
 
-export type HookObject = v.InferOutput<typeof HookObjectSchema>;
+type HookObject = v.InferOutput<typeof HookObjectSchema>;
 
 export interface HookItem {
   value: unknown;

@@ -47,7 +47,7 @@ export interface PoolOptions {
  * itself and waits. A second covers a server that flushes state on exit; it is what a server that
  * ignores EOF costs each close. Change with docs/decisions/0006.
  */
-export const SERVER_EOF_GRACE_MS = 1000;
+const SERVER_EOF_GRACE_MS = 1000;
 
 /** a server that failed to start or to answer; its code (UPSTREAM_*, SERVER_REFUSED) is a row of lib/errors/codes.ts */
 export class UpstreamError extends McpxError {

@@ -5,6 +5,7 @@
 
 // Reserved words (ES strict mode and modules) plus the non-writable globals: none of them can be
 // declared as a binding, so they get a trailing `_` everywhere for one uniform rule.
+// biome-ignore format: a word list, kept packed to read as one
 const RESERVED = new Set([
   "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do",
   "else", "enum", "export", "extends", "false", "finally", "for", "function", "if", "import", "in",

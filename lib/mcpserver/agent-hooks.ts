@@ -24,7 +24,7 @@ export interface AgentHookOutcome {
 }
 
 /** the server name mcpx's own hooks are attributed to */
-export const OWN_SERVER = "mcpx";
+const OWN_SERVER = "mcpx";
 
 /** `_Stop`: agent.stop before; every hook may object, and every objection is returned */
 export async function agentStop(gate: Gate, onFrame: (f: HookFrameBody) => void = () => {}): Promise<AgentHookOutcome> {

@@ -25,7 +25,7 @@ export interface McpHttpDeps {
 }
 
 /** a session no request has touched for this long, with no call running, is closed: a client that vanished without DELETE. Raise it if agents idle longer; never remove it, or sessions leak. */
-export const MCP_SESSION_IDLE_MS = 30 * 60_000;
+const MCP_SESSION_IDLE_MS = 30 * 60_000;
 
 interface Entry {
   transport: WebStandardStreamableHTTPServerTransport;
@@ -38,7 +38,10 @@ const SESSIONS = new WeakMap<Engine, Map<string, Entry>>();
 
 function sessionsOf(engine: Engine): Map<string, Entry> {
   let m = SESSIONS.get(engine);
-  if (!m) SESSIONS.set(engine, (m = new Map()));
+  if (!m) {
+    m = new Map();
+    SESSIONS.set(engine, m);
+  }
   return m;
 }
 

@@ -130,7 +130,7 @@ function received(x: unknown): string {
 }
 
 /** the keys of the object schema at `keys` below `root`, through optional, pipe, array and record wrappers */
-export function acceptedKeys(root: v.GenericSchema, keys: Array<string | number>): string[] {
+function acceptedKeys(root: v.GenericSchema, keys: Array<string | number>): string[] {
   return Object.keys((entryAt(root, keys) as { entries?: Record<string, unknown> } | undefined)?.entries ?? {});
 }
 

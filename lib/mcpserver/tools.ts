@@ -4,7 +4,7 @@
 
 import { serverDefaultOrigins, withServerDefaults } from "../exec/server-defaults.ts";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import * as v from "valibot";
+import type * as v from "valibot";
 import { renderToolTypes } from "../codegen/declarations.ts";
 import { namespaceBindings } from "../codegen/identifiers.ts";
 import { resolveName } from "../mcp/tool-names.ts";
@@ -187,7 +187,7 @@ function progressNote(f: Frame): string | undefined {
 }
 
 /** the text an agent reads: what the script printed, then its result or its error */
-export function summary(env: Envelope): string {
+function summary(env: Envelope): string {
   const parts: string[] = [];
   if (env.stdout) parts.push(env.stdout.endsWith("\n") ? env.stdout : `${env.stdout}\n`);
   if (env.ok) parts.push(`result: ${JSON.stringify(env.result)}`);

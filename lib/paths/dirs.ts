@@ -81,7 +81,7 @@ export function homeNote(env: Env): string | undefined {
  * The longest directory a unix socket of ours may live in: sun_path holds 107 bytes, and the longest
  * name we bind is a run's channel, "/" + 12 characters + ".sock".
  */
-export const SOCKET_DIR_MAX = 107 - 18;
+const SOCKET_DIR_MAX = 107 - 18;
 
 /**
  * The private directory for unix sockets (the daemon's default socket, each run's call channel):

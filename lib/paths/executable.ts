@@ -3,7 +3,7 @@
 // program when the config loads (a missing one is refused before anything runs) and for the deno
 // and node script runtimes.
 
-import { accessSync, constants, statSync } from "node:fs";
+import { accessSync, constants, type Stats, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 
 export type ExecutableCheck =
@@ -11,8 +11,8 @@ export type ExecutableCheck =
   | { ok: false; problem: "missing" | "directory" | "not-executable" | "not-on-path"; path?: string };
 
 /** an existing regular file with an execute bit for us */
-export function executableState(path: string): "ok" | "missing" | "directory" | "not-executable" {
-  let st;
+function executableState(path: string): "ok" | "missing" | "directory" | "not-executable" {
+  let st: Stats;
   try {
     st = statSync(path);
   } catch {

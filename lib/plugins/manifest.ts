@@ -11,7 +11,7 @@ import { parseServers, type ServerConfig } from "../config/servers.ts";
 import type { Hook } from "../hooks/hook.ts";
 import { parseHooks } from "../hooks/schema.ts";
 
-export const MANIFEST_FILE = "mcpx-plugin.json";
+const MANIFEST_FILE = "mcpx-plugin.json";
 const KEYS = ["$schema", "name", "description", "server", "hooks"];
 
 export interface Plugin {

@@ -22,7 +22,7 @@ export function processTree(pid: number): Proc[] {
 }
 
 /** still running: same pid and start time, and not a zombie (an adopted zombie is reaped on the way) */
-export function isRunning(p: Proc): boolean {
+function isRunning(p: Proc): boolean {
   if (!HAS_PROC) {
     try {
       process.kill(p.pid, 0);

@@ -15,7 +15,7 @@ export const KILL_GRACE_MS = 1000;
 export const GONE_POLL_MS = 25;
 
 /** sends sig to the whole group led by pid; false when the group no longer exists */
-export function signalGroup(pid: number, sig: NodeJS.Signals | 0): boolean {
+function signalGroup(pid: number, sig: NodeJS.Signals | 0): boolean {
   try {
     process.kill(-pid, sig);
     return true;

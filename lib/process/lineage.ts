@@ -18,14 +18,14 @@ import { descendantsIn, HAS_PROC, hasEnvEntry, readEntry, readTable, type ProcEn
 import { becomeSubreaper, reapAdopted } from "./subreaper.ts";
 
 /** the variable that marks every process of a lineage; the launcher leaves it in the script's environment */
-export const LINEAGE_ENV = "MCPX_LINEAGE";
+const LINEAGE_ENV = "MCPX_LINEAGE";
 
 /**
  * How often live lineages look for new descendants. A process that is started, orphaned and stripped
  * of its environment within one interval escapes; a shorter interval costs a /proc walk (~2 ms for
  * 300 processes) more often for as long as any run lives. Change with docs/decisions/0006.
  */
-export const LINEAGE_SCAN_MS = 250;
+const LINEAGE_SCAN_MS = 250;
 
 const live = new Set<Lineage>();
 let timer: ReturnType<typeof setInterval> | undefined;

@@ -44,20 +44,29 @@ export function textModeStdout(f: Frame): string | Uint8Array | undefined {
 /** text mode: stdout on stdout; the script's stderr, logs, emits, hook notes and the error on stderr */
 function renderText(f: Frame, log: (level: Level, message: string, source?: string) => void): void {
   const printed = textModeStdout(f);
-  if (printed !== undefined) return out(printed);
+  if (printed !== undefined) {
+    out(printed);
+    return;
+  }
   switch (f.type) {
     case "stderr":
-      return err(f.data);
+      err(f.data);
+      break;
     case "log":
-      return log(f.level, f.message);
+      log(f.level, f.message);
+      break;
     case "emit":
-      return log("info", JSON.stringify(f.value), "emit");
+      log("info", JSON.stringify(f.value), "emit");
+      break;
     case "call":
-      return log("debug", `${f.server}.${f.tool} ${f.ok ? "ok" : "failed"} in ${f.durationMs}ms${f.error ? `: ${f.error}` : ""}`, "call");
+      log("debug", `${f.server}.${f.tool} ${f.ok ? "ok" : "failed"} in ${f.durationMs}ms${f.error ? `: ${f.error}` : ""}`, "call");
+      break;
     case "hook":
-      return renderHookNotes(f, log);
+      renderHookNotes(f, log);
+      break;
     case "error":
-      return log("error", describeError(f.error), "mcpx");
+      log("error", describeError(f.error), "mcpx");
+      break;
   }
 }
 
@@ -75,7 +84,7 @@ function withNewline(s: string): string {
 }
 
 /** the error and the part of its stack that is the user's, not the generated launcher's */
-export function describeError(e: SerializedError): string {
+function describeError(e: SerializedError): string {
   const head = `${e.name}: ${e.message}`;
   const frames = (e.stack ?? "").split("\n").filter((l) => /^\s+at /.test(l) && !/\/mcpx\/launch|launcher-[0-9a-f]+\.ts|runtime-[0-9a-f]+\.ts|native|node:/.test(l));
   return frames.length ? `${head}\n${frames.slice(0, 5).join("\n")}` : head;

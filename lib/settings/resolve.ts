@@ -55,7 +55,7 @@ export interface SettingsInput {
 export type ResolvedSettings = Map<string, ResolvedSetting>;
 
 /** the one splice marker on flags and in variables; JSON uses null */
-export const SPLICE_MARK = "-";
+const SPLICE_MARK = "-";
 
 export function resolveSettings(input: SettingsInput): ResolvedSettings {
   for (const file of input.files) checkKnownKeys(file.path, file.data);

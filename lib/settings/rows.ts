@@ -19,7 +19,7 @@ export interface SettingRow {
 }
 
 /** what a secret setting shows instead of its value, on every surface (mcpx settings, /v1/settings) */
-export const REDACTED = "(set; not shown)";
+const REDACTED = "(set; not shown)";
 
 const hide = (v: unknown) => (v === "" || v === undefined ? v : REDACTED);
 

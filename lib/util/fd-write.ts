@@ -5,7 +5,7 @@ import { writeSync } from "node:fs";
 
 const enc = new TextEncoder();
 
-export function writeFd(fd: 1 | 2, text: string | Uint8Array): void {
+function writeFd(fd: 1 | 2, text: string | Uint8Array): void {
   let buf = typeof text === "string" ? enc.encode(text) : text;
   while (buf.length > 0) {
     try {

@@ -68,7 +68,10 @@ async function main(): Promise<number> {
   } finally {
     server.stdin.end(); // its stdin closing ends it
     daemon.kill("SIGTERM");
-    const killer = setTimeout(() => (server.kill("SIGKILL"), daemon.kill("SIGKILL")), 5000);
+    const killer = setTimeout(() => {
+      server.kill("SIGKILL");
+      daemon.kill("SIGKILL");
+    }, 5000);
     await Promise.all([server.exited, daemon.exited]);
     clearTimeout(killer);
   }

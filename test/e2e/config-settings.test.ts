@@ -58,7 +58,7 @@ function expectOriginLines(text: string, expected: Array<{ marker: string; origi
 function expectItems(row: Row, expected: Array<{ marker: string; origin: string }>): void {
   expect(row.path).toBe("script.before");
   expect(row.items!.map((i) => i.value)).toEqual(expected.map((e) => line(e.marker)));
-  row.items!.forEach((item, i) => expect(item.origin).toContain(expected[i]!.origin));
+  for (const [i, item] of row.items!.entries()) expect(item.origin).toContain(expected[i]!.origin);
 }
 
 describe.concurrent("phases layered by the null-splice rule", () => {
@@ -116,7 +116,7 @@ describe.concurrent("mcpx settings", () => {
     const row = JSON.parse(r.stdout) as Row;
     expectItems(row, [{ marker: "[r1]", origin: replaceFile }]);
     expect(row.shadowed.map((s) => s.value)).toEqual([line("[p1]"), line("[p2]")]);
-    row.shadowed.forEach((s) => expect(s.origin).toContain(parentFile));
+    for (const s of row.shadowed) expect(s.origin).toContain(parentFile);
   });
 
   test("for a scalar setting the nearer config file wins, and settings get says what it shadowed", async () => {

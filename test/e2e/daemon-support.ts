@@ -109,7 +109,7 @@ export async function execEnvelope(d: Daemon, body: unknown): Promise<Envelope> 
  * Reads a streaming body line by line, handing each complete line to `onLine` until it returns true
  * (then the request is aborted: the client goes away) or the body ends.
  */
-export async function readLines(res: Response, onLine: (line: string) => boolean | void | Promise<boolean | void>, abort?: AbortController): Promise<void> {
+export async function readLines(res: Response, onLine: (line: string) => unknown, abort?: AbortController): Promise<void> {
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let buf = "";
@@ -118,8 +118,7 @@ export async function readLines(res: Response, onLine: (line: string) => boolean
       const { done, value } = await reader.read();
       if (done) return;
       buf += decoder.decode(value, { stream: true });
-      let nl: number;
-      while ((nl = buf.indexOf("\n")) >= 0) {
+      for (let nl = buf.indexOf("\n"); nl >= 0; nl = buf.indexOf("\n")) {
         const line = buf.slice(0, nl);
         buf = buf.slice(nl + 1);
         if ((await onLine(line)) === true) {

@@ -10,7 +10,7 @@ export const MCPX = join(ROOT, "dist/mcpx");
 export const BUN = join(ROOT, "node_modules/.bin/bun");
 export const FAKE_SERVER = join(ROOT, "fixtures/servers/fake-server.ts");
 export const EVERYTHING = join(ROOT, "node_modules/.bin/mcp-server-everything");
-export const BIN_PATH = `${join(ROOT, "node_modules/.bin")}:${process.env.PATH}`;
+const BIN_PATH = `${join(ROOT, "node_modules/.bin")}:${process.env.PATH}`;
 
 export interface Sandbox {
   dir: string;
@@ -82,7 +82,10 @@ export async function mcpx(sb: Sandbox, args: string[], opts: { cwd?: string; en
   });
   // a hang becomes a failure (exit 137 and a note on stderr) instead of a stuck test
   let killed = false;
-  const timer = opts.killAfterMs === undefined ? undefined : setTimeout(() => ((killed = true), proc.kill("SIGKILL")), opts.killAfterMs);
+  const timer = opts.killAfterMs === undefined ? undefined : setTimeout(() => {
+          killed = true;
+          proc.kill("SIGKILL");
+        }, opts.killAfterMs);
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   clearTimeout(timer);
   return { code, stdout, stderr: killed ? `${stderr}\n[harness] killed after ${opts.killAfterMs} ms\n` : stderr };

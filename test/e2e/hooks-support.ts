@@ -16,7 +16,7 @@ import { mcpx, parseFrames, writeConfig, type Frame } from "./support.ts";
 
 export { recordedCalls, recordedStarts };
 
-export const HOOK_SCRIPTS = join(import.meta.dir, "hook-scripts");
+const HOOK_SCRIPTS = join(import.meta.dir, "hook-scripts");
 export const script = (name: string) => join(HOOK_SCRIPTS, name);
 
 /** a run hook that reads its stdin and answers with `answer` (JSON-encoded unless a string); with `saveTo`, it saves its stdin there */
@@ -126,10 +126,6 @@ export function finalFrame(frames: Frame[]): Frame | undefined {
   return frames.find((f) => f.type === "result" || f.type === "error");
 }
 
-export function exitCodeOf(frames: Frame[]): number | undefined {
-  return frames.find((f) => f.type === "end")?.exitCode as number | undefined;
-}
-
 /** what the script wrote to stdout, from the stdout frames */
 export function stdoutOf(frames: Frame[]): string {
   return frames
@@ -157,7 +153,7 @@ export function tryCall(expr: string): string {
 }
 
 /** the hook frames and the run, rendered for a failure message */
-export function show(r: { code: number; stderr: string; frames?: Frame[]; stdout?: string }): string {
+function show(r: { code: number; stderr: string; frames?: Frame[]; stdout?: string }): string {
   return `exit ${r.code}\nstderr: ${r.stderr}\n${r.frames ? r.frames.map((f) => JSON.stringify(f)).join("\n") : `stdout: ${r.stdout}`}`;
 }
 

@@ -122,7 +122,17 @@ describe("mcpx serve --sandbox off", () => {
 describe("no silent installs", () => {
   // a registry that records whoever knocks: nothing may knock
   let knocks = 0;
-  const registry = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { open: (s) => void (knocks++, s.end()), data() {} } });
+  const registry = Bun.listen({
+    hostname: "127.0.0.1",
+    port: 0,
+    socket: {
+      open: (s) => {
+        knocks++;
+        s.end();
+      },
+      data() {},
+    },
+  });
   const env = { NPM_CONFIG_REGISTRY: `http://127.0.0.1:${registry.port}/`, npm_config_registry: `http://127.0.0.1:${registry.port}/` };
   afterAll(() => registry.stop(true));
   const IMPORT = 'import isOdd from "is-odd-mcpx-e2e";\nexport default () => isOdd(3);\n';

@@ -6,7 +6,7 @@
 
 import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { lstatSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { lstatSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, fakeServer, sandbox } from "./harness.ts";
 import { expectExit, mcpx, writeConfig } from "./support.ts";

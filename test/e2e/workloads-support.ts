@@ -39,12 +39,15 @@ const cache = new Map<string, string>();
 export function digestOf(size: number, seed: number): string {
   const key = `${size}/${seed}`;
   let d = cache.get(key);
-  if (d === undefined) cache.set(key, (d = `${size} ${sha256(payload(size, seed))}`));
+  if (d === undefined) {
+    d = `${size} ${sha256(payload(size, seed))}`;
+    cache.set(key, d);
+  }
   return d;
 }
 
 /** "<length> <sha256>" of a text that arrived */
-export function digest(text: string): string {
+function digest(text: string): string {
   return `${text.length} ${sha256(text)}`;
 }
 

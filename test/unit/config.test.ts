@@ -219,7 +219,10 @@ describe("finding config files", () => {
 
   test("the walk reaches the filesystem root", () => {
     const seen: string[] = [];
-    findConfigFiles({ cwd: "/a/b", env: {} }, (p) => (seen.push(p), false));
+    findConfigFiles({ cwd: "/a/b", env: {} }, (p) => {
+      seen.push(p);
+      return false;
+    });
     expect(seen).toEqual([
       "/a/b/.mcpx.json",
       "/a/b/.mcpx/config.json",

@@ -38,7 +38,7 @@ describe("settingsMarkdown", () => {
   test("has a header, a rule and one row per setting, in registry order", () => {
     expect(lines).toHaveLength(2 + SETTINGS.length);
     expect(lines[0]).toBe("| Setting | Kind | Default | Variable | Flags | Accepts | Description |");
-    lines.slice(2).forEach((line, i) => expect(line.startsWith(`| \`${SETTINGS[i]!.path}\` |`)).toBe(true));
+    for (const [i, line] of lines.slice(2).entries()) expect(line.startsWith(`| \`${SETTINGS[i]!.path}\` |`)).toBe(true);
   });
 
   test("every row has seven cells (no stray pipe splits one)", () => {

@@ -184,7 +184,12 @@ describe("matchesFilter", () => {
 describe("publish", () => {
   test("seq is monotonic from 1, time is ISO from the clock, data is copied and frozen", () => {
     let t = Date.parse("2026-01-02T03:04:05.000Z");
-    const bus = new EventBus({ now: () => new Date((t += 1000)) });
+    const bus = new EventBus({
+      now: () => {
+        t += 1000;
+        return new Date(t);
+      },
+    });
     expect(bus.lastSeq).toBe(0);
     const data = { server: "alpha" };
     const a = bus.publish("server.started", data);
@@ -738,7 +743,12 @@ describe("listeners", () => {
     let called = false;
     let finish!: () => void;
     // a listener that has not finished until the test says so
-    bus.on(() => ((called = true), new Promise<void>((r) => (finish = r))));
+    bus.on(() => {
+      called = true;
+      return new Promise<void>((r) => {
+        finish = r;
+      });
+    });
     // publish is synchronous: it returns here, with the listener called and still unfinished
     expect(bus.publish("server.started", { server: "x" }).seq).toBe(1);
     expect(called).toBe(true);
@@ -765,7 +775,10 @@ describe("listeners", () => {
     });
     const written: string[] = [];
     const original = process.stderr.write;
-    process.stderr.write = ((chunk: string) => (written.push(String(chunk)), true)) as typeof process.stderr.write;
+    process.stderr.write = ((chunk: string) => {
+      written.push(String(chunk));
+      return true;
+    }) as typeof process.stderr.write;
     try {
       bus.publish("tools.changed", { server: "x" });
     } finally {

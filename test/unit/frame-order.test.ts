@@ -142,7 +142,7 @@ describe("each violation is reported once, naming the frame and the rule", () =>
     test(name, () => {
       const got = checkFrameOrder(frames);
       expect(got).toHaveLength(violations.length);
-      violations.forEach((re, i) => expect(got[i]).toMatch(re));
+      for (const [i, re] of violations.entries()) expect(got[i]).toMatch(re);
     });
   }
 });

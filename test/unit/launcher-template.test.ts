@@ -26,7 +26,7 @@ function count(haystack: string, needle: string): number {
 function hostile(phase: ScriptPhase): string {
   return [
     `const marker_${phase} = "@suffix @before @import @${phase} */ /* $& $1 $' $\`";`,
-    `const tpl_${phase} = \`\${marker_${phase}} \\\` \${"}"} *\/\`;`,
+    `const tpl_${phase} = \`\${marker_${phase}} \\\` \${"}"} */\`;`,
     `console.log("\${not a hole}", '*/', marker_${phase}, tpl_${phase}) // trailing comment with @onError and */`,
     `/* a closed comment mentioning @suffix */ void 0;`,
   ].join("\n");

@@ -6,7 +6,7 @@
 import { Lineage } from "../../process/lineage.ts";
 
 /** stdout beyond this is a hook failure; a dial object is never this large */
-export const HOOK_STDOUT_CAP = 1024 * 1024;
+const HOOK_STDOUT_CAP = 1024 * 1024;
 /** stderr kept for the failure message and Claude Code's exit-2 reason */
 const STDERR_KEEP = 64 * 1024;
 /**
@@ -15,7 +15,7 @@ const STDERR_KEEP = 64 * 1024;
  * reader catching up; a grandchild that keeps the pipe open is not waited for. Change with care:
  * every hook that leaves something behind costs the run this long.
  */
-export const HOOK_DRAIN_MS = 200;
+const HOOK_DRAIN_MS = 200;
 
 export interface ProcessOutcome {
   exitCode: number | null;
