@@ -13,7 +13,7 @@ export const COMMAND_DESCRIPTIONS = {
   exec: "Run a TypeScript snippet against your MCP servers; it is written to a file and imported like a script, so every phase applies.",
   ls: "List configured servers with their tool counts, or one server's tools",
   types: "Print the TypeScript declarations for a server (SERVER) or one tool (SERVER.TOOL)",
-  call: "Call one tool: mcpx call SERVER.TOOL '{\"arg\": 1}' (or - to read the arguments from stdin). Prints the unwrapped result; a tool error exits 1.",
+  call: "Call one tool: mcpx call SERVER.TOOL key=value key:=JSON … (values typed by the tool's input schema), or one JSON object, or - (the object on stdin). The arguments are checked against the schema first (exit 2). Prints the unwrapped result; a tool error exits 1.",
   settings: "Show settings: mcpx settings list | mcpx settings get PATH",
   hooks: "Hooks in force: mcpx hooks list | explain SERVER.TOOL | test NAME --event FILE",
   serve: "Serve mcpx as an MCP server on stdio (tools mcpx_exec, mcpx_call, mcpx_namespaces, mcpx_types, and _Stop/_PostCompact for agent hosts); ends when stdin closes",
