@@ -11,7 +11,7 @@ import type { Tool } from "../lib/mcp/tool.ts";
 import { renderHookNotes } from "../lib/render/frames-to-cli.ts";
 import { out } from "../lib/util/fd-write.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
-import { sessionFromArgs } from "../lib/session/session.ts";
+import { AD_HOC_FLAGS, sessionWithAdHoc } from "./ad-hoc.ts";
 import { findTool } from "../lib/mcp/tool-call.ts";
 import { parseKeyValues } from "../lib/mcp/call-args.ts";
 import { checkArgs } from "../lib/mcp/check-args.ts";
@@ -20,6 +20,7 @@ import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 
 const OWN: Record<string, OwnFlag> = {
+  ...AD_HOC_FLAGS,
   json: { type: "boolean", description: "Print the raw MCP result as JSON" },
 };
 
@@ -33,7 +34,7 @@ export default defineCommand({
     const dot = target.indexOf(".");
     if (dot <= 0 || dot === target.length - 1) throw new UsageError(`"${target}" is not SERVER.TOOL (e.g. everything.echo)`);
     const input = await argumentsInput(items);
-    const session = sessionFromArgs(parsed);
+    const session = sessionWithAdHoc(parsed);
     const engine = openEngine(session, { ask: terminalAsker() });
     try {
       // the same gate a script's call passes: call hooks fire for `mcpx call` too, and a server

@@ -5,11 +5,12 @@ import { toIdentifier } from "../lib/mcp/tool-names.ts";
 import { out } from "../lib/util/fd-write.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openEngine } from "../lib/session/engine.ts";
-import { sessionFromArgs } from "../lib/session/session.ts";
+import { AD_HOC_FLAGS, sessionWithAdHoc } from "./ad-hoc.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 
 const OWN: Record<string, OwnFlag> = {
+  ...AD_HOC_FLAGS,
   json: { type: "boolean", description: "Print JSON" },
 };
 
@@ -20,7 +21,7 @@ export default defineCommand({
     const parsed = parseCommandArgs("ls", rawArgs, OWN);
     const [only, ...extra] = parsed.positionals;
     if (extra.length) throw new UsageError("usage: mcpx ls [SERVER]");
-    const session = sessionFromArgs(parsed);
+    const session = sessionWithAdHoc(parsed);
     const engine = openEngine(session);
     const pool = engine.pool;
     try {

@@ -8,7 +8,8 @@ import { resolveScriptPath } from "../lib/exec/script-path.ts";
 import { settingsPhaseOrigins } from "../lib/exec/phase-origins.ts";
 import { renderFrames } from "../lib/render/frames-to-cli.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
-import { sessionFromArgs, type Session } from "../lib/session/session.ts";
+import type { Session } from "../lib/session/session.ts";
+import { AD_HOC_FLAGS, sessionWithAdHoc } from "./ad-hoc.ts";
 import { parseAddress } from "../lib/daemon/address.ts";
 import { postExec } from "../lib/daemon/client.ts";
 import { refuseStayingFlags, remoteRunSettings, remoteScriptHooks } from "../lib/exec/remote.ts";
@@ -33,7 +34,7 @@ export function scriptCommand(kind: "run" | "exec") {
       name: kind,
       description: COMMAND_DESCRIPTIONS[kind],
     },
-    args: cittyArgs(kind, SCRIPT_FLAGS, kind === "run" ? { name: "script", description: "file or named script" } : { name: "snippet", description: "TypeScript source" }),
+    args: cittyArgs(kind, { ...SCRIPT_FLAGS, ...AD_HOC_FLAGS }, kind === "run" ? { name: "script", description: "file or named script" } : { name: "snippet", description: "TypeScript source" }),
     async run({ rawArgs }) {
       process.exitCode = await runScriptCommand(kind, rawArgs);
     },
@@ -41,11 +42,14 @@ export function scriptCommand(kind: "run" | "exec") {
 }
 
 async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<number> {
-  const parsed = parseCommandArgs(kind, argv, SCRIPT_FLAGS);
+  const parsed = parseCommandArgs(kind, argv, { ...SCRIPT_FLAGS, ...AD_HOC_FLAGS });
   const [target, ...more] = parsed.positionals;
   if (target === undefined) throw new UsageError(kind === "run" ? "mcpx run needs a script: mcpx run FILE [ARGS…]" : "mcpx exec needs a snippet: mcpx exec 'console.log(1)'");
   if (kind === "exec" && more.length > 0) throw new UsageError(`mcpx exec takes one snippet; got ${more.length + 1} arguments (quote the snippet, or pass script arguments after --)`);
-  const session = sessionFromArgs(parsed);
+  // an ad-hoc server is this process's: a daemon would have to start it, so it does not travel
+  const adHoc = Object.keys(AD_HOC_FLAGS).find((f) => parsed.own[f] !== undefined);
+  if (parsed.own.remote === true && adHoc) throw new UsageError(`--${adHoc} does not travel with --remote: the daemon runs its own configured servers; configure the server in the daemon's config, or run without --remote`);
+  const session = sessionWithAdHoc(parsed);
 
   const opts: ExecOptions = {
     args: [...more, ...parsed.rest],

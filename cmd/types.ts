@@ -6,11 +6,13 @@ import { findTool } from "../lib/mcp/tool-call.ts";
 import { out } from "../lib/util/fd-write.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openEngine } from "../lib/session/engine.ts";
-import { sessionFromArgs } from "../lib/session/session.ts";
+import { AD_HOC_FLAGS, sessionWithAdHoc } from "./ad-hoc.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 
-const OWN: Record<string, OwnFlag> = {};
+const OWN: Record<string, OwnFlag> = {
+  ...AD_HOC_FLAGS,
+};
 
 export default defineCommand({
   meta: { name: "types", description: COMMAND_DESCRIPTIONS.types },
@@ -19,7 +21,7 @@ export default defineCommand({
     const parsed = parseCommandArgs("types", rawArgs, OWN);
     const [target, ...extra] = parsed.positionals;
     if (!target || extra.length) throw new UsageError("usage: mcpx types SERVER[.TOOL]");
-    const session = sessionFromArgs(parsed);
+    const session = sessionWithAdHoc(parsed);
     const engine = openEngine(session);
     const pool = engine.pool;
     try {

@@ -2,10 +2,10 @@
 // tool's input schema, ad-hoc servers (--stdio, --http-url) with no config, did-you-mean for unknown
 // names, and the error prefix every failure shares.
 
-import { describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { recordedCalls } from "../../fixtures/servers/record.ts";
-import { fakeServer, sandbox } from "./harness.ts";
+import { BUN, FAKE_SERVER, fakeServer, sandbox } from "./harness.ts";
 import { expectExit, leftoverProcesses, mcpx, writeConfig } from "./support.ts";
 
 const sb = sandbox();
@@ -62,6 +62,84 @@ describe.concurrent("mcpx call key=value", () => {
   });
 });
 
+// a directory with no config at all: the ad-hoc server is the only one
+const bare = sandbox();
+const STDIO = `${BUN} ${FAKE_SERVER}`;
+let http: ReturnType<typeof Bun.spawn> | undefined;
+let httpUrl = "";
+
+beforeAll(async () => {
+  // in a sandbox of its own: it is this file's, not mcpx's, and outlives the leftover check below
+  http = Bun.spawn([BUN, FAKE_SERVER], { env: { ...sandbox().env, FAKE_MCP_HTTP_PORT: "0" }, stdin: "pipe", stdout: "ignore", stderr: "pipe" });
+  let seen = "";
+  const decoder = new TextDecoder();
+  for await (const chunk of http.stderr as ReadableStream<Uint8Array>) {
+    seen += decoder.decode(chunk);
+    const m = /listening (\d+)/.exec(seen);
+    if (m) {
+      httpUrl = `http://127.0.0.1:${m[1]}/mcp`;
+      break;
+    }
+  }
+});
+
+afterAll(async () => {
+  http?.kill("SIGTERM");
+  await http?.exited;
+});
+
+describe.concurrent("ad-hoc servers with no config", () => {
+  test("--stdio on call, ls, types and exec, named from the command (bun …/fake-server.ts → fake)", async () => {
+    const [call, ls, types, exec] = await Promise.all([
+      mcpx(bare, ["call", "--stdio", STDIO, "fake.echo", "message=hi"]),
+      mcpx(bare, ["ls", "--stdio", STDIO]),
+      mcpx(bare, ["types", "--stdio", STDIO, "fake.echo"]),
+      mcpx(bare, ["exec", "--stdio", STDIO, 'console.log(await fake.echo({ message: "from exec" }))']),
+    ]);
+    expectExit(call, 0);
+    expect(call.stdout).toBe("hi\n");
+    expectExit(ls, 0);
+    expect(ls.stdout).toMatch(/^fake\t\d+ tools\n$/);
+    expectExit(types, 0);
+    expect(types.stdout).toContain("echo");
+    expectExit(exec, 0);
+    expect(exec.stdout).toBe("from exec\n");
+  });
+
+  test("run takes --stdio too, and --name names the server", async () => {
+    bare.write("adhoc.ts", 'export default async () => (await mine.echo({ message: "ran" }))');
+    const r = await mcpx(bare, ["run", "--stdio", STDIO, "--name", "mine", "adhoc.ts"]);
+    expectExit(r, 0);
+    expect(r.stdout).toBe("ran\n");
+  });
+
+  test("--http-url is named by its host and merged with the configured servers", async () => {
+    const ls = await mcpx(sb, ["ls", "--http-url", httpUrl]);
+    expectExit(ls, 0);
+    expect(ls.stdout).toMatch(/^fake\t\d+ tools\n127-0-0-1\t\d+ tools\n$/);
+    const call = await mcpx(bare, ["call", "--http-url", httpUrl, "--name", "web", "web.add", "a=1", "b=2"]);
+    expectExit(call, 0);
+    expect(JSON.parse(call.stdout)).toEqual({ sum: 3 });
+  });
+
+  test("an ad-hoc name that a config already uses is exit 2 naming both and --name", async () => {
+    const r = await mcpx(sb, ["ls", "--stdio", STDIO]);
+    expectExit(r, 2);
+    expect(r.stderr).toContain('"fake"');
+    expect(r.stderr).toContain("--name");
+  });
+
+  test("shell syntax in --stdio and --stdio with --remote are exit 2 naming the flag", async () => {
+    const pipe = await mcpx(bare, ["ls", "--stdio", `${STDIO} | cat`]);
+    expectExit(pipe, 2);
+    expect(pipe.stderr).toContain('"|" is shell syntax');
+    const remote = await mcpx(bare, ["exec", "--remote", "--stdio", STDIO, "1"]);
+    expectExit(remote, 2);
+    expect(remote.stderr).toContain("--stdio does not travel with --remote");
+  });
+});
+
 test("no server process started by this file's runs is left behind", async () => {
   expect(await leftoverProcesses(sb.dir)).toEqual([]);
+  expect(await leftoverProcesses(bare.dir)).toEqual([]);
 });
