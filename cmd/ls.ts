@@ -3,6 +3,8 @@
 import { toolBindings } from "../lib/codegen/identifiers.ts";
 import { toIdentifier } from "../lib/mcp/tool-names.ts";
 import { out } from "../lib/util/fd-write.ts";
+import { McpxError } from "../lib/errors/mcpx-error.ts";
+import { suggest } from "../lib/util/did-you-mean.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openEngine } from "../lib/session/engine.ts";
 import { AD_HOC_FLAGS, sessionWithAdHoc } from "./ad-hoc.ts";
@@ -27,7 +29,7 @@ export default defineCommand({
     try {
       // the configured servers and those plugins bring: every namespace a script sees
       const names = pool.names();
-      if (only !== undefined && !names.includes(only)) throw new UsageError(`unknown server "${only}": configured servers are ${names.join(", ") || "none"}`);
+      if (only !== undefined && !names.includes(only)) throw new UsageError(`unknown server "${only}"${suggest(only, names)}: configured servers are ${names.join(", ") || "none"}`);
       const targets = only === undefined ? names : [only];
       // listed concurrently, reported in config order
       const listed = await Promise.all(
@@ -45,7 +47,7 @@ export default defineCommand({
         for (const s of listed) out(`${s.name}\t${s.error ? `error: ${s.error}` : `${s.tools!.length} tools`}\n`);
       } else {
         const s = listed[0]!;
-        if (s.error) throw new Error(s.error);
+        if (s.error) throw new McpxError(s.error, "UPSTREAM_START");
         // the name a script calls it by; a tool whose identifier is taken is reachable through call()
         const byName = new Map(toolBindings(s.tools!.map((t) => t.name)).map((b) => [b.name, b]));
         for (const t of s.tools!) {

@@ -44,8 +44,8 @@ export function scriptCommand(kind: "run" | "exec") {
 async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<number> {
   const parsed = parseCommandArgs(kind, argv, { ...SCRIPT_FLAGS, ...AD_HOC_FLAGS });
   const [target, ...more] = parsed.positionals;
-  if (target === undefined) throw new UsageError(kind === "run" ? "mcpx run needs a script: mcpx run FILE [ARGS…]" : "mcpx exec needs a snippet: mcpx exec 'console.log(1)'");
-  if (kind === "exec" && more.length > 0) throw new UsageError(`mcpx exec takes one snippet; got ${more.length + 1} arguments (quote the snippet, or pass script arguments after --)`);
+  if (target === undefined) throw new UsageError(kind === "run" ? "needs a script: mcpx run FILE [ARGS…]" : "needs a snippet: mcpx exec 'console.log(1)'");
+  if (kind === "exec" && more.length > 0) throw new UsageError(`takes one snippet; got ${more.length + 1} arguments (quote the snippet, or pass script arguments after --)`);
   // an ad-hoc server is this process's: a daemon would have to start it, so it does not travel
   const adHoc = Object.keys(AD_HOC_FLAGS).find((f) => parsed.own[f] !== undefined);
   if (parsed.own.remote === true && adHoc) throw new UsageError(`--${adHoc} does not travel with --remote: the daemon runs its own configured servers; configure the server in the daemon's config, or run without --remote`);
@@ -67,7 +67,7 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
   };
   if (kind === "run") {
     const file = resolveScriptPath(target, session.cwd);
-    if (!file) throw new UsageError(`script not found: ${target} (not a file, and no .mcpx/scripts/${target}.ts from ${session.cwd} up)`);
+    if (!file) throw new UsageError(scriptNotFound(target, session.cwd));
     opts.file = file;
   } else if (target === "-") {
     // the snippet from stdin (a heredoc, a pipe): stdin is then spent, so the script reads none
@@ -127,4 +127,11 @@ function parseEnvFlags(list: string[]): Record<string, string> {
     env[item.slice(0, eq)] = item.slice(eq + 1);
   }
   return env;
+}
+
+/** where `mcpx run NAME` looked (lib/exec/script-path.ts): the file, then .mcpx/scripts/NAME[.ts…] unless NAME is a path */
+export function scriptNotFound(target: string, cwd: string): string {
+  if (target.includes("/")) return `script not found: ${target} (no such file)`;
+  const named = /\.[cm]?[jt]s$/.test(target) ? target : `${target}.ts`;
+  return `script not found: ${target} (not a file, and no .mcpx/scripts/${named} from ${cwd} up)`;
 }

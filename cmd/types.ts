@@ -4,6 +4,7 @@ import { renderToolTypes } from "../lib/codegen/declarations.ts";
 import { resolveName } from "../lib/mcp/tool-names.ts";
 import { findTool } from "../lib/mcp/tool-call.ts";
 import { out } from "../lib/util/fd-write.ts";
+import { suggest } from "../lib/util/did-you-mean.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openEngine } from "../lib/session/engine.ts";
 import { AD_HOC_FLAGS, sessionWithAdHoc } from "./ad-hoc.ts";
@@ -29,15 +30,11 @@ export default defineCommand({
       const names = pool.names();
       // a server name may itself contain dots: the longest configured name that prefixes the target wins
       const server = names.filter((n) => target === n || target.startsWith(n + ".")).sort((a, b) => b.length - a.length)[0] ?? resolveName(target.split(".")[0]!, names);
-      if (!server) throw new UsageError(`unknown server in "${target}": configured servers are ${names.join(", ") || "none"}`);
+      if (!server) throw new UsageError(`unknown server in "${target}"${suggest(target.split(".")[0]!, names)}: configured servers are ${names.join(", ") || "none"}`);
       const toolName = target === server ? undefined : target.slice(target.startsWith(server + ".") ? server.length + 1 : target.indexOf(".") + 1) || undefined;
       const tools = await pool.visibleTools(server);
       const tool = toolName === undefined ? undefined : (await findTool(pool, server, toolName)).name;
       out(renderToolTypes({ name: server, tools }, tool) + "\n");
-    } catch (e) {
-      if (e instanceof UsageError) throw e;
-      session.log("error", (e as Error).message);
-      process.exitCode = 1;
     } finally {
       await engine.close();
     }

@@ -11,6 +11,7 @@ import { McpxError } from "../errors/mcpx-error.ts";
 import type { CallResult, Tool } from "./tool.ts";
 import { endProcesses, processTree } from "../process/end.ts";
 import { VERSION } from "../version.ts";
+import { suggest } from "../util/did-you-mean.ts";
 
 export type { CallResult, Tool };
 
@@ -224,7 +225,7 @@ export class Pool {
 
   private async open(server: string): Promise<Connection> {
     const cfg = this.servers[server];
-    if (!cfg) throw new UpstreamError(`unknown server "${server}": configured servers are ${this.names().join(", ") || "none"} (mcpServers in your config; see mcpx ls)`, server, "UNKNOWN_SERVER");
+    if (!cfg) throw new UpstreamError(`unknown server "${server}"${suggest(server, this.names())}: configured servers are ${this.names().join(", ") || "none"} (mcpServers in your config; see mcpx ls)`, server, "UNKNOWN_SERVER");
     await this.opts.startGate?.(cfg, "before", {});
     const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
     const client = new Client({ name: "mcpx", version: VERSION }, { capabilities: {} });

@@ -4,6 +4,7 @@
 
 import { isHookToolName, resolveToolName } from "./tool-names.ts";
 import { McpxError } from "../errors/mcpx-error.ts";
+import { suggest } from "../util/did-you-mean.ts";
 import type { Pool } from "./pool.ts";
 import { resultText, type CallResult, type Tool } from "./tool.ts";
 
@@ -12,8 +13,10 @@ export class UnknownToolError extends McpxError {
   constructor(
     readonly server: string,
     readonly tool: string,
+    /** the names it could have meant, for the did-you-mean (hook tools are never among them) */
+    choices: readonly string[] = [],
   ) {
-    super(`unknown tool "${tool}" on server "${server}": run \`mcpx ls ${server}\` to see its tools`, "UNKNOWN_TOOL");
+    super(`unknown tool "${tool}" on server "${server}"${suggest(tool, choices)}: run \`mcpx ls ${server}\` to see its tools`, "UNKNOWN_TOOL");
   }
 }
 
@@ -23,7 +26,7 @@ export async function findTool(pool: Pool, server: string, requested: string): P
   const tools = await pool.tools(server);
   const real = resolveToolName(requested, tools.map((t) => t.name));
   const tool = real === undefined ? undefined : tools.find((t) => t.name === real);
-  if (!tool) throw new UnknownToolError(server, requested);
+  if (!tool) throw new UnknownToolError(server, requested, tools.map((t) => t.name).filter((n) => !isHookToolName(n)));
   return tool;
 }
 

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { recordedCalls } from "../../fixtures/servers/record.ts";
 import { BUN, FAKE_SERVER, fakeServer, sandbox } from "./harness.ts";
 import { expectExit, leftoverProcesses, mcpx, writeConfig } from "./support.ts";
+import { COMMAND_DESCRIPTIONS } from "../../cmd/commands.ts";
 
 const sb = sandbox();
 const RECORD = join(sb.dir, "calls.jsonl");
@@ -136,6 +137,105 @@ describe.concurrent("ad-hoc servers with no config", () => {
     const remote = await mcpx(bare, ["exec", "--remote", "--stdio", STDIO, "1"]);
     expectExit(remote, 2);
     expect(remote.stderr).toContain("--stdio does not travel with --remote");
+  });
+});
+
+describe.concurrent("did-you-mean for unknown commands, servers and tools", () => {
+  test.each([
+    [["lss"], "ls"],
+    [["call", "fak.echo", "message=x"], "fake"],
+    [["call", "fake.ecoh", "message=x"], "echo"],
+    [["ls", "fkae"], "fake"],
+    [["types", "fakee.echo"], "fake"],
+    [["types", "fake.ech"], "echo"],
+    [["hooks", "explain", "fak.echo"], "fake"],
+    [["hooks", "explain", "fake.ecoh"], "echo"],
+  ])("mcpx %p suggests %p", async (args, near) => {
+    const r = await mcpx(sb, args);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(`(did you mean ${near}?)`);
+  });
+});
+
+describe.concurrent("help and errors", () => {
+  test("bare mcpx prints the help on stderr, nothing on stdout, and exits 2", async () => {
+    const r = await mcpx(bare, []);
+    expectExit(r, 2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("USAGE mcpx");
+  });
+
+  test("a command's help shows its own flags first, the settings under SETTINGS, then EXAMPLES", async () => {
+    const r = await mcpx(bare, ["call", "--help"]);
+    expectExit(r, 0);
+    const [options = -1, settings = -1, examples = -1] = ["OPTIONS", "SETTINGS", "EXAMPLES"].map((h) => r.stdout.indexOf(`\n${h}`));
+    expect(options).toBeGreaterThan(0);
+    expect(settings).toBeGreaterThan(options);
+    expect(examples).toBeGreaterThan(settings);
+    // a setting flag is listed under SETTINGS only; --stdio (not a setting) under OPTIONS
+    expect(r.stdout.slice(options, settings)).not.toContain("--mcp-call-timeout");
+    expect(r.stdout.slice(settings)).toContain("--mcp-call-timeout");
+    expect(r.stdout.slice(options, settings)).toContain("--stdio");
+    expect(r.stdout.slice(examples)).toContain("mcpx call everything.echo message=hi");
+  });
+
+  test("every command's help has examples", async () => {
+    for (const name of Object.keys(COMMAND_DESCRIPTIONS)) {
+      const r = await mcpx(bare, [name, "--help"]);
+      expect(r.stdout).toContain(`\nEXAMPLES\n\n  mcpx ${name}`);
+    }
+  });
+
+  test("an unknown flag on a command with no script does not say to put it after --; run and exec do", async () => {
+    const ls = await mcpx(bare, ["ls", "--bogus"]);
+    expectExit(ls, 2);
+    expect(ls.stderr).not.toContain("after --");
+    const exec = await mcpx(bare, ["exec", "--bogus", "1"]);
+    expect(exec.stderr).toContain("To pass it to the script, put it after --");
+  });
+
+  test("mcpx run nonexist.ts names .mcpx/scripts/nonexist.ts, not .ts.ts", async () => {
+    const r = await mcpx(bare, ["run", "nonexist.ts"]);
+    expectExit(r, 2);
+    expect(r.stderr).toContain(".mcpx/scripts/nonexist.ts from");
+    expect(r.stderr).not.toContain(".ts.ts");
+  });
+
+  // the one prefix: "mcpx COMMAND: " once a command is named, "mcpx: " before one is; never twice,
+  // never a stack, never a log-format line ("[error] …") for the error that ends the command
+  test.each([
+    [["nope"]],
+    [["--bogus"]],
+    [["ls", "--bogus"]],
+    [["ls", "nosuch"]],
+    [["run", "nonexist.ts"]],
+    [["run"]],
+    [["exec", "a", "b"]],
+    [["exec", "--output", "xml", "1"]],
+    [["call", "nosuch.tool", "{}"]],
+    [["call", "fake.nosuch"]],
+    [["call", "fake.add", "a=x"]],
+    [["call", "fake.fail", "message=boom"]],
+    [["call", "fake"]],
+    [["types"]],
+    [["types", "nosuch"]],
+    [["types", "fake.nosuch"]],
+    [["ls", "--stdio", "/nonexistent/prog", "prog"]],
+    [["settings", "get", "nosuch"]],
+    [["settings"]],
+    [["hooks", "explain", "fake.nosuch"]],
+    [["hooks", "test"]],
+    [["serve", "x"]],
+    [["daemon", "x"]],
+  ])("mcpx %p fails with one error line in the one prefix style", async (args) => {
+    const r = await mcpx(sb, args);
+    expect(r.code).not.toBe(0);
+    const lines = r.stderr.trimEnd().split("\n");
+    const command = args[0]!.startsWith("-") || !(args[0]! in COMMAND_DESCRIPTIONS) ? "" : ` ${args[0]}`;
+    expect(lines[lines.length - 1]).toMatch(new RegExp(`^mcpx${command}: \\S`));
+    expect(r.stderr).not.toMatch(/mcpx( [a-z]+)?: mcpx/);
+    expect(r.stderr).not.toContain("[error]");
+    expect(r.stderr).not.toContain("    at ");
   });
 });
 
