@@ -9,6 +9,7 @@ import { openEngine } from "../lib/session/engine.ts";
 import type { Session } from "../lib/session/session.ts";
 import type { Tool } from "../lib/mcp/tool.ts";
 import { renderHookNotes } from "../lib/render/frames-to-cli.ts";
+import { statusLine } from "../lib/util/status-line.ts";
 import { out } from "../lib/util/fd-write.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { AD_HOC_FLAGS, sessionWithAdHoc } from "./ad-hoc.ts";
@@ -35,7 +36,7 @@ export default defineCommand({
     if (dot <= 0 || dot === target.length - 1) throw new UsageError(`"${target}" is not SERVER.TOOL (e.g. everything.echo)`);
     const input = await argumentsInput(items);
     const session = sessionWithAdHoc(parsed);
-    const engine = openEngine(session, { ask: terminalAsker() });
+    const engine = openEngine(session, { ask: terminalAsker(), status: statusLine(session.env) });
     try {
       // the same gate a script's call passes: call hooks fire for `mcpx call` too, and a server
       // start it causes shows its server.start hooks' advice and failures here

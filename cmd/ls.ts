@@ -2,6 +2,7 @@
 
 import { toolBindings } from "../lib/codegen/identifiers.ts";
 import { toIdentifier } from "../lib/mcp/tool-names.ts";
+import { statusLine } from "../lib/util/status-line.ts";
 import { out } from "../lib/util/fd-write.ts";
 import { McpxError } from "../lib/errors/mcpx-error.ts";
 import { suggest } from "../lib/util/did-you-mean.ts";
@@ -24,7 +25,7 @@ export default defineCommand({
     const [only, ...extra] = parsed.positionals;
     if (extra.length) throw new UsageError("usage: mcpx ls [SERVER]");
     const session = sessionWithAdHoc(parsed);
-    const engine = openEngine(session);
+    const engine = openEngine(session, { status: statusLine(session.env) });
     const pool = engine.pool;
     try {
       // the configured servers and those plugins bring: every namespace a script sees

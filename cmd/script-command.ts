@@ -1,6 +1,7 @@
 // `run` and `exec` are one command with two ways to name the script: parse flags → ExecOptions →
 // the one exec path → render. Everything they accept is either a registry setting or listed here.
 
+import { statusLine } from "../lib/util/status-line.ts";
 import { execute } from "../lib/exec/execute.ts";
 import { sandboxContext } from "../lib/exec/sandbox-policy.ts";
 import { OUTPUT_MODES, type ExecOptions, type OutputMode } from "../lib/exec/options.ts";
@@ -80,7 +81,7 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
   const onSignal = () => abort.abort();
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
-  const engine = openEngine(session, { ask: terminalAsker() });
+  const engine = openEngine(session, { ask: terminalAsker(), status: statusLine(session.env) });
   try {
     const frames = execute(opts, { gate: engine.gate, env: process.env, cacheDir: session.cacheDir, sockDir: session.sockDir, inheritStdin: true, cwd: session.cwd, signal: abort.signal, sandbox: sandboxContext(session, "cli"), phaseOrigins: settingsPhaseOrigins(session.settings) });
     const code = await renderFrames(frames, { mode: opts.output!, format: session.get("logging.format"), level: session.get("logging.level") });

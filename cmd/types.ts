@@ -3,6 +3,7 @@
 import { renderToolTypes } from "../lib/codegen/declarations.ts";
 import { resolveName } from "../lib/mcp/tool-names.ts";
 import { findTool } from "../lib/mcp/tool-call.ts";
+import { statusLine } from "../lib/util/status-line.ts";
 import { out } from "../lib/util/fd-write.ts";
 import { suggest } from "../lib/util/did-you-mean.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
@@ -23,7 +24,7 @@ export default defineCommand({
     const [target, ...extra] = parsed.positionals;
     if (!target || extra.length) throw new UsageError("usage: mcpx types SERVER[.TOOL]");
     const session = sessionWithAdHoc(parsed);
-    const engine = openEngine(session);
+    const engine = openEngine(session, { status: statusLine(session.env) });
     const pool = engine.pool;
     try {
       // the configured servers and those plugins bring

@@ -1,6 +1,6 @@
 // The upstream pool: one SDK client per configured server, started on first use (a script that never
 // touches a server never starts it), dropped when its transport closes or a call hangs, so the next
-// call reconnects. Server stderr goes to the log at debug level, never to the terminal.
+// call reconnects. Server stderr goes to the log at debug level, and its last lines into the error when it fails to start.
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -32,6 +32,8 @@ export interface PoolOptions {
   startGate?(server: ServerConfig, phase: "before" | "onSuccess" | "onError", info: { tools?: number; error?: Error }): Promise<void>;
   /** lifecycle events for the bus: server.started, server.stopped, tools.changed */
   onEvent?(kind: "server.started" | "server.stopped" | "tools.changed", data: Record<string, unknown>): void;
+  /** a tool's notifications/progress during a call (a status line shows it); undefined once the call ends */
+  onProgress?(server: string, tool: string, progress: { progress: number; total?: number; message?: string } | undefined): void;
   /** told each time a server's tool list is read (the catalogue cache keeps it) */
   onTools?(server: string, tools: Tool[]): void;
 }
@@ -69,6 +71,10 @@ interface Connection {
 const overLimit = new WeakSet<Transport>();
 /** the transports whose connection closed (the server exited, its pipe broke): a failed call on one is UPSTREAM_CLOSED */
 const closed = new WeakSet<Transport>();
+/** the last lines a stdio server wrote on stderr, shown when it fails to start (they say why) */
+const stderrTail = new WeakMap<Transport, () => string[]>();
+/** how many of them: enough for a stack or a usage message, not a log (change freely) */
+const STDERR_TAIL_LINES = 12;
 
 /** the SDK's own error codes (ErrorCode in @modelcontextprotocol/sdk/types.js), for errors the client raises itself */
 const SDK_REQUEST_TIMEOUT = -32001;
@@ -124,7 +130,8 @@ export class Pool {
 
   /** @param keepOnTimeout hook tools: a single timeout must not restart the server (design §5) */
   async call(server: string, tool: string, args: Record<string, unknown>, timeoutMs = this.opts.callTimeoutMs, keepOnTimeout = false): Promise<CallResult> {
-    return this.inUse(server, () => this.callOn(server, tool, args, timeoutMs, keepOnTimeout));
+    const calling = this.inUse(server, () => this.callOn(server, tool, args, timeoutMs, keepOnTimeout));
+    return this.opts.onProgress ? calling.finally(() => this.opts.onProgress!(server, tool, undefined)) : calling;
   }
 
   /** counts the server as busy while `work` runs (lastUsed is then "now"), and as used when it ends */
@@ -142,7 +149,8 @@ export class Pool {
   private async callOn(server: string, tool: string, args: Record<string, unknown>, timeoutMs: number, keepOnTimeout: boolean): Promise<CallResult> {
     const conn = await this.connect(server);
     try {
-      return (await conn.client.callTool({ name: tool, arguments: args }, undefined, { timeout: timeoutMs })) as CallResult;
+      const onprogress = this.opts.onProgress && ((p: { progress: number; total?: number; message?: string }) => this.opts.onProgress!(server, tool, p));
+      return (await conn.client.callTool({ name: tool, arguments: args }, undefined, { timeout: timeoutMs, ...(onprogress ? { onprogress } : {}) })) as CallResult;
     } catch (err) {
       const msg = String((err as Error)?.message ?? err);
       if (overLimit.has(conn.transport)) {
@@ -253,7 +261,9 @@ export class Pool {
       await this.stop(client, pid);
       const where = cfg.kind === "stdio" ? `${cfg.command} ${cfg.args.join(" ")}`.trim() : cfg.url;
       const why = callFailure(err, false) === "timeout" ? `it did not answer initialize within ${this.opts.startTimeoutMs}ms (mcp.startTimeout)` : String((err as Error)?.message ?? err);
-      const error = new UpstreamError(`server "${server}" could not be started (${where}): ${why}. Its config is in ${cfg.origin}; run with --logging-level debug to see its stderr`, server, "UPSTREAM_START");
+      const tail = stderrTail.get(transport)?.() ?? [];
+      const said = tail.length ? `. Its stderr ended with:\n  ${tail.join("\n  ")}\n` : ". ";
+      const error = new UpstreamError(`server "${server}" could not be started (${where}): ${why}${said}Its config is in ${cfg.origin}; run with --logging-level debug to see all its stderr`, server, "UPSTREAM_START");
       await this.opts.startGate?.(cfg, "onError", { error });
       throw error;
     }
@@ -296,10 +306,17 @@ export class Pool {
       if (/^ReadBuffer exceeded maximum size/.test(err.message)) overLimit.add(t);
     };
     let partial = "";
+    const tail: string[] = [];
+    stderrTail.set(t, () => (partial.trim() ? [...tail, partial] : tail));
     t.stderr?.on("data", (chunk: Buffer) => {
       const lines = (partial + chunk.toString()).split("\n");
       partial = lines.pop() ?? "";
-      for (const line of lines) if (line.trim()) this.opts.log("debug", `[${cfg.name}] ${line}`);
+      for (const line of lines) {
+        if (!line.trim()) continue;
+        this.opts.log("debug", `[${cfg.name}] ${line}`);
+        tail.push(line);
+        if (tail.length > STDERR_TAIL_LINES) tail.shift();
+      }
     });
     return t;
   }

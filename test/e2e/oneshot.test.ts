@@ -8,6 +8,8 @@ import { recordedCalls } from "../../fixtures/servers/record.ts";
 import { BUN, FAKE_SERVER, fakeServer, sandbox } from "./harness.ts";
 import { expectExit, leftoverProcesses, mcpx, writeConfig } from "./support.ts";
 import { COMMAND_DESCRIPTIONS } from "../../cmd/commands.ts";
+import { quote } from "shell-quote";
+import { MCPX } from "./harness.ts";
 
 const sb = sandbox();
 const RECORD = join(sb.dir, "calls.jsonl");
@@ -236,6 +238,51 @@ describe.concurrent("help and errors", () => {
     expect(r.stderr).not.toMatch(/mcpx( [a-z]+)?: mcpx/);
     expect(r.stderr).not.toContain("[error]");
     expect(r.stderr).not.toContain("    at ");
+  });
+});
+
+/** mcpx under a pseudo-terminal (util-linux `script`): what a user at a terminal sees, stdout and stderr as one */
+async function onTerminal(args: string[], env: Record<string, string>): Promise<string> {
+  const proc = Bun.spawn(["script", "-qfec", quote([MCPX, ...args]), "/dev/null"], { cwd: bare.dir, env: { ...bare.env, TERM: "xterm", ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const text = await new Response(proc.stdout).text();
+  await proc.exited;
+  return text;
+}
+
+describe.concurrent("progress on a terminal, nothing extra on a pipe", () => {
+  // the server takes 1.5 s to answer initialize, over STATUS_DELAY_MS (400 ms): a start that slow
+  // shows the line; a regression that drew it on a pipe would put escape codes into the pipe's stderr
+  const slow = { FAKE_MCP_START_DELAY: "1500" };
+
+  test("a slow server start shows a status line naming the server on a terminal", async () => {
+    const seen = await onTerminal(["call", "--stdio", STDIO, "fake.echo", "message=hi"], slow);
+    expect(seen).toContain("starting fake (");
+    expect(seen).toContain("\r\x1b[K");
+    expect(seen.trimEnd().endsWith("hi")).toBe(true);
+  });
+
+  test("the same on a pipe: stdout is the result and stderr is empty", async () => {
+    const r = await mcpx(bare, ["call", "--stdio", STDIO, "fake.echo", "message=hi"], { env: slow });
+    expectExit(r, 0);
+    expect(r.stdout).toBe("hi\n");
+    expect(r.stderr).toBe("");
+  });
+
+  test("a tool's notifications/progress show on a terminal and nothing shows on a pipe", async () => {
+    const env = { FAKE_MCP_PROGRESS_TOOL: "1" };
+    const seen = await onTerminal(["call", "--stdio", STDIO, "fake.progress", "steps=3", "ms=500"], env);
+    expect(seen).toContain("fake.progress: ");
+    expect(seen).toContain("of 3");
+    const r = await mcpx(bare, ["call", "--stdio", STDIO, "fake.progress", "steps=3", "ms=200"], { env });
+    expectExit(r, 0);
+    expect(r.stdout).toBe("done\n");
+    expect(r.stderr).toBe("");
+  });
+
+  test("a server that fails to start has its own stderr in the error", async () => {
+    const r = await mcpx(bare, ["call", "--name", "bad", "--stdio", `${BUN} -e 'console.error("boom: API_KEY is not set"); process.exit(3)'`, "bad.x"]);
+    expectExit(r, 1);
+    expect(r.stderr).toContain("Its stderr ended with:\n  boom: API_KEY is not set\n");
   });
 });
 
