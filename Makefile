@@ -53,8 +53,16 @@ test-e2e: dist/mcpx
 conformance: dist/mcpx
 	$(BUN) run test/conformance/run.ts
 
-bench: dist/mcpx
-	$(BUN) run test/bench/bench.ts
+# mcporter is only the peer the bench compares with, and wants Node >= 24: it is installed here, into a
+# cache of its own, so `npm install` of the project has no engine warnings (test/unit/engines.test.ts)
+MCPORTER_VERSION := 0.12.3
+MCPORTER_DIR := node_modules/.cache/mcporter-$(MCPORTER_VERSION)
+
+$(MCPORTER_DIR)/node_modules/mcporter/package.json: node_modules/.installed
+	npm install --prefix $(MCPORTER_DIR) --no-save --no-package-lock --no-audit --no-fund --loglevel=error mcporter@$(MCPORTER_VERSION) >/dev/null
+
+bench: dist/mcpx $(MCPORTER_DIR)/node_modules/mcporter/package.json
+	MCPX_BENCH_MCPORTER=$(CURDIR)/$(MCPORTER_DIR)/node_modules/mcporter $(BUN) run test/bench/bench.ts
 
 # every release binary (linux x64/arm64, glibc and musl; darwin arm64/x64) and SHA256SUMS in
 # dist/release; RELEASE_TARGETS="linux-x64 …" builds only those (docs/install.md)

@@ -13,7 +13,7 @@ export const COMMAND_DESCRIPTIONS = {
   exec: "Run a TypeScript snippet against your MCP servers; it is written to a file and imported like a script, so every phase applies.",
   ls: "List configured servers with their tool counts, or one server's tools",
   types: "Print the TypeScript declarations for a server (SERVER) or one tool (SERVER.TOOL)",
-  call: "Call one tool: mcpx call SERVER.TOOL '{\"arg\": 1}' (or - to read the arguments from stdin). Prints the unwrapped result; a tool error exits 1.",
+  call: "Call one tool: mcpx call SERVER.TOOL key=value key:=JSON … (typed and checked by the tool's input schema), one JSON object, or - (stdin); a tool error exits 1",
   settings: "Show settings: mcpx settings list | mcpx settings get PATH",
   hooks: "Hooks in force: mcpx hooks list | explain SERVER.TOOL | test NAME --event FILE",
   serve: "Serve mcpx as an MCP server on stdio (tools mcpx_exec, mcpx_call, mcpx_namespaces, mcpx_types, and _Stop/_PostCompact for agent hosts); ends when stdin closes",
@@ -22,6 +22,20 @@ export const COMMAND_DESCRIPTIONS = {
 } as const;
 
 export type CommandName = keyof typeof COMMAND_DESCRIPTIONS;
+
+/** what `mcpx COMMAND --help` shows under EXAMPLES, beside the descriptions so the two stay together */
+export const COMMAND_EXAMPLES: Record<CommandName, readonly string[]> = {
+  run: ["mcpx run report.ts world", "mcpx run report.ts --before 'log(\"starting\")' --suffix 'log(\"done\")'", "mcpx run nightly -- --dry-run            # .mcpx/scripts/nightly.ts, args after --"],
+  exec: ["mcpx exec 'console.log(await everything.echo({ message: \"hi\" }))'", "mcpx exec --stdio \"npx -y @modelcontextprotocol/server-everything\" 'console.log(await everything.echo({ message: \"hi\" }))'", "echo 'console.log(1)' | mcpx exec -"],
+  ls: ["mcpx ls", "mcpx ls everything", "mcpx ls --http-url http://127.0.0.1:3000/mcp --json"],
+  types: ["mcpx types everything", "mcpx types everything.echo"],
+  call: ["mcpx call everything.echo message=hi", "mcpx call everything.add a=1 b=2", "mcpx call fs.write_file path=/tmp/x content:='\"42\"'   # := is JSON: the string \"42\"", "echo '{\"message\": \"hi\"}' | mcpx call everything.echo -"],
+  settings: ["mcpx settings list", "mcpx settings get script.before"],
+  hooks: ["mcpx hooks list", "mcpx hooks explain everything.echo", "mcpx hooks test my-hook --event payload.json"],
+  serve: ["mcpx serve                                 # as an MCP server of an agent host"],
+  daemon: ["mcpx daemon", "mcpx daemon --daemon-address http://127.0.0.1:7777 --daemon-token \"$TOKEN\""],
+  auth: ["mcpx auth notes                           # log in: a browser, or the printed URL", "mcpx auth notes --logout"],
+};
 
 export interface Command {
   meta: { name: CommandName; description: string };

@@ -13,6 +13,7 @@ import { MCP_HOOK_EFFECT } from "../lib/hooks/mcp-hook-calls.ts";
 import { phasesOf, POINT_NAMES, type Phase, type PointName } from "../lib/hooks/points.ts";
 import { findTool, UnknownToolError } from "../lib/mcp/tool-call.ts";
 import { out } from "../lib/util/fd-write.ts";
+import { suggest } from "../lib/util/did-you-mean.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openEngine } from "../lib/session/engine.ts";
 import { sessionFromArgs } from "../lib/session/session.ts";
@@ -55,10 +56,10 @@ export default defineCommand({
         if (!target || dot <= 0) throw new UsageError("usage: mcpx hooks explain SERVER.TOOL");
         const server = target.slice(0, dot);
         const names = gate.pool.names();
-        if (!names.includes(server)) throw new UsageError(`mcpx hooks explain ${target}: unknown server "${server}"; configured servers are ${names.join(", ") || "none"} (mcpx ls)`);
+        if (!names.includes(server)) throw new UsageError(`explain ${target}: unknown server "${server}"${suggest(server, names)}; configured servers are ${names.join(", ") || "none"} (mcpx ls)`);
         // resolved against the catalogue exactly as a call is, so explain and the gate see one tool
         const tool = await findTool(gate.pool, server, target.slice(dot + 1)).catch((e: Error) => {
-          throw e instanceof UnknownToolError ? new UsageError(`mcpx hooks explain ${target}: ${e.message}`) : e;
+          throw e instanceof UnknownToolError ? new UsageError(`explain ${target}: ${e.message}`) : e;
         });
         const match = matchContextOf({ call: { server, tool: tool.name, arguments: {} } });
         const rows: Array<Record<string, unknown>> = [];
@@ -88,7 +89,7 @@ export default defineCommand({
       const hook = all.find((h) => h.name === target);
       if (!hook) throw new UsageError(`no hook named "${target}": hooks in force are ${all.map((h) => h.name).join(", ") || "none"} (mcpx hooks list)`);
       const file = parsed.own.event as string | undefined;
-      if (!file) throw new UsageError("mcpx hooks test needs --event FILE: the payload the hook receives (JSON; - for stdin)");
+      if (!file) throw new UsageError("test needs --event FILE: the payload the hook receives (JSON; - for stdin)");
       let payload: Payload;
       try {
         payload = JSON.parse(file === "-" ? await new Response(Bun.stdin.stream()).text() : readFileSync(file, "utf8"));

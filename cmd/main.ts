@@ -11,7 +11,8 @@ import { McpxError } from "../lib/errors/mcpx-error.ts";
 import { VERSION } from "../lib/version.ts";
 import { err, out } from "../lib/util/fd-write.ts";
 import { trace } from "../lib/util/trace.ts";
-import { COMMAND_DESCRIPTIONS, type Command, type CommandName } from "./commands.ts";
+import { suggest } from "../lib/util/did-you-mean.ts";
+import { COMMAND_DESCRIPTIONS, COMMAND_EXAMPLES, type Command, type CommandName } from "./commands.ts";
 
 const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   run: () => import("./run.ts").then((m) => m.default),
@@ -32,11 +33,15 @@ const MAIN: CommandDef = {
   subCommands: Object.fromEntries(Object.entries(COMMAND_DESCRIPTIONS).map(([name, description]) => [name, { meta: { name, description } }])),
 };
 
-/** help on stdout, mcpx's own or a command's; citty decides on colour when it loads, so escape codes are removed for a pipe or a file */
-async function printUsage(cmd?: Command): Promise<void> {
-  const { renderUsage } = await import("citty");
-  const text = cmd ? await renderUsage(cmd as unknown as CommandDef, MAIN) : await renderUsage(MAIN);
-  out((process.stdout.isTTY ? text : text.replace(/\x1b\[[0-9;]*m/g, "")) + "\n");
+/**
+ * Help, mcpx's own or a command's: on stdout when asked for (--help, exit 0), on stderr when mcpx was
+ * run with no command (exit 2, a usage error: a script that forgot its command fails, and its stdout
+ * stays clean). citty decides on colour when it loads, so escape codes are removed for a pipe or a file.
+ */
+async function printUsage(cmd?: Command, to: "stdout" | "stderr" = "stdout"): Promise<void> {
+  const text = cmd ? await (await import("./help.ts")).commandHelp(cmd, MAIN, COMMAND_EXAMPLES[cmd.meta.name]) : await (await import("citty")).renderUsage(MAIN);
+  const tty = to === "stdout" ? process.stdout.isTTY : process.stderr.isTTY;
+  (to === "stdout" ? out : err)((tty ? text : text.replace(/\x1b\[[0-9;]*m/g, "")) + "\n");
 }
 
 /**
@@ -64,14 +69,14 @@ async function mainEntry(rawArgv: string[]): Promise<number> {
   }
   const name = argv[0];
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    await printUsage();
+    await printUsage(undefined, name === undefined ? "stderr" : "stdout");
     return name === undefined ? exitCodeOf("USAGE") : 0;
   }
   const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name as CommandName] : undefined;
   if (!load) {
     if (name === "--config" || name.startsWith("--config=")) err(`mcpx: --config needs a file and then a command: mcpx --config FILE COMMAND … (commands are ${Object.keys(COMMANDS).join(", ")})\n`);
     else if (name.startsWith("-")) err(`mcpx: ${name} before the command: flags go after it (mcpx COMMAND ${name} …), except --config FILE, which may come first; commands are ${Object.keys(COMMANDS).join(", ")}\n`);
-    else err(`mcpx: unknown command "${name}": use one of ${Object.keys(COMMANDS).join(", ")} (mcpx --help)\n`);
+    else err(`mcpx: unknown command "${name}"${suggest(name, Object.keys(COMMANDS))}: use one of ${Object.keys(COMMANDS).join(", ")} (mcpx --help)\n`);
     return exitCodeOf("USAGE");
   }
   trace(`main: ${name}`);

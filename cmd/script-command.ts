@@ -1,6 +1,7 @@
 // `run` and `exec` are one command with two ways to name the script: parse flags → ExecOptions →
 // the one exec path → render. Everything they accept is either a registry setting or listed here.
 
+import { statusLine } from "../lib/util/status-line.ts";
 import { execute } from "../lib/exec/execute.ts";
 import { sandboxContext } from "../lib/exec/sandbox-policy.ts";
 import { OUTPUT_MODES, type ExecOptions, type OutputMode } from "../lib/exec/options.ts";
@@ -8,7 +9,8 @@ import { resolveScriptPath } from "../lib/exec/script-path.ts";
 import { settingsPhaseOrigins } from "../lib/exec/phase-origins.ts";
 import { renderFrames } from "../lib/render/frames-to-cli.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
-import { sessionFromArgs, type Session } from "../lib/session/session.ts";
+import type { Session } from "../lib/session/session.ts";
+import { AD_HOC_FLAGS, sessionWithAdHoc } from "./ad-hoc.ts";
 import { parseAddress } from "../lib/daemon/address.ts";
 import { postExec } from "../lib/daemon/client.ts";
 import { refuseStayingFlags, remoteRunSettings, remoteScriptHooks } from "../lib/exec/remote.ts";
@@ -34,7 +36,7 @@ export function scriptCommand(kind: "run" | "exec") {
       name: kind,
       description: COMMAND_DESCRIPTIONS[kind],
     },
-    args: cittyArgs(kind, SCRIPT_FLAGS, kind === "run" ? { name: "script", description: "file or named script" } : { name: "snippet", description: "TypeScript source" }),
+    args: cittyArgs(kind, { ...SCRIPT_FLAGS, ...AD_HOC_FLAGS }, kind === "run" ? { name: "script", description: "file or named script" } : { name: "snippet", description: "TypeScript source" }),
     async run({ rawArgs }) {
       process.exitCode = await runScriptCommand(kind, rawArgs);
     },
@@ -42,11 +44,14 @@ export function scriptCommand(kind: "run" | "exec") {
 }
 
 async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<number> {
-  const parsed = parseCommandArgs(kind, argv, SCRIPT_FLAGS);
+  const parsed = parseCommandArgs(kind, argv, { ...SCRIPT_FLAGS, ...AD_HOC_FLAGS });
   const [target, ...more] = parsed.positionals;
-  if (target === undefined) throw new UsageError(kind === "run" ? "mcpx run needs a script: mcpx run FILE [ARGS…]" : "mcpx exec needs a snippet: mcpx exec 'console.log(1)'");
-  if (kind === "exec" && more.length > 0) throw new UsageError(`mcpx exec takes one snippet; got ${more.length + 1} arguments (quote the snippet, or pass script arguments after --)`);
-  const session = sessionFromArgs(parsed);
+  if (target === undefined) throw new UsageError(kind === "run" ? "needs a script: mcpx run FILE [ARGS…]" : "needs a snippet: mcpx exec 'console.log(1)'");
+  if (kind === "exec" && more.length > 0) throw new UsageError(`takes one snippet; got ${more.length + 1} arguments (quote the snippet, or pass script arguments after --)`);
+  // an ad-hoc server is this process's: a daemon would have to start it, so it does not travel
+  const adHoc = Object.keys(AD_HOC_FLAGS).find((f) => parsed.own[f] !== undefined);
+  if (parsed.own.remote === true && adHoc) throw new UsageError(`--${adHoc} does not travel with --remote: the daemon runs its own configured servers; configure the server in the daemon's config, or run without --remote`);
+  const session = sessionWithAdHoc(parsed);
   trace("config");
 
   const opts: ExecOptions = {
@@ -65,7 +70,7 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
   };
   if (kind === "run") {
     const file = resolveScriptPath(target, session.cwd);
-    if (!file) throw new UsageError(`script not found: ${target} (not a file, and no .mcpx/scripts/${target}.ts from ${session.cwd} up)`);
+    if (!file) throw new UsageError(scriptNotFound(target, session.cwd));
     opts.file = file;
   } else if (target === "-") {
     // the snippet from stdin (a heredoc, a pipe): stdin is then spent, so the script reads none
@@ -78,7 +83,7 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
   const onSignal = () => abort.abort();
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
-  const engine = openEngine(session, { ask: terminalAsker() });
+  const engine = openEngine(session, { ask: terminalAsker(), status: statusLine(session.env) });
   trace("engine");
   try {
     const frames = execute(opts, { gate: engine.gate, env: process.env, cacheDir: session.cacheDir, sockDir: session.sockDir, inheritStdin: true, cwd: session.cwd, signal: abort.signal, sandbox: sandboxContext(session, "cli"), phaseOrigins: settingsPhaseOrigins(session.settings) });
@@ -126,4 +131,11 @@ function parseEnvFlags(list: string[]): Record<string, string> {
     env[item.slice(0, eq)] = item.slice(eq + 1);
   }
   return env;
+}
+
+/** where `mcpx run NAME` looked (lib/exec/script-path.ts): the file, then .mcpx/scripts/NAME[.ts…] unless NAME is a path */
+export function scriptNotFound(target: string, cwd: string): string {
+  if (target.includes("/")) return `script not found: ${target} (no such file)`;
+  const named = /\.[cm]?[jt]s$/.test(target) ? target : `${target}.ts`;
+  return `script not found: ${target} (not a file, and no .mcpx/scripts/${named} from ${cwd} up)`;
 }

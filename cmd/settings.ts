@@ -20,7 +20,7 @@ export default defineCommand({
     const parsed = parseCommandArgs("settings", rawArgs, OWN);
     const [action, path, ...extra] = parsed.positionals;
     if (extra.length || (action !== "list" && action !== "get")) throw new UsageError("usage: mcpx settings list | mcpx settings get PATH");
-    if (action === "get" && !path) throw new UsageError("mcpx settings get needs a setting path, e.g. script.before");
+    if (action === "get" && !path) throw new UsageError("get needs a setting path, e.g. script.before");
     if (action === "get" && !SETTINGS.some((s) => s.path === path)) {
       throw new UsageError(`unknown setting "${path}"${suggest(path!, SETTINGS.map((s) => s.path))}: use one of ${SETTINGS.map((s) => s.path).join(", ")}`);
     }

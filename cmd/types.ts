@@ -3,14 +3,18 @@
 import { renderToolTypes } from "../lib/codegen/declarations.ts";
 import { resolveName } from "../lib/mcp/tool-names.ts";
 import { findTool } from "../lib/mcp/tool-call.ts";
+import { statusLine } from "../lib/util/status-line.ts";
 import { out } from "../lib/util/fd-write.ts";
+import { suggest } from "../lib/util/did-you-mean.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openEngine } from "../lib/session/engine.ts";
-import { sessionFromArgs } from "../lib/session/session.ts";
+import { AD_HOC_FLAGS, sessionWithAdHoc } from "./ad-hoc.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 
-const OWN: Record<string, OwnFlag> = {};
+const OWN: Record<string, OwnFlag> = {
+  ...AD_HOC_FLAGS,
+};
 
 export default defineCommand({
   meta: { name: "types", description: COMMAND_DESCRIPTIONS.types },
@@ -19,23 +23,19 @@ export default defineCommand({
     const parsed = parseCommandArgs("types", rawArgs, OWN);
     const [target, ...extra] = parsed.positionals;
     if (!target || extra.length) throw new UsageError("usage: mcpx types SERVER[.TOOL]");
-    const session = sessionFromArgs(parsed);
-    const engine = openEngine(session);
+    const session = sessionWithAdHoc(parsed);
+    const engine = openEngine(session, { status: statusLine(session.env) });
     const pool = engine.pool;
     try {
       // the configured servers and those plugins bring
       const names = pool.names();
       // a server name may itself contain dots: the longest configured name that prefixes the target wins
       const server = names.filter((n) => target === n || target.startsWith(n + ".")).sort((a, b) => b.length - a.length)[0] ?? resolveName(target.split(".")[0]!, names);
-      if (!server) throw new UsageError(`unknown server in "${target}": configured servers are ${names.join(", ") || "none"}`);
+      if (!server) throw new UsageError(`unknown server in "${target}"${suggest(target.split(".")[0]!, names)}: configured servers are ${names.join(", ") || "none"}`);
       const toolName = target === server ? undefined : target.slice(target.startsWith(server + ".") ? server.length + 1 : target.indexOf(".") + 1) || undefined;
       const tools = await pool.visibleTools(server);
       const tool = toolName === undefined ? undefined : (await findTool(pool, server, toolName)).name;
       out(renderToolTypes({ name: server, tools }, tool) + "\n");
-    } catch (e) {
-      if (e instanceof UsageError) throw e;
-      session.log("error", (e as Error).message);
-      process.exitCode = 1;
     } finally {
       await engine.close();
     }

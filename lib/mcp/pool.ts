@@ -1,6 +1,6 @@
 // The upstream pool: one SDK client per configured server, started on first use (a script that never
 // touches a server never starts it), dropped when its transport closes or a call hangs, so the next
-// call reconnects. Server stderr goes to the log at debug level, never to the terminal.
+// call reconnects. Server stderr goes to the log at debug level, and its last lines into the error when it fails to start.
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -14,6 +14,7 @@ import { AuthRequiredError, storedAuthProvider } from "./oauth/provider.ts";
 import { VERSION } from "../version.ts";
 import { isPlainObject } from "../util/json-type.ts";
 import { leanReadMessages } from "./lean-read.ts";
+import { suggest } from "../util/did-you-mean.ts";
 
 export type { CallResult, Tool };
 
@@ -36,6 +37,8 @@ export interface PoolOptions {
   startGate?(server: ServerConfig, phase: "before" | "onSuccess" | "onError", info: { tools?: number; error?: Error }): Promise<void>;
   /** lifecycle events for the bus: server.started, server.stopped, tools.changed */
   onEvent?(kind: "server.started" | "server.stopped" | "tools.changed", data: Record<string, unknown>): void;
+  /** a tool's notifications/progress during a call (a status line shows it); undefined once the call ends */
+  onProgress?(server: string, tool: string, progress: { progress: number; total?: number; message?: string } | undefined): void;
   /** told each time a server's tool list is read (the catalogue cache keeps it) */
   onTools?(server: string, tools: Tool[]): void;
 }
@@ -91,6 +94,10 @@ const SDK_INVALID_PARAMS = -32602;
 const overLimit = new WeakSet<Transport>();
 /** the transports whose connection closed (the server exited, its pipe broke): a failed call on one is UPSTREAM_CLOSED */
 const closed = new WeakSet<Transport>();
+/** the last lines a stdio server wrote on stderr, shown when it fails to start (they say why) */
+const stderrTail = new WeakMap<Transport, () => string[]>();
+/** how many of them: enough for a stack or a usage message, not a log (change freely) */
+const STDERR_TAIL_LINES = 12;
 
 /** the SDK's own error codes (ErrorCode in @modelcontextprotocol/sdk/types.js), for errors the client raises itself */
 const SDK_REQUEST_TIMEOUT = -32001;
@@ -146,7 +153,8 @@ export class Pool {
 
   /** @param keepOnTimeout hook tools: a single timeout must not restart the server (design §5) */
   async call(server: string, tool: string, args: Record<string, unknown>, timeoutMs = this.opts.callTimeoutMs, keepOnTimeout = false): Promise<CallResult> {
-    return this.inUse(server, () => this.callOn(server, tool, args, timeoutMs, keepOnTimeout));
+    const calling = this.inUse(server, () => this.callOn(server, tool, args, timeoutMs, keepOnTimeout));
+    return this.opts.onProgress ? calling.finally(() => this.opts.onProgress!(server, tool, undefined)) : calling;
   }
 
   /** counts the server as busy while `work` runs (lastUsed is then "now"), and as used when it ends */
@@ -167,7 +175,8 @@ export class Pool {
       // the SDK's callTool minus its zod pass over every result; its two checks are kept (checkOutput)
       const check = await this.outputCheck(conn, tool);
       const request = { method: "tools/call" as const, params: { name: tool, arguments: args } };
-      const result = (await conn.client.request(request, PASS_THROUGH as never, { timeout: timeoutMs })) as unknown;
+      const onprogress = this.opts.onProgress && ((p: { progress: number; total?: number; message?: string }) => this.opts.onProgress!(server, tool, p));
+      const result = (await conn.client.request(request, PASS_THROUGH as never, { timeout: timeoutMs, ...(onprogress ? { onprogress } : {}) })) as unknown;
       if (!isPlainObject(result)) throw await sdkError(SDK_INVALID_PARAMS, `tools/call "${tool}" answered ${JSON.stringify(result)}, not a result object`);
       if (check) await checkOutput(tool, result as CallResult, check);
       return result as CallResult;
@@ -278,7 +287,7 @@ export class Pool {
 
   private async open(server: string): Promise<Connection> {
     const cfg = this.servers[server];
-    if (!cfg) throw new UpstreamError(`unknown server "${server}": configured servers are ${this.names().join(", ") || "none"} (mcpServers in your config; see mcpx ls)`, server, "UNKNOWN_SERVER");
+    if (!cfg) throw new UpstreamError(`unknown server "${server}"${suggest(server, this.names())}: configured servers are ${this.names().join(", ") || "none"} (mcpServers in your config; see mcpx ls)`, server, "UNKNOWN_SERVER");
     await this.opts.startGate?.(cfg, "before", {});
     const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
     const client = new Client({ name: "mcpx", version: VERSION }, { capabilities: {} });
@@ -307,7 +316,9 @@ export class Pool {
       await this.stop(client, pid);
       const where = cfg.kind === "stdio" ? `${cfg.command} ${cfg.args.join(" ")}`.trim() : cfg.url;
       const why = callFailure(err, false) === "timeout" ? `it did not answer initialize within ${this.opts.startTimeoutMs}ms (mcp.startTimeout)` : String((err as Error)?.message ?? err);
-      const error = err instanceof AuthRequiredError ? new UpstreamError(err.message, server, "AUTH_REQUIRED") : new UpstreamError(`server "${server}" could not be started (${where}): ${why}. Its config is in ${cfg.origin}; run with --logging-level debug to see its stderr`, server, "UPSTREAM_START");
+      const tail = stderrTail.get(transport)?.() ?? [];
+      const said = tail.length ? `. Its stderr ended with:\n  ${tail.join("\n  ")}\n` : ". ";
+      const error = err instanceof AuthRequiredError ? new UpstreamError(err.message, server, "AUTH_REQUIRED") : new UpstreamError(`server "${server}" could not be started (${where}): ${why}${said}Its config is in ${cfg.origin}; run with --logging-level debug to see all its stderr`, server, "UPSTREAM_START");
       await this.opts.startGate?.(cfg, "onError", { error });
       throw error;
     }
@@ -353,10 +364,17 @@ export class Pool {
       if (/^ReadBuffer exceeded maximum size/.test(err.message)) overLimit.add(t);
     };
     let partial = "";
+    const tail: string[] = [];
+    stderrTail.set(t, () => (partial.trim() ? [...tail, partial] : tail));
     t.stderr?.on("data", (chunk: Buffer) => {
       const lines = (partial + chunk.toString()).split("\n");
       partial = lines.pop() ?? "";
-      for (const line of lines) if (line.trim()) this.opts.log("debug", `[${cfg.name}] ${line}`);
+      for (const line of lines) {
+        if (!line.trim()) continue;
+        this.opts.log("debug", `[${cfg.name}] ${line}`);
+        tail.push(line);
+        if (tail.length > STDERR_TAIL_LINES) tail.shift();
+      }
     });
     return t;
   }

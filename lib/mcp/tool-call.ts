@@ -4,6 +4,7 @@
 
 import { isHookToolName, resolveToolName } from "./tool-names.ts";
 import { McpxError } from "../errors/mcpx-error.ts";
+import { suggest } from "../util/did-you-mean.ts";
 import type { Pool } from "./pool.ts";
 import { resultText, type CallResult, type Tool } from "./tool.ts";
 
@@ -12,8 +13,10 @@ export class UnknownToolError extends McpxError {
   constructor(
     readonly server: string,
     readonly tool: string,
+    /** the names it could have meant, for the did-you-mean (hook tools are never among them) */
+    choices: readonly string[] = [],
   ) {
-    super(`unknown tool "${tool}" on server "${server}": run \`mcpx ls ${server}\` to see its tools`, "UNKNOWN_TOOL");
+    super(`unknown tool "${tool}" on server "${server}"${suggest(tool, choices)}: run \`mcpx ls ${server}\` to see its tools`, "UNKNOWN_TOOL");
   }
 }
 
@@ -36,7 +39,7 @@ export async function findTool(pool: Pool, server: string, requested: string): P
     tool = (real === undefined ? undefined : tools.find((t) => t.name === real)) ?? null;
     byName.set(requested, tool);
   }
-  if (!tool) throw new UnknownToolError(server, requested);
+  if (!tool) throw new UnknownToolError(server, requested, tools.map((t) => t.name).filter((n) => !isHookToolName(n)));
   return tool;
 }
 

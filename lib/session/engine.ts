@@ -15,6 +15,7 @@ import type { Sourced } from "../settings/resolve.ts";
 import { loadPlugins } from "../plugins/load.ts";
 import type { Plugin } from "../plugins/manifest.ts";
 import type { Session } from "./session.ts";
+import type { StatusLine } from "../util/status-line.ts";
 
 export interface Engine {
   pool: Pool;
@@ -31,6 +32,8 @@ export interface Engine {
 
 export interface EngineOptions {
   ask?: (question: string) => Promise<boolean | undefined>;
+  /** where slow work is shown while it goes on (a server starting, a tool's progress): the CLI's status line */
+  status?: StatusLine;
   /** extra hooks after the configured ones (per-run script hooks) */
   extraHooks?: Hook[];
 }
@@ -61,7 +64,13 @@ export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
       }
     },
     onEvent: (kind, data) => bus.publish(kind, data as never),
+    onProgress: opts.status && ((server, tool, p) => {
+      if (p === undefined) opts.status!.done(`call:${server}.${tool}`);
+      else opts.status!.set(`call:${server}.${tool}`, `${server}.${tool}: ${p.total ? `${Math.round((p.progress / p.total) * 100)}%` : p.progress}${p.message ? ` ${p.message}` : ""}`);
+    }),
     startGate: async (cfg, phase, info) => {
+      if (phase === "before") opts.status?.set(`start:${cfg.name}`, `starting ${cfg.name} (${cfg.kind === "stdio" ? [cfg.command, ...cfg.args].join(" ") : cfg.url})…`);
+      else opts.status?.done(`start:${cfg.name}`);
       if (!gate || gate.hooks.length === 0) return;
       const server = { name: cfg.name, kind: cfg.kind, ...(cfg.kind === "stdio" ? { command: cfg.command } : { url: cfg.url }) };
       const payload = { server, tools: info.tools, error: info.error ? { name: info.error.name, message: info.error.message, code: (info.error as { code?: string }).code } : undefined };
@@ -87,6 +96,7 @@ export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
     observers: built.observers,
     observerHooks: () => [...hooks, ...pluginHooks()].filter((h) => h.phase === "observe"),
     async close() {
+      opts.status?.close();
       await ready;
       // the pool first: its server.stopped events ("pool closed") still reach the observers
       await pool.close();

@@ -82,7 +82,9 @@ function explain(err: Error, command: string, known: string[]): string {
   const m = /Unknown option '(-{1,2})([^']+)'/.exec(err.message);
   if (m) {
     const flags = known.map((k) => `--${k}`);
-    return `unknown flag ${m[1]}${m[2]} for mcpx ${command}${suggest(`--${m[2]}`, flags)}; accepted: ${flags.join(", ")}. To pass it to the script, put it after --`;
+    // only run and exec have a script to pass a flag to
+    const toScript = command === "run" || command === "exec" ? ". To pass it to the script, put it after --" : "";
+    return `unknown flag ${m[1]}${m[2]} for mcpx ${command}${suggest(`--${m[2]}`, flags)}; accepted: ${flags.join(", ")}${toScript}`;
   }
   const missing = /Option '(-\w, )?--([^ ]+) <value>' argument missing/.exec(err.message);
   if (missing) return `--${missing[2]} needs a value`;

@@ -5,7 +5,31 @@ import { writeSync } from "node:fs";
 
 const enc = new TextEncoder();
 
-function writeFd(fd: 1 | 2, text: string | Uint8Array): void {
+/** a transient line on the terminal (lib/render/status-line.ts): taken down around every write, so output never lands inside it */
+export interface TransientLine {
+  hide(): void;
+  show(): void;
+}
+let transient: TransientLine | undefined;
+
+/** sets (or with undefined, removes) the transient line every write steps around */
+export function setTransientLine(line: TransientLine | undefined): void {
+  transient = line;
+}
+
+export function writeFd(fd: 1 | 2, text: string | Uint8Array): void {
+  if (transient) {
+    const line = transient;
+    transient = undefined;
+    line.hide();
+    try {
+      writeFd(fd, text);
+    } finally {
+      transient = line;
+      line.show();
+    }
+    return;
+  }
   let buf = typeof text === "string" ? enc.encode(text) : text;
   while (buf.length > 0) {
     try {

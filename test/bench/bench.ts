@@ -87,7 +87,9 @@ const ROOT = resolve(import.meta.dir, "../..");
 const MCPX = join(ROOT, "dist/mcpx");
 const BUN = join(ROOT, "node_modules/.bin/bun");
 const FAKE_SERVER = join(ROOT, "fixtures/servers/fake-server.ts");
-const MCPORTER = join(ROOT, "node_modules/mcporter/dist/cli.js");
+// installed by `make bench` into a cache of its own (the Makefile says why), not by npm install
+const MCPORTER_DIR = process.env.MCPX_BENCH_MCPORTER ?? join(ROOT, "node_modules/.cache/mcporter-0.12.3/node_modules/mcporter");
+const MCPORTER = join(MCPORTER_DIR, "dist/cli.js");
 const SDK_PEER = join(import.meta.dir, "sdk-calls.ts");
 const SDK_SOAK = join(import.meta.dir, "sdk-soak.ts");
 const EMPTY_CACHE = join(ROOT, "node_modules/.cache/mcpx-bench");
@@ -96,7 +98,7 @@ const TIME = "/usr/bin/time";
 for (const [path, fix] of [
   [MCPX, "make build"],
   [BUN, "npm install"],
-  [MCPORTER, "npm install"],
+  [MCPORTER, "make bench (it installs mcporter)"],
 ] as const) {
   if (!existsSync(path)) {
     console.error(`bench: ${path} is missing (${fix})`);
@@ -850,7 +852,7 @@ function table(rows: string[][]): string {
 // ── main ─────────────────────────────────────────────────────────────────────
 const bunVersion = (await run([BUN, "--version"])).stdout.trim();
 const mcpxVersion = (await run([MCPX, "--version"])).stdout.trim();
-const mcporterVersion = (JSON.parse(readFileSync(join(ROOT, "node_modules/mcporter/package.json"), "utf8")) as { version: string }).version;
+const mcporterVersion = (JSON.parse(readFileSync(join(MCPORTER_DIR, "package.json"), "utf8")) as { version: string }).version;
 const sdkVersion = (JSON.parse(readFileSync(join(ROOT, "node_modules/@modelcontextprotocol/sdk/package.json"), "utf8")) as { version: string }).version;
 const EMPTY = await emptyBinary(bunVersion);
 const HELP: Pair = {

@@ -9,6 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { join } from "node:path";
 import { SCRIPT_FLAGS } from "../../cmd/script-command.ts";
+import { AD_HOC_FLAGS } from "../../cmd/ad-hoc.ts";
 import { flagName, settingsFor } from "../../lib/settings/registry.ts";
 import { MCPX, fakeServer, sandbox } from "./harness.ts";
 import { mcpx, writeConfig } from "./support.ts";
@@ -202,6 +203,11 @@ const NOT_RUN_BEHAVIOUR: Record<string, string> = {
   "daemon.token": "how --remote authenticates",
   "--config": "which config file the client reads",
   "--remote": "the door itself",
+  // ad-hoc servers (oneshot.test.ts): which servers the local pool has; --remote refuses them, and
+  // /v1/exec and mcpx_exec take no server definitions (the daemon's config is its own)
+  "--stdio": "an ad-hoc server of the local pool: --remote refuses it (oneshot.test.ts), the other doors take servers from the daemon's config",
+  "--http-url": "an ad-hoc server of the local pool: --remote refuses it (oneshot.test.ts), the other doors take servers from the daemon's config",
+  "--name": "names the ad-hoc server of --stdio/--http-url",
 };
 
 type Door = (c: Case) => Promise<Envelope>;
@@ -256,7 +262,7 @@ afterAll(async () => {
 
 describe("every knob that changes a run has a parity case", () => {
   test("each run/exec setting is covered by a case or named as not run behaviour", () => {
-    const knobs = [...new Set([...settingsFor("run"), ...settingsFor("exec")].map((s) => s.path)), ...Object.keys(SCRIPT_FLAGS).map((f) => `--${f}`), "--config"];
+    const knobs = [...new Set([...settingsFor("run"), ...settingsFor("exec")].map((s) => s.path)), ...Object.keys({ ...SCRIPT_FLAGS, ...AD_HOC_FLAGS }).map((f) => `--${f}`), "--config"];
     const uncovered = knobs.filter((k) => !CASES.some((c) => c.knob === k) && !OUTPUT_KNOBS.includes(k) && !(k in NOT_RUN_BEHAVIOUR));
     expect(uncovered).toEqual([]);
   });

@@ -1,0 +1,33 @@
+// The ad-hoc server flags of call, ls, types, run and exec: a server given on the command line, merged
+// with the configured ones for this command only (lib/config/ad-hoc.ts builds it and names it).
+
+import { adHocServer } from "../lib/config/ad-hoc.ts";
+import type { ServerConfig } from "../lib/config/server-config.ts";
+import { UsageError, type OwnFlag, type ParsedArgs } from "../lib/settings/flags.ts";
+import { sessionFromArgs, type Session } from "../lib/session/session.ts";
+
+export const AD_HOC_FLAGS: Record<string, OwnFlag> = {
+  stdio: { type: "string", description: "Also use this stdio server, started from the command line (split like a shell would, no shell; $VAR expanded)", valueHint: "\"CMD ARGS\"" },
+  "http-url": { type: "string", description: "Also use this Streamable HTTP server", valueHint: "URL" },
+  name: { type: "string", description: "The ad-hoc server's name (default: from the command, npx -y @scope/server-foo → foo, or the URL's host, example.com → example-com)", valueHint: "NAME" },
+};
+
+/** the ad-hoc server a command line gives, checked against the configured names; undefined when it gives none */
+export function adHocFromArgs(parsed: Pick<ParsedArgs, "own">, configured: Readonly<Record<string, ServerConfig>>): ServerConfig | undefined {
+  const fail = (message: string): never => {
+    throw new UsageError(message);
+  };
+  const server = adHocServer({ stdio: parsed.own.stdio as string | undefined, httpUrl: parsed.own["http-url"] as string | undefined, name: parsed.own.name as string | undefined, env: process.env }, fail);
+  if (server && Object.hasOwn(configured, server.name)) {
+    fail(`${server.origin.split(" ")[0]} would add a server named "${server.name}", but ${configured[server.name]!.origin} configures one by that name: pick another with --name`);
+  }
+  return server;
+}
+
+/** sessionFromArgs, with the ad-hoc server (if any) among the session's servers */
+export function sessionWithAdHoc(parsed: Pick<ParsedArgs, "own" | "settings">): Session {
+  const session = sessionFromArgs(parsed);
+  const server = adHocFromArgs(parsed, session.config.servers);
+  if (server) session.config.servers = { ...session.config.servers, [server.name]: server };
+  return session;
+}

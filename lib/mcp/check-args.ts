@@ -1,0 +1,72 @@
+// Checks a tools/call's arguments against the tool's input schema before the server is called, with
+// ajv (the validator the MCP SDK itself uses for output schemas). Servers send draft 2020-12 (the MCP
+// default when a schema names no `$schema`) or draft-07 (what zod-to-json-schema writes): the schema's
+// own `$schema` picks the dialect. A schema ajv cannot compile is the server's bug, not the user's:
+// the call goes ahead with a warning rather than being refused for it.
+
+import { ArgumentError, describeSchema } from "./call-args.ts";
+import type { Tool } from "./tool.ts";
+import { isPlainObject } from "../util/json-type.ts";
+import { suggest } from "../util/did-you-mean.ts";
+
+interface AjvIssue {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+  schema?: unknown;
+  parentSchema?: unknown;
+}
+
+const DRAFT_07 = /json-schema\.org\/draft-0[467]\/schema/;
+
+/**
+ * Throws ArgumentError (exit 2) when `args` do not satisfy the tool's input schema, naming each key
+ * and what the schema accepts; returns a warning when the schema itself cannot be compiled.
+ */
+export async function checkArgs(server: string, tool: Tool, args: Record<string, unknown>): Promise<string | undefined> {
+  const schema = tool.inputSchema;
+  if (!isPlainObject(schema)) return undefined;
+  const { $schema, ...body } = schema;
+  const draft07 = typeof $schema === "string" && DRAFT_07.test($schema);
+  const [{ default: Ajv }, { default: addFormats }] = await Promise.all([draft07 ? import("ajv") : import("ajv/dist/2020.js"), import("ajv-formats")]);
+  const ajv = new (Ajv as unknown as new (o: object) => { compile(s: unknown): ((d: unknown) => boolean) & { errors?: AjvIssue[] | null } })({ strict: false, allErrors: true, verbose: true, validateSchema: false });
+  (addFormats as unknown as (a: unknown) => void)(ajv);
+  let validate: ReturnType<typeof ajv.compile>;
+  try {
+    validate = ajv.compile(body);
+  } catch (e) {
+    return `the input schema of ${server}.${tool.name} does not compile (${(e as Error).message}); the arguments were not checked`;
+  }
+  if (validate(args)) return undefined;
+  const problems = (validate.errors ?? []).map((issue) => describeIssue(issue, schema));
+  throw new ArgumentError(`${server}.${tool.name} refuses these arguments: ${[...new Set(problems)].join("; ")} (mcpx types ${server}.${tool.name} shows what it takes)`);
+}
+
+/** one ajv error as "argument "a" must be number (accepts number)", in the schema's own words */
+function describeIssue(issue: AjvIssue, schema: Record<string, unknown>): string {
+  const at = issue.instancePath.split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const name = at.length ? `argument "${at.join(".")}"` : "the arguments";
+  const properties = isPlainObject(schema.properties) ? Object.keys(schema.properties) : [];
+  switch (issue.keyword) {
+    case "required": {
+      const key = String(issue.params.missingProperty);
+      const full = [...at, key].join(".");
+      const sub = at.length === 0 && isPlainObject(schema.properties) ? schema.properties[key] : undefined;
+      return `argument "${full}" is required${sub !== undefined ? ` (${describeSchema(sub)}${descriptionOf(sub)})` : ""}`;
+    }
+    case "additionalProperties": {
+      const key = String(issue.params.additionalProperty);
+      const choices = at.length === 0 ? properties : [];
+      return `unknown argument "${[...at, key].join(".")}"${suggest(key, choices)}${choices.length ? `: the tool takes ${choices.join(", ")}` : ""}`;
+    }
+    case "enum":
+      return `${name} ${issue.message}: ${(issue.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
+    default:
+      return `${name} ${issue.message ?? issue.keyword}${issue.parentSchema !== undefined ? ` (the schema: ${JSON.stringify(issue.parentSchema)})` : ""}`;
+  }
+}
+
+function descriptionOf(schema: unknown): string {
+  return isPlainObject(schema) && typeof schema.description === "string" ? `: ${schema.description}` : "";
+}

@@ -1,0 +1,93 @@
+// A status line on stderr while slow work goes on (a server starting: a first `npx` run sits silent
+// for seconds; a tool reporting notifications/progress): a terminal only, never a pipe or a file, so
+// scripts that read mcpx's stderr see exactly what they saw before. consola, which mcpx already
+// ships, has no spinner, so this is the small one: one line, redrawn in place, taken down around every
+// other write (lib/util/fd-write.ts) and when the work ends.
+
+import { writeSync } from "node:fs";
+import { setTransientLine } from "./fd-write.ts";
+
+// straight to fd 2: these writes are the line itself, which every other write steps around
+const raw = (text: string) => {
+  try {
+    writeSync(2, text);
+  } catch {
+    // a terminal that went away has no line to draw
+  }
+};
+
+/** quiet work shows nothing: a server that starts within this long never draws the line (change freely) */
+export const STATUS_DELAY_MS = 400;
+const FRAME_MS = 100;
+const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+export interface StatusLine {
+  /** shows (or updates) the line for one piece of work */
+  set(key: string, text: string): void;
+  /** that work ended: its line goes */
+  done(key: string): void;
+  /** everything ended: the line goes for good */
+  close(): void;
+}
+
+const NONE: StatusLine = { set() {}, done() {}, close() {} };
+
+/** a status line on stderr when it is a terminal (and TERM is not dumb); otherwise one that does nothing */
+export function statusLine(env: Record<string, string | undefined>, isTTY = process.stderr.isTTY === true): StatusLine {
+  if (!isTTY || env.TERM === "dumb") return NONE;
+  const work = new Map<string, { text: string; since: number }>();
+  let frame = 0;
+  let drawn = false;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const width = () => Math.max(20, (process.stderr.columns || 80) - 1);
+  const current = () => {
+    const now = Date.now();
+    for (const w of work.values()) if (now - w.since >= STATUS_DELAY_MS) return w.text;
+    return undefined;
+  };
+  const line = {
+    hide() {
+      if (drawn) raw("\r\x1b[K");
+      drawn = false;
+    },
+    show() {
+      const text = current();
+      if (text === undefined) return;
+      raw(`\r\x1b[K${`${FRAMES[frame % FRAMES.length]} ${text}`.slice(0, width())}`);
+      drawn = true;
+    },
+  };
+  const stop = () => {
+    line.hide();
+    setTransientLine(undefined);
+    if (timer) clearInterval(timer);
+    timer = undefined;
+  };
+  return {
+    set(key, text) {
+      const since = work.get(key)?.since ?? Date.now();
+      work.set(key, { text, since });
+      if (timer) return;
+      setTransientLine(line);
+      timer = setInterval(() => {
+        frame++;
+        line.hide();
+        line.show();
+      }, FRAME_MS);
+      // the line must never keep mcpx alive
+      timer.unref?.();
+    },
+    done(key) {
+      work.delete(key);
+      if (work.size === 0) stop();
+      else {
+        line.hide();
+        line.show();
+      }
+    },
+    close() {
+      work.clear();
+      stop();
+    },
+  };
+}
