@@ -15,6 +15,7 @@ export const COMMAND_DESCRIPTIONS = {
   types: "Print the TypeScript declarations for a server (SERVER) or one tool (SERVER.TOOL)",
   call: "Call one tool: mcpx call SERVER.TOOL '{\"arg\": 1}' (or - to read the arguments from stdin). Prints the unwrapped result; a tool error exits 1.",
   settings: "Show settings: mcpx settings list | mcpx settings get PATH",
+  config: "Servers other tools keep (config.imports): mcpx config import lists what each kind brings; mcpx config import KIND writes them into ./.mcpx.json",
   hooks: "Hooks in force: mcpx hooks list | explain SERVER.TOOL | test NAME --event FILE",
   serve: "Serve mcpx as an MCP server on stdio (tools mcpx_exec, mcpx_call, mcpx_namespaces, mcpx_types, and _Stop/_PostCompact for agent hosts); ends when stdin closes",
   daemon: "Serve /v1/exec, /v1/settings, /v1/events and /v1/health on a unix socket (default) or loopback TCP with a token, until SIGINT/SIGTERM (docs/daemon.md)",

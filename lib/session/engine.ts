@@ -50,6 +50,7 @@ export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
     startTimeoutMs: session.get("mcp.startTimeout"),
     maxMessageBytes: session.get("mcp.maxMessage"),
     baseEnv: session.env,
+    broken: session.config.broken,
     onTools: (server, tools) => {
       try {
         writeCatalog(session.cacheDir, session.config.servers[server]!, tools);
