@@ -15,6 +15,7 @@ export const COMMAND_DESCRIPTIONS = {
   types: "Print the TypeScript declarations for a server (SERVER) or one tool (SERVER.TOOL)",
   call: "Call one tool: mcpx call SERVER.TOOL key=value key:=JSON … (typed and checked by the tool's input schema), one JSON object, or - (stdin); a tool error exits 1",
   settings: "Show settings: mcpx settings list | mcpx settings get PATH",
+  config: "Servers other tools keep (config.imports): mcpx config import lists what each kind brings; mcpx config import KIND writes them into ./.mcpx.json",
   hooks: "Hooks in force: mcpx hooks list | explain SERVER.TOOL | test NAME --event FILE",
   serve: "Serve mcpx as an MCP server on stdio (tools mcpx_exec, mcpx_call, mcpx_namespaces, mcpx_types, and _Stop/_PostCompact for agent hosts); ends when stdin closes",
   auth: "Log in to an HTTP server that requires OAuth: mcpx auth NAME (a browser or a printed URL, then a loopback redirect); mcpx auth NAME --logout forgets it (docs/auth.md)",
@@ -35,6 +36,7 @@ export const COMMAND_EXAMPLES: Record<CommandName, readonly string[]> = {
   serve: ["mcpx serve                                 # as an MCP server of an agent host"],
   daemon: ["mcpx daemon", "mcpx daemon --daemon-address http://127.0.0.1:7777 --daemon-token \"$TOKEN\""],
   auth: ["mcpx auth notes                           # log in: a browser, or the printed URL", "mcpx auth notes --logout"],
+  config: ["mcpx config import                        # what each other tool's config would bring", "mcpx config import claude-code              # write its servers into ./.mcpx.json"],
 };
 
 export interface Command {

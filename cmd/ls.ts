@@ -1,4 +1,5 @@
-// mcpx ls [SERVER]: the configured servers and their tools, as scripts see them (hook tools hidden).
+// mcpx ls [SERVER]: the configured servers and their tools, as scripts see them (hook tools hidden),
+// each with where it came from (its file, and the tool whose file it is when config.imports read it).
 
 import { toolBindings } from "../lib/codegen/identifiers.ts";
 import { toIdentifier } from "../lib/mcp/tool-names.ts";
@@ -30,6 +31,8 @@ export default defineCommand({
     try {
       // the configured servers and those plugins bring: every namespace a script sees
       const names = pool.names();
+      const broken = pool.brokenNames();
+      if (only !== undefined && broken.includes(only)) throw pool.brokenError(only)!;
       if (only !== undefined && !names.includes(only)) throw new UsageError(`unknown server "${only}"${suggest(only, names)}: configured servers are ${names.join(", ") || "none"}`);
       const targets = only === undefined ? names : [only];
       // listed concurrently, reported in config order
@@ -42,10 +45,24 @@ export default defineCommand({
           }
         }),
       );
+      // where each server came from: its file, and the tool that keeps it when it was imported
+      const from = (name: string) => {
+        const s = pool.servers[name] ?? session.config.broken[name]!;
+        return { origin: s.origin, ...(s.imported ? { imported: s.imported } : {}) };
+      };
+      const originText = (name: string) => {
+        const f = from(name);
+        return f.imported ? `${f.origin} (${f.imported})` : f.origin;
+      };
+      // broken entries are listed, not started: the session's warning already named each with its fix
+      const brokenRows = only === undefined ? broken.map((name) => ({ name, broken: session.config.broken[name]!.error.message })) : [];
       if (parsed.own.json) {
-        out(JSON.stringify(listed.map((s) => ({ server: s.name, namespace: toIdentifier(s.name), origin: pool.servers[s.name]!.origin, ...(s.error ? { error: s.error } : { count: s.tools!.length, tools: s.tools }) })), null, 2) + "\n");
+        const rows = listed.map((s) => ({ server: s.name, namespace: toIdentifier(s.name), ...from(s.name), ...(s.error ? { error: s.error } : { count: s.tools!.length, tools: s.tools }) }));
+        const brokenJson = brokenRows.map((b) => ({ server: b.name, namespace: toIdentifier(b.name), ...from(b.name), broken: b.broken }));
+        out(JSON.stringify([...rows, ...brokenJson], null, 2) + "\n");
       } else if (only === undefined) {
-        for (const s of listed) out(`${s.name}\t${s.error ? `error: ${s.error}` : `${s.tools!.length} tools`}\n`);
+        for (const s of listed) out(`${s.name}\t${s.error ? `error: ${s.error}` : `${s.tools!.length} tools`}\t${originText(s.name)}\n`);
+        for (const b of brokenRows) out(`${b.name}\tbroken (see the warning above)\t${originText(b.name)}\n`);
       } else {
         const s = listed[0]!;
         if (s.error) throw new McpxError(s.error, "UPSTREAM_START");

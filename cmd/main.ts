@@ -21,6 +21,7 @@ const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   types: () => import("./types.ts").then((m) => m.default),
   call: () => import("./call.ts").then((m) => m.default),
   settings: () => import("./settings.ts").then((m) => m.default),
+  config: () => import("./config.ts").then((m) => m.default),
   hooks: () => import("./hooks.ts").then((m) => m.default),
   serve: () => import("./serve.ts").then((m) => m.default),
   daemon: () => import("./daemon.ts").then((m) => m.default),

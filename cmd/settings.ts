@@ -5,7 +5,7 @@ import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flag
 import { settingRow, type SettingRow } from "../lib/settings/rows.ts";
 import { SETTINGS } from "../lib/settings/registry.ts";
 import { suggest } from "../lib/util/did-you-mean.ts";
-import { sessionFromArgs } from "../lib/session/session.ts";
+import { sessionFromArgs, type Session } from "../lib/session/session.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 
@@ -26,10 +26,33 @@ export default defineCommand({
     }
     const session = sessionFromArgs(parsed);
     const rows = [...session.settings.values()].filter((s) => action === "list" || s.decl.path === path).map(settingRow);
-    if (parsed.own.json) out(JSON.stringify(action === "get" ? rows[0] : rows, null, 2) + "\n");
-    else out(rows.map((r) => (action === "get" ? describeRow(r) : listLine(r))).join(action === "get" ? "\n" : "") );
+    // config.imports also shows what it brought: every server, with the file (and tool) it came from
+    const servers = action === "get" && path === "config.imports" ? serverOrigins(session) : undefined;
+    if (parsed.own.json) out(JSON.stringify(action === "get" ? { ...rows[0], ...(servers ? { servers } : {}) } : rows, null, 2) + "\n");
+    else out(rows.map((r) => (action === "get" ? describeRow(r) : listLine(r))).join(action === "get" ? "\n" : "") + (servers ? describeServers(servers) : ""));
   },
 });
+
+interface ServerOrigin {
+  name: string;
+  origin: string;
+  /** the import kind; "mcpx" for mcpx's own config */
+  from: string;
+  broken?: string;
+}
+
+function serverOrigins(session: Session): ServerOrigin[] {
+  const { servers, broken } = session.config;
+  return [
+    ...Object.values(servers).map((s) => ({ name: s.name, origin: s.origin, from: s.imported ?? "mcpx" })),
+    ...Object.values(broken).map((b) => ({ name: b.name, origin: b.origin, from: b.imported ?? "mcpx", broken: b.error.message })),
+  ];
+}
+
+function describeServers(servers: ServerOrigin[]): string {
+  if (servers.length === 0) return "  servers: none\n";
+  return ["  servers:", ...servers.map((s) => `    ${s.name}  ← ${s.origin} (${s.from})${s.broken ? " broken" : ""}`)].join("\n") + "\n";
+}
 
 function show(v: unknown): string {
   return typeof v === "string" ? JSON.stringify(v) : JSON.stringify(v);

@@ -1,11 +1,12 @@
 // Reading the config chain: find the files, parse each strictly, validate and expand its
-// mcpServers, and hand every other top-level key to the settings layer untouched.
+// mcpServers, and hand every other top-level key to the settings layer untouched. A broken server
+// entry does not stop the load: it is kept in `broken` (docs/decisions/0009).
 
 import { readFileSync } from "node:fs";
 import { ConfigError } from "./errors.ts";
 import { type Env, type FindOptions, explicitFile, findConfigFiles } from "./find.ts";
 import { locateKey, parseJsonc } from "./jsonc.ts";
-import { type ServerConfig, mergeServers, parseServers } from "./servers.ts";
+import { type BrokenServer, type ParsedServers, type ServerConfig, mergeServers, parseServers } from "./servers.ts";
 
 export interface ConfigFile {
   path: string;
@@ -19,6 +20,8 @@ export interface LoadedConfig {
   /** lowest precedence first: user file, farthest project file … nearest */
   files: ConfigFile[];
   servers: Record<string, ServerConfig>;
+  /** entries that cannot be used, by name: the error only for what uses them */
+  broken: Record<string, BrokenServer>;
 }
 
 /** Finds and reads every config file that applies; throws ConfigError on the first problem. */
@@ -26,15 +29,15 @@ export function loadConfig(opts: FindOptions): LoadedConfig {
   const paths = findConfigFiles(opts);
   const mustExist = explicitFile(opts) !== undefined;
   const files: ConfigFile[] = [];
-  const perFile: Array<Record<string, ServerConfig>> = [];
+  const perFile: ParsedServers[] = [];
   for (const path of paths) {
     const text = readText(path, mustExist);
     if (text === undefined) continue;
     const parsed = parseConfigText(path, text, opts.env);
     files.push(parsed.file);
-    perFile.push(parsed.servers);
+    perFile.push(parsed);
   }
-  return { files, servers: mergeServers(perFile) };
+  return { files, ...mergeServers(perFile) };
 }
 
 /** The pure core of loadConfig for one file: parse, split off mcpServers, validate and expand it. */
@@ -42,7 +45,7 @@ export function parseConfigText(
   path: string,
   text: string,
   env: Env,
-): { file: ConfigFile; servers: Record<string, ServerConfig> } {
+): { file: ConfigFile; servers: Record<string, ServerConfig>; broken: Record<string, BrokenServer> } {
   const value = parseJsonc(text, path);
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new ConfigError({
@@ -52,9 +55,9 @@ export function parseConfigText(
     });
   }
   const { mcpServers, ...data } = value as Record<string, unknown>;
-  const servers =
-    mcpServers === undefined ? {} : parseServers(mcpServers, { file: path, env, locate: (key) => locateKey(text, key) });
-  return { file: { path, text, data }, servers };
+  const parsed: ParsedServers =
+    mcpServers === undefined ? { servers: {}, broken: {} } : parseServers(mcpServers, { file: path, env, locate: (key) => locateKey(text, key) });
+  return { file: { path, text, data }, ...parsed };
 }
 
 // A file can vanish between finding and reading (an editor's atomic save); that is the same as

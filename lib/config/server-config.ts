@@ -2,6 +2,8 @@
 // and `mcpx ls` shows. A leaf, so validating (servers.ts) and expanding (expand.ts) both use it
 // without importing each other.
 
+import type { ConfigError } from "./errors.ts";
+
 export type ServerConfig =
   | {
       name: string;
@@ -13,5 +15,24 @@ export type ServerConfig =
       cwd?: string;
       /** the config file the entry came from */
       origin: string;
+      /** the tool whose file it came from (an import kind, e.g. "cursor"); absent for mcpx's own config */
+      imported?: string;
     }
-  | { name: string; kind: "http"; url: string; headers: Record<string, string>; origin: string };
+  | {
+      name: string;
+      kind: "http";
+      url: string;
+      headers: Record<string, string>;
+      origin: string;
+      imported?: string;
+      /** "sse": the legacy HTTP+SSE transport ("type": "sse", or a url ending in /sse); absent: Streamable HTTP */
+      transport?: "sse";
+    };
+
+/** an entry that cannot be used: why (a ConfigError naming file:line, key and fix), and where it came from */
+export interface BrokenServer {
+  name: string;
+  origin: string;
+  imported?: string;
+  error: ConfigError;
+}

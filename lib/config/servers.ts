@@ -1,7 +1,10 @@
 // The mcpServers object, in the shape Claude Desktop and Cursor use, so their configs can be
-// dropped in: an entry is a stdio server (command) or a Streamable HTTP server (url).
+// dropped in: an entry is a stdio server (command), a Streamable HTTP server (url) or a legacy
+// HTTP+SSE server ("type": "sse", or a url ending in /sse with no type).
 // Strict: an unknown key, a wrong type or an ambiguous entry is an error naming the key and what is
-// accepted; nothing is silently ignored.
+// accepted; nothing is silently ignored. Forgiving about *which* entry: one broken entry does not
+// break the file. It is kept as a BrokenServer (its ConfigError), reported once per command, and is
+// the error only where it is used (docs/decisions/0009).
 
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { JSONPath } from "jsonc-parser";
@@ -10,15 +13,15 @@ import { ConfigError } from "./errors.ts";
 import { expandServer } from "./expand.ts";
 import type { Env } from "./find.ts";
 import { formatKeyPath, type Position } from "./jsonc.ts";
-import type { ServerConfig } from "./server-config.ts";
+import type { BrokenServer, ServerConfig } from "./server-config.ts";
 import { closest } from "../util/did-you-mean.ts";
 import { isPlainObject } from "../util/json-type.ts";
 
-export type { ServerConfig };
+export type { BrokenServer, ServerConfig };
 
-const STDIO_KEYS = ["type", "command", "args", "env", "cwd"] as const;
-const HTTP_KEYS = ["type", "url", "headers"] as const;
-const TYPES = ["stdio", "http", "streamable-http"] as const;
+export const STDIO_KEYS = ["type", "command", "args", "env", "cwd"] as const;
+export const HTTP_KEYS = ["type", "url", "headers"] as const;
+const TYPES = ["stdio", "http", "streamable-http", "sse"] as const;
 
 const str = (what: string) => v.pipe(v.string(`must be a string: ${what}`), v.nonEmpty(`must not be empty: ${what}`));
 const strMap = (what: string) =>
@@ -39,8 +42,8 @@ const StdioEntry = v.strictObject({
 });
 
 const HttpEntry = v.strictObject({
-  type: v.optional(v.picklist(["http", "streamable-http"])),
-  url: str('the Streamable HTTP endpoint, e.g. "https://example.com/mcp"'),
+  type: v.optional(v.picklist(["http", "streamable-http", "sse"])),
+  url: str('the Streamable HTTP endpoint, e.g. "https://example.com/mcp" (or a legacy SSE endpoint, e.g. ".../sse")'),
   headers: strMap("header names to string values"),
 });
 
@@ -51,32 +54,77 @@ export interface ServerContext {
   env: Env;
   /** where a key path is written in the file, for error positions */
   locate: (path: JSONPath) => Position | undefined;
+  /** the key path of the server map in the file (default ["mcpServers"]; VS Code's is ["servers"]) */
+  root?: JSONPath;
+  /** the tool whose file this is (an import kind, docs/decisions/0009); absent for mcpx's own files */
+  imported?: string;
 }
 
-/** Validates a file's mcpServers value, expands variables and resolves cwd; throws ConfigError. */
-export function parseServers(value: unknown, ctx: ServerContext): Record<string, ServerConfig> {
-  const fail = (path: JSONPath, detail: string): never => {
-    throw new ConfigError({ file: ctx.file, ...ctx.locate(path), key: formatKeyPath(path), detail });
-  };
+/** one file's servers: those that work, and the entries that are broken (each with its error) */
+export interface ParsedServers {
+  servers: Record<string, ServerConfig>;
+  broken: Record<string, BrokenServer>;
+}
+
+/**
+ * Validates a file's mcpServers value, expands variables and resolves cwd. The map itself not being
+ * an object throws ConfigError (the file is wrong); a problem inside one entry breaks that entry only.
+ */
+export function parseServers(value: unknown, ctx: ServerContext): ParsedServers {
+  const root = ctx.root ?? ["mcpServers"];
   if (!isPlainObject(value)) {
-    return fail(["mcpServers"], 'must be an object of server entries, e.g. {"everything": {"command": "npx", "args": [...]}}');
+    throw new ConfigError({ file: ctx.file, ...ctx.locate(root), key: formatKeyPath(root), detail: 'must be an object of server entries, e.g. {"everything": {"command": "npx", "args": [...]}}' });
   }
-  const out: Record<string, ServerConfig> = {};
+  const out: ParsedServers = { servers: {}, broken: {} };
   for (const [name, entry] of Object.entries(value)) {
-    const at = (...rest: JSONPath): JSONPath => ["mcpServers", name, ...rest];
-    if (name === "") fail(at(), "a server needs a non-empty name");
-    const raw = validateEntry(name, entry, ctx.file, at, fail);
-    const expanded = expandServer(raw, ctx.env, (key, detail) => fail(at(...key), detail));
-    out[name] = finish(expanded, ctx.file, at, fail);
+    const one = parseServerEntry(name, entry, ctx, [...root, name]);
+    if ("error" in one) out.broken[name] = one;
+    else out.servers[name] = one;
   }
   return out;
 }
 
-/** Nearer files (later in the list) replace a farther file's server of the same name entirely. */
-export function mergeServers(perFile: ReadonlyArray<Record<string, ServerConfig>>): Record<string, ServerConfig> {
+/** one entry at key path `at` of the file: the server, or why it cannot be used */
+export function parseServerEntry(name: string, entry: unknown, ctx: ServerContext, base: JSONPath): ServerConfig | BrokenServer {
+  const at = (...rest: JSONPath): JSONPath => [...base, ...rest];
+  const fail = (path: JSONPath, detail: string): never => {
+    // a mapped entry (OpenCode's "environment" became env) may name a key the file does not have:
+    // then the entry's own line is the place to look
+    throw new ConfigError({ file: ctx.file, ...(ctx.locate(path) ?? ctx.locate(base)), key: formatKeyPath(path), detail });
+  };
+  try {
+    if (name === "") fail(at(), "a server needs a non-empty name");
+    const raw = validateEntry(name, entry, ctx.file, at, fail);
+    const expanded = expandServer(raw, ctx.env, (key, detail) => fail(at(...key), detail));
+    const done = finish(expanded, ctx.file, at, fail, isPlainObject(entry) && entry.type !== undefined);
+    return ctx.imported === undefined ? done : { ...done, imported: ctx.imported };
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    return { name, origin: ctx.file, ...(ctx.imported === undefined ? {} : { imported: ctx.imported }), error: err };
+  }
+}
+
+/** Nearer files (later in the list) replace a farther file's server of the same name entirely, a broken one included. */
+export function mergeServers(perFile: ReadonlyArray<ParsedServers>): ParsedServers {
   // Object.assign keeps the first-declared position of a replaced name, so the order is
   // deterministic: first appearance, farthest file first.
-  return Object.assign({}, ...perFile) as Record<string, ServerConfig>;
+  const servers: Record<string, ServerConfig> = {};
+  const broken: Record<string, BrokenServer> = {};
+  for (const file of perFile) {
+    for (const name of Object.keys(file.servers)) delete broken[name];
+    for (const name of Object.keys(file.broken)) delete servers[name];
+    Object.assign(servers, file.servers);
+    Object.assign(broken, file.broken);
+  }
+  return { servers, broken };
+}
+
+/** the one warning a command prints about broken entries it does not use: each named, with its fix */
+export function brokenWarning(broken: Readonly<Record<string, BrokenServer>>): string | undefined {
+  const list = Object.values(broken);
+  if (list.length === 0) return undefined;
+  const lines = list.map((b) => `  ${b.name}${b.imported ? ` (from ${b.imported})` : ""}: ${b.error.message}`);
+  return `${list.length === 1 ? "1 server entry is" : `${list.length} server entries are`} broken and cannot be used until fixed (everything else works):\n${lines.join("\n")}`;
 }
 
 type Fail = (path: JSONPath, detail: string) => never;
@@ -113,19 +161,18 @@ function validateEntry(
     const base = { name, kind: "stdio" as const, command: o.command, args: o.args, env: o.env, origin: file };
     return o.cwd === undefined ? base : { ...base, cwd: o.cwd };
   }
-  return { name, kind: "http", url: o.url, headers: o.headers, origin: file };
+  return { name, kind: "http", url: o.url, headers: o.headers, origin: file, ...(o.type === "sse" ? { transport: "sse" as const } : {}) };
+}
+
+// "a URL ending in /sse" is the legacy HTTP+SSE convention; a query string does not change that
+function endsInSse(url: string): boolean {
+  return /\/sse\/?$/.test(url.split(/[?#]/)[0]!);
 }
 
 // Decides stdio vs http from command/url, checking "type" agrees; the failure cases are the
 // configs copied from other tools (SSE servers, both keys) that would otherwise half-work.
 function decideKind(entry: Record<string, unknown>, at: (...rest: JSONPath) => JSONPath, fail: Fail): "stdio" | "http" {
   const type = entry.type;
-  if (type === "sse") {
-    fail(
-      at("type"),
-      'type "sse" is not supported: mcpx speaks Streamable HTTP only (SSE was deprecated in MCP 2025-03-26); point url at the server\'s Streamable HTTP endpoint (often /mcp) and set "type": "http" or drop "type"',
-    );
-  }
   if (type !== undefined && !(TYPES as readonly unknown[]).includes(type)) {
     fail(at("type"), `must be one of ${TYPES.join(", ")}, got ${JSON.stringify(type)}`);
   }
@@ -135,18 +182,19 @@ function decideKind(entry: Record<string, unknown>, at: (...rest: JSONPath) => J
     fail(at(), "has both command and url: keep command for a server mcpx starts (stdio), or url for one it connects to (http)");
   }
   const wantsStdio = type === "stdio";
-  const wantsHttp = type === "http" || type === "streamable-http";
+  const wantsHttp = type === "http" || type === "streamable-http" || type === "sse";
   if (wantsStdio && hasUrl) fail(at("type"), 'is "stdio" but the entry has url: use "type": "http", or replace url with command');
   if (wantsHttp && hasCommand) fail(at("type"), `is ${JSON.stringify(type)} but the entry has command: use "type": "stdio", or replace command with url`);
   if (wantsStdio && !hasCommand) fail(at("command"), 'is missing: a stdio server needs command, the program to start, e.g. "npx"');
-  if (wantsHttp && !hasUrl) fail(at("url"), 'is missing: an http server needs url, its Streamable HTTP endpoint, e.g. "https://example.com/mcp"');
+  if (wantsHttp && !hasUrl) fail(at("url"), 'is missing: an http server needs url, its Streamable HTTP endpoint, e.g. "https://example.com/mcp" (an sse server: its SSE endpoint)');
   if (hasCommand) return "stdio";
   if (hasUrl) return "http";
   return fail(at(), "needs command (a program mcpx starts, stdio) or url (a Streamable HTTP endpoint)");
 }
 
 // After expansion, because a url or cwd is often built from variables ("${BASE}/mcp").
-function finish(server: ServerConfig, file: string, at: (...rest: JSONPath) => JSONPath, fail: Fail): ServerConfig {
+// An untyped url is SSE when it ends in /sse, decided on the expanded url ("${BASE}/sse").
+function finish(server: ServerConfig, file: string, at: (...rest: JSONPath) => JSONPath, fail: Fail, typed: boolean): ServerConfig {
   if (server.kind === "http") {
     let url: URL | undefined;
     try {
@@ -157,7 +205,7 @@ function finish(server: ServerConfig, file: string, at: (...rest: JSONPath) => J
     if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
       fail(at("url"), `${JSON.stringify(server.url)} is not an http:// or https:// URL`);
     }
-    return server;
+    return !typed && endsInSse(server.url) ? { ...server, transport: "sse" } : server;
   }
   if (server.command === "") fail(at("command"), "is empty after expanding variables: set the variable or give a default");
   if (server.cwd === undefined) return server;

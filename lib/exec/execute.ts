@@ -106,7 +106,8 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
   }
   gate.bus.publish("script.started", { runId, script: scriptPath });
 
-  const servers = namespaceBindings(gate.pool.names()).map((b) => ({ name: b.name, global: b.hiddenBecause ? null : b.identifier }));
+  // broken entries get their namespace too, so a script that uses one gets the entry's error, not a ReferenceError
+  const servers = namespaceBindings([...gate.pool.names(), ...gate.pool.brokenNames()]).map((b) => ({ name: b.name, global: b.hiddenBecause ? null : b.identifier }));
   const spec: RunSpec = {
     runId,
     scriptPath,

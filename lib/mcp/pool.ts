@@ -4,7 +4,7 @@
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { ServerConfig } from "../config/servers.ts";
+import type { BrokenServer, ServerConfig } from "../config/servers.ts";
 import { isHookToolName } from "./tool-names.ts";
 import type { ErrorCode } from "../errors/codes.ts";
 import { McpxError } from "../errors/mcpx-error.ts";
@@ -41,6 +41,8 @@ export interface PoolOptions {
   onProgress?(server: string, tool: string, progress: { progress: number; total?: number; message?: string } | undefined): void;
   /** told each time a server's tool list is read (the catalogue cache keeps it) */
   onTools?(server: string, tools: Tool[]): void;
+  /** configured entries that cannot be used: a script sees their namespaces, and using one is the error */
+  broken?: Readonly<Record<string, BrokenServer>>;
 }
 
 /**
@@ -132,8 +134,21 @@ export class Pool {
     private readonly opts: PoolOptions,
   ) {}
 
+  /** the servers that can be started (broken entries are not among them: brokenNames) */
   names(): string[] {
     return Object.keys(this.servers);
+  }
+
+  /** configured entries that cannot be used, in config order */
+  brokenNames(): string[] {
+    return Object.keys(this.opts.broken ?? {});
+  }
+
+  /** why a broken entry cannot be used, as the error its use raises; undefined for any other name */
+  brokenError(server: string): UpstreamError | undefined {
+    const b = this.opts.broken?.[server];
+    if (!b || this.servers[server]) return undefined;
+    return new UpstreamError(`server "${server}" cannot be used: its entry${b.imported ? ` (from ${b.imported})` : ""} is broken: ${b.error.message}`, server, "UPSTREAM_START");
   }
 
   /** every tool the server lists, lifecycle hook tools included (callers partition them) */
@@ -287,6 +302,8 @@ export class Pool {
 
   private async open(server: string): Promise<Connection> {
     const cfg = this.servers[server];
+    const broken = this.brokenError(server);
+    if (broken) throw broken;
     if (!cfg) throw new UpstreamError(`unknown server "${server}"${suggest(server, this.names())}: configured servers are ${this.names().join(", ") || "none"} (mcpServers in your config; see mcpx ls)`, server, "UNKNOWN_SERVER");
     await this.opts.startGate?.(cfg, "before", {});
     const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
@@ -348,6 +365,15 @@ export class Pool {
   }
 
   private async transport(cfg: ServerConfig): Promise<Transport> {
+    if (cfg.kind === "http" && cfg.transport === "sse") {
+      // the legacy HTTP+SSE transport (MCP 2024-11-05): a GET stream for answers, POSTs for requests;
+      // headers go on both (eventSourceInit alone would leave the POSTs without them)
+      const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
+      return new SSEClientTransport(new URL(cfg.url), {
+        requestInit: { headers: cfg.headers },
+        eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...cfg.headers, ...(init?.headers as Record<string, string>) } }) },
+      });
+    }
     if (cfg.kind === "http") {
       const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
       return new StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers: cfg.headers }, authProvider: storedAuthProvider(cfg, this.opts.authDir) });

@@ -40,7 +40,11 @@ export function loadPlugin(ref: string, baseDir: string, env: Record<string, str
   if (typeof m.name !== "string" || !/^[A-Za-z][\w-]*$/.test(m.name)) fail("name", "a plugin needs a name of letters, digits, - and _ (it names its server in the pool)");
   const name = m.name as string;
   if (!m.server) fail("server", 'a plugin names one MCP server, as an mcpServers entry: {"command": …, "args": […]} or {"url": …}');
-  const servers = parseServers({ [name]: m.server }, { file: manifest, env, locate: (p) => locateKey(text, p.slice(1).length ? ["server", ...p.slice(2)] : ["server"]) });
+  const parsed = parseServers({ [name]: m.server }, { file: manifest, env, locate: (p) => locateKey(text, p.slice(1).length ? ["server", ...p.slice(2)] : ["server"]) });
+  // a plugin is one server: a broken one is the plugin's error, not a server to skip
+  const broken = parsed.broken[name];
+  if (broken) throw broken.error;
+  const servers = parsed.servers;
   const hooksRaw = m.hooks ?? [];
   if (!Array.isArray(hooksRaw)) fail("hooks", "hooks is a list of hook objects (docs/hooks.md)");
   const hooks = parseHooks(

@@ -56,6 +56,7 @@ export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
     maxMessageBytes: session.get("mcp.maxMessage"),
     baseEnv: session.env,
     authDir: authDir(session.env),
+    broken: session.config.broken,
     onTools: (server, tools) => {
       try {
         writeCatalog(session.cacheDir, session.config.servers[server]!, tools);

@@ -2,6 +2,8 @@
 // upstream pool. Errors here are usage or config errors: the command exits 2 before anything runs.
 
 import { loadConfig, type LoadedConfig } from "../config/load.ts";
+import { loadImports, mergeImports, parseImportKinds, type ImportResult } from "../config/imports.ts";
+import { brokenWarning } from "../config/servers.ts";
 import { cacheDir, homeNote, runtimeDir } from "../paths/dirs.ts";
 import type { Level } from "./log-line.ts";
 import { formatLogLine, LEVEL_ORDER } from "./log-line.ts";
@@ -21,7 +23,10 @@ export interface SessionInput {
 export interface Session {
   cwd: string;
   env: Record<string, string | undefined>;
+  /** mcpx's own files, with the servers of config.imports merged in (servers, broken) */
   config: LoadedConfig;
+  /** what each kind in config.imports brought (mcpx config import, mcpx settings get config.imports) */
+  imports: ImportResult;
   settings: ResolvedSettings;
   /** one resolved setting, typed by the registry: a misspelt path does not compile */
   get: SettingGetter;
@@ -47,10 +52,16 @@ export function openSession(input: SessionInput): Session {
   };
   const note = homeNote(input.env);
   if (note) log("info", note);
+  const imports = readImports(config, settings, input);
+  for (const w of imports.warnings) log("warn", w);
+  // once per command, here where every command starts: the entries it cannot use, each with its fix
+  const warning = brokenWarning(config.broken);
+  if (warning) log("warn", warning);
   return {
     cwd: input.cwd,
     env: input.env,
     config,
+    imports,
     settings,
     get,
     phases: () => Object.fromEntries(SCRIPT_PHASES.map((p) => [p, get(`script.${p}` as const)])) as Record<ScriptPhase, string[]>,
@@ -58,6 +69,17 @@ export function openSession(input: SessionInput): Session {
     sockDir: runtimeDir(input.env),
     log,
   };
+}
+
+/** reads config.imports' kinds and merges their servers under mcpx's own (which win a clash) */
+function readImports(config: LoadedConfig, settings: ResolvedSettings, input: SessionInput): ImportResult {
+  const s = settings.get("config.imports")!;
+  const kinds = parseImportKinds(s.value as string[], s.origin.replace(/^(file|env|flag):/, ""));
+  const imports = loadImports(kinds, { cwd: input.cwd, env: input.env });
+  const merged = mergeImports({ servers: config.servers, broken: config.broken }, imports);
+  config.servers = merged.servers;
+  config.broken = merged.broken;
+  return imports;
 }
 
 /** the session of a command started from the shell: this process's directory and environment, its --config and setting flags */

@@ -3,6 +3,7 @@
 // and test/unit/settings-surfaces.test.ts fails when a setting is unreachable from any of them.
 
 import { LEVELS, RUNTIMES } from "./choices.ts";
+import { IMPORT_KINDS } from "../config/import-kinds.ts";
 
 export type SettingKind = "string" | "int" | "bool" | "duration" | "enum" | "list" | "source" | "json";
 
@@ -36,11 +37,11 @@ export interface SettingDecl {
 
 // `auth` takes no setting's flag: none changes what a login does (its log lines follow logging.* from
 // the config and the environment), and a flag that is accepted and dropped is worse than none
-export type CommandName = "run" | "exec" | "call" | "ls" | "types" | "settings" | "hooks" | "daemon" | "serve" | "auth";
+export type CommandName = "run" | "exec" | "call" | "ls" | "types" | "settings" | "hooks" | "daemon" | "serve" | "auth" | "config";
 
 /** commands that run scripts (serve and daemon: the defaults for runs whose request leaves a field out) */
 const RUNS: readonly CommandName[] = ["run", "exec", "serve", "daemon"];
-const EVERY: readonly CommandName[] = ["run", "exec", "call", "ls", "types", "settings", "hooks", "daemon", "serve"];
+const EVERY: readonly CommandName[] = ["run", "exec", "call", "ls", "types", "settings", "hooks", "daemon", "serve", "config"];
 /** commands through which hooks can fire (or be inspected) */
 const HOOKED: readonly CommandName[] = ["run", "exec", "call", "settings", "hooks", "daemon", "serve"];
 
@@ -150,6 +151,13 @@ const DECLARED = [
     default: "false",
     description: "Let the script's runtime download and install npm packages the script imports but the project does not have (Bun's auto-install, Deno's npm: and remote imports); off: such an import is an error naming the package",
     commands: RUNS,
+  },
+  {
+    path: "config.imports",
+    kind: "list",
+    default: [...IMPORT_KINDS],
+    description: `Which other tools' MCP server lists to read where they are, no copying (docs/decisions/0009): any of ${IMPORT_KINDS.join(", ")}; [] (or "none" in a variable or flag) for none. mcpx's own mcpServers win a name clash, then the earlier kind in this order. mcpx ls shows where each server came from`,
+    commands: EVERY,
   },
   {
     path: "mcp.callTimeout",

@@ -102,7 +102,7 @@ describe.concurrent("ad-hoc servers with no config", () => {
     expectExit(call, 0);
     expect(call.stdout).toBe("hi\n");
     expectExit(ls, 0);
-    expect(ls.stdout).toMatch(/^fake\t\d+ tools\n$/);
+    expect(ls.stdout).toMatch(/^fake\t\d+ tools\t--stdio ".*fake-server\.ts"\n$/);
     expectExit(types, 0);
     expect(types.stdout).toContain("echo");
     expectExit(exec, 0);
@@ -119,7 +119,7 @@ describe.concurrent("ad-hoc servers with no config", () => {
   test("--http-url is named by its host and merged with the configured servers", async () => {
     const ls = await mcpx(sb, ["ls", "--http-url", httpUrl]);
     expectExit(ls, 0);
-    expect(ls.stdout).toMatch(/^fake\t\d+ tools\n127-0-0-1\t\d+ tools\n$/);
+    expect(ls.stdout).toMatch(/^fake\t\d+ tools\t\S+\.mcpx\.json\n127-0-0-1\t\d+ tools\t--http-url http:\/\/127\.0\.0\.1:\d+\/mcp\n$/);
     const call = await mcpx(bare, ["call", "--http-url", httpUrl, "--name", "web", "web.add", "a=1", "b=2"]);
     expectExit(call, 0);
     expect(JSON.parse(call.stdout)).toEqual({ sum: 3 });

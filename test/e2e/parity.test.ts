@@ -197,6 +197,7 @@ const NOT_RUN_BEHAVIOUR: Record<string, string> = {
   "model.name": "prompt hooks are the gate's, where the run executes",
   "model.apiKey": "prompt hooks are the gate's, where the run executes",
   plugins: "plugins live where the gate runs (the daemon's config)",
+  "config.imports": "which servers the pool has is the serving process's own (its config, its imports): --remote refuses the flag (below)",
   "exec.sandboxAllow": "what a sandboxed run may reach is the serving process's own: --remote refuses the flag (below), no request can widen it; sandbox-settings.test.ts covers it",
   "exec.autoInstall": "whether a runtime may download packages is the serving process's own: --remote refuses the flag (below); sandbox-settings.test.ts covers it",
   "daemon.address": "how --remote finds the daemon",
@@ -271,7 +272,8 @@ describe("every knob that changes a run has a parity case", () => {
 describe("--remote refuses a flag that cannot travel, naming it", () => {
   // the daemon's own settings: a flag for one with --remote would otherwise be accepted and dropped
   const staying = [...new Set([...settingsFor("run"), ...settingsFor("exec")])].filter((d) => d.remote === undefined);
-  const sample = (d: (typeof staying)[number]) => (d.kind === "enum" ? d.values![0]! : d.kind === "int" ? "1" : d.kind === "duration" ? "1s" : d.kind === "bool" ? "true" : d.kind === "json" ? "{}" : "x");
+  // config.imports checks its items when the session opens, so its sample must be a valid one
+  const sample = (d: (typeof staying)[number]) => (d.path === "config.imports" ? "none" : d.kind === "enum" ? d.values![0]! : d.kind === "int" ? "1" : d.kind === "duration" ? "1s" : d.kind === "bool" ? "true" : d.kind === "json" ? "{}" : "x");
   for (const d of staying) {
     test(`--${flagName(d.path)} with --remote is exit 2 naming the flag and ${d.path}`, async () => {
       const r = await mcpx(sb, ["exec", "--remote", "--daemon-address", SOCKET, `--${flagName(d.path)}`, sample(d), "1"]);

@@ -70,7 +70,7 @@ describe("a plugin's namespace is everywhere a configured server's is", () => {
   test("mcpx ls lists it with its manifest as the origin", async () => {
     const [text, json] = await Promise.all([mcpx(sb, ["ls"]), mcpx(sb, ["ls", "--json"])]);
     expectExit(text, 0);
-    expect(text.stdout).toMatch(/^guard\t\d+ tools$/m);
+    expect(text.stdout).toMatch(/^guard\t\d+ tools\t.*mcpx-plugin\.json$/m);
     expectExit(json, 0);
     const guard = (JSON.parse(json.stdout) as Array<{ server: string; origin: string }>).find((s) => s.server === "guard");
     expect(guard?.origin).toContain("mcpx-plugin.json");

@@ -276,8 +276,13 @@ describe("variable expansion", () => {
 
 describe("mcpServers", () => {
   const file = "/proj/.mcpx.json";
-  const parse = (servers: unknown, env: Record<string, string> = {}) =>
-    parseServers(servers, { file, env, locate: () => undefined });
+  // the first broken entry's error is thrown, as parseServers did before entries could be broken one by one
+  const parse = (servers: unknown, env: Record<string, string> = {}) => {
+    const got = parseServers(servers, { file, env, locate: () => undefined });
+    const broken = Object.values(got.broken)[0];
+    if (broken) throw broken.error;
+    return got.servers;
+  };
   const problem = (servers: unknown, env: Record<string, string> = {}) => configError(() => parse(servers, env)).message;
 
   test("a stdio entry gets empty args and env by default and remembers its file", () => {
@@ -305,10 +310,25 @@ describe("mcpServers", () => {
     expect(Object.values(got).map((s) => s.kind)).toEqual(["stdio", "http", "http"]);
   });
 
-  test("type sse is refused with a message pointing at Streamable HTTP", () => {
-    expect(problem({ old: { type: "sse", url: "http://x.test/sse" } })).toContain(
-      'key mcpServers.old.type: type "sse" is not supported: mcpx speaks Streamable HTTP only',
-    );
+  test("type sse, or an untyped url ending in /sse, is the legacy HTTP+SSE transport; an explicit http type wins", () => {
+    const got = parse({
+      typed: { type: "sse", url: "http://x.test/events" },
+      bySuffix: { url: "http://x.test/sse?key=1" },
+      byVariable: { url: "${BASE}/sse" },
+      explicit: { type: "http", url: "http://x.test/sse" },
+      plain: { url: "http://x.test/mcp" },
+    }, { BASE: "http://x.test" });
+    expect(Object.fromEntries(Object.entries(got).map(([n, s]) => [n, s.kind === "http" ? s.transport : "stdio"]))).toEqual({
+      typed: "sse",
+      bySuffix: "sse",
+      byVariable: "sse",
+      explicit: undefined,
+      plain: undefined,
+    });
+  });
+
+  test("type sse with command is an error naming the fix", () => {
+    expect(problem({ old: { type: "sse", command: "x" } })).toContain('is "sse" but the entry has command');
   });
 
   test("an unknown type lists the accepted ones", () => {
@@ -403,7 +423,7 @@ describe("mcpServers", () => {
       c: { name: "c", kind: "http", url: "http://c", headers: {}, origin: "near" },
       a: { name: "a", kind: "http", url: "http://a", headers: {}, origin: "near" },
     };
-    const merged = mergeServers([far, near]);
+    const merged = mergeServers([{ servers: far, broken: {} }, { servers: near, broken: {} }]).servers;
     expect(Object.keys(merged)).toEqual(["a", "b", "c"]);
     expect(merged.a).toEqual(near.a!);
   });
@@ -419,12 +439,21 @@ describe("loading config", () => {
     expect(err.message).toStartWith(`${path}:4:5: expected a comma or closing brace`);
   });
 
-  test("a server entry error carries the file, line and key path", () => {
+  test("a broken server entry is kept with its error, which carries the file, line and key path; the others load", () => {
     const dir = join(root, "badentry");
-    const path = write(join(dir, ".mcpx.json"), '{\n  "mcpServers": {\n    "a": {\n      "command": "x",\n      "hedaers": {}\n    }\n  }\n}\n');
-    expect(configError(() => loadConfig({ cwd: dir, env: {} })).message).toStartWith(
-      `${path}:5:7: key mcpServers.a.hedaers: unknown key`,
-    );
+    const path = write(join(dir, ".mcpx.json"), '{\n  "mcpServers": {\n    "a": {\n      "command": "x",\n      "hedaers": {}\n    },\n    "ok": {"command": "y"}\n  }\n}\n');
+    const got = loadConfig({ cwd: dir, env: {} });
+    expect(got.broken.a!.error.message).toStartWith(`${path}:5:7: key mcpServers.a.hedaers: unknown key`);
+    expect(Object.keys(got.servers)).toEqual(["ok"]);
+  });
+
+  test("a nearer file's working entry replaces a farther broken one of the same name, and the other way round", () => {
+    const home = join(root, "brokenchain", "home");
+    write(join(home, ".config", "mcpx", "config.json"), '{"mcpServers": {"a": {"command": "${UNSET_A}"}, "b": {"command": "b"}}}');
+    write(join(root, "brokenchain", "w", ".mcpx.json"), '{"mcpServers": {"a": {"command": "a"}, "b": {"command": "${UNSET_B}"}}}');
+    const got = loadConfig({ cwd: join(root, "brokenchain", "w"), env: { HOME: home } });
+    expect(Object.keys(got.servers)).toEqual(["a"]);
+    expect(Object.keys(got.broken)).toEqual(["b"]);
   });
 
   test("a file that is not an object is an error", () => {
@@ -457,9 +486,7 @@ describe("loading config", () => {
     expect(loadConfig({ cwd: dir, env: { MCPX_TEST_BIN: "given" } }).servers.a).toMatchObject({ command: "given" });
     process.env.MCPX_TEST_ONLY_IN_PROCESS = "leak";
     write(join(dir, "p.json"), '{"mcpServers": {"a": {"command": "${MCPX_TEST_ONLY_IN_PROCESS}"}}}');
-    expect(configError(() => loadConfig({ cwd: dir, env: {}, explicit: "p.json" })).detail).toContain(
-      "MCPX_TEST_ONLY_IN_PROCESS is not set",
-    );
+    expect(loadConfig({ cwd: dir, env: {}, explicit: "p.json" }).broken.a!.error.detail).toContain("MCPX_TEST_ONLY_IN_PROCESS is not set");
     delete process.env.MCPX_TEST_ONLY_IN_PROCESS;
   });
 
@@ -473,7 +500,7 @@ describe("loading config", () => {
   test("with no config files there are no files and no servers", () => {
     const dir = join(root, "none");
     mkdirSync(dir, { recursive: true });
-    expect(loadConfig({ cwd: dir, env: {} })).toEqual({ files: [], servers: {} });
+    expect(loadConfig({ cwd: dir, env: {} })).toEqual({ files: [], servers: {}, broken: {} });
   });
 
   test("an explicit file that is missing is an error", () => {
