@@ -7,19 +7,37 @@ import { UsageError, type OwnFlag, type ParsedArgs } from "../lib/settings/flags
 import { sessionFromArgs, type Session } from "../lib/session/session.ts";
 
 export const AD_HOC_FLAGS: Record<string, OwnFlag> = {
-  stdio: { type: "string", description: "Also use this stdio server, started from the command line (split like a shell would, no shell; $VAR expanded)", valueHint: "\"CMD ARGS\"" },
+  stdio: {
+    type: "string",
+    description: "Also use this stdio server, started from the command line (split like a shell would, no shell; $VAR expanded)",
+    valueHint: '"CMD ARGS"',
+  },
   "http-url": { type: "string", description: "Also use this Streamable HTTP server", valueHint: "URL" },
-  name: { type: "string", description: "The ad-hoc server's name (default: from the command, npx -y @scope/server-foo → foo, or the URL's host, example.com → example-com)", valueHint: "NAME" },
+  name: {
+    type: "string",
+    description: "The ad-hoc server's name (default: from the command, npx -y @scope/server-foo → foo, or the URL's host, example.com → example-com)",
+    valueHint: "NAME",
+  },
 };
 
 /** the ad-hoc server a command line gives, checked against the configured names; undefined when it gives none */
-export function adHocFromArgs(parsed: Pick<ParsedArgs, "own">, configured: Readonly<Record<string, ServerConfig>>): ServerConfig | undefined {
+function adHocFromArgs(parsed: Pick<ParsedArgs, "own">, configured: Readonly<Record<string, ServerConfig>>): ServerConfig | undefined {
   const fail = (message: string): never => {
     throw new UsageError(message);
   };
-  const server = adHocServer({ stdio: parsed.own.stdio as string | undefined, httpUrl: parsed.own["http-url"] as string | undefined, name: parsed.own.name as string | undefined, env: process.env }, fail);
+  const server = adHocServer(
+    {
+      stdio: parsed.own.stdio as string | undefined,
+      httpUrl: parsed.own["http-url"] as string | undefined,
+      name: parsed.own.name as string | undefined,
+      env: process.env,
+    },
+    fail,
+  );
   if (server && Object.hasOwn(configured, server.name)) {
-    fail(`${server.origin.split(" ")[0]} would add a server named "${server.name}", but ${configured[server.name]!.origin} configures one by that name: pick another with --name`);
+    fail(
+      `${server.origin.split(" ")[0]} would add a server named "${server.name}", but ${configured[server.name]!.origin} configures one by that name: pick another with --name`,
+    );
   }
   return server;
 }

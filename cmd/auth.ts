@@ -24,9 +24,17 @@ export default defineCommand({
     const session = sessionFromArgs(parsed);
     const servers = session.config.servers;
     const cfg = servers[name];
-    const http = Object.values(servers).filter((s) => s.kind === "http").map((s) => s.name);
-    if (!cfg) throw new UsageError(`unknown server "${name}"${suggest(name, Object.keys(servers))}: the HTTP servers configured are ${http.join(", ") || "none"} (mcpServers entries with a url)`);
-    if (cfg.kind !== "http") throw new UsageError(`server "${name}" is a stdio server (${cfg.origin}): OAuth is for servers reached by url; a stdio server takes its credentials from its env`);
+    const http = Object.values(servers)
+      .filter((s) => s.kind === "http")
+      .map((s) => s.name);
+    if (!cfg)
+      throw new UsageError(
+        `unknown server "${name}"${suggest(name, Object.keys(servers))}: the HTTP servers configured are ${http.join(", ") || "none"} (mcpServers entries with a url)`,
+      );
+    if (cfg.kind !== "http")
+      throw new UsageError(
+        `server "${name}" is a stdio server (${cfg.origin}): OAuth is for servers reached by url; a stdio server takes its credentials from its env`,
+      );
     const dir = authDir(session.env);
     if (parsed.own.logout) {
       const file = logout(cfg as HttpServer, dir);

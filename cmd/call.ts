@@ -27,7 +27,12 @@ const OWN: Record<string, OwnFlag> = {
 
 export default defineCommand({
   meta: { name: "call", description: COMMAND_DESCRIPTIONS.call },
-  args: cittyArgs("call", OWN, { name: "target", description: "SERVER.TOOL" }, { name: "args", description: "key=value (coerced by the tool's input schema), key:=JSON, one JSON object, or - (a JSON object on stdin)" }),
+  args: cittyArgs(
+    "call",
+    OWN,
+    { name: "target", description: "SERVER.TOOL" },
+    { name: "args", description: "key=value (coerced by the tool's input schema), key:=JSON, one JSON object, or - (a JSON object on stdin)" },
+  ),
   async run({ rawArgs }) {
     const parsed = parseCommandArgs("call", rawArgs, OWN);
     const [target, ...items] = parsed.positionals;
@@ -65,7 +70,8 @@ export default defineCommand({
       } else if (parsed.own.json) out(JSON.stringify(answer.value, null, 2) + "\n");
       else {
         const value = (await loadUnwrap(session.cacheDir))(answer.value);
-        if (value !== undefined && value !== null) out(typeof value === "string" ? (value.endsWith("\n") ? value : value + "\n") : JSON.stringify(value, null, 2) + "\n");
+        if (value !== undefined && value !== null)
+          out(typeof value === "string" ? (value.endsWith("\n") ? value : value + "\n") : JSON.stringify(value, null, 2) + "\n");
       }
     } finally {
       await engine.close();
@@ -73,16 +79,20 @@ export default defineCommand({
   },
 });
 
-const USAGE = "mcpx call SERVER.TOOL [key=value | key:=JSON …] | ['{\"json\": \"args\"}'] | - (the arguments object on stdin)";
+const USAGE = 'mcpx call SERVER.TOOL [key=value | key:=JSON …] | [\'{"json": "args"}\'] | - (the arguments object on stdin)';
 
 /** the arguments as typed: one JSON object (an argument or stdin), or key=value items to coerce once the tool's schema is known */
 async function argumentsInput(items: string[]): Promise<{ kind: "json"; args: Record<string, unknown> } | { kind: "items"; items: string[] }> {
   // "-" reads the arguments from stdin: one argv string cannot exceed 128 KiB on Linux
   // (MAX_ARG_STRLEN), so a larger argument has no other way in
-  if (items.length === 1 && items[0] === "-") return { kind: "json", args: parseArgsJson(await new Response(Bun.stdin.stream()).text(), "the arguments on stdin") };
+  if (items.length === 1 && items[0] === "-")
+    return { kind: "json", args: parseArgsJson(await new Response(Bun.stdin.stream()).text(), "the arguments on stdin") };
   if (items.length === 1 && /^\s*\{/.test(items[0]!)) return { kind: "json", args: parseArgsJson(items[0], "the arguments") };
   const odd = items.find((i) => i === "-" || /^\s*\{/.test(i));
-  if (odd !== undefined) throw new UsageError(`${odd === "-" ? "-" : "a JSON object"} cannot be mixed with other arguments: give one JSON object, - alone, or key=value items (usage: ${USAGE})`);
+  if (odd !== undefined)
+    throw new UsageError(
+      `${odd === "-" ? "-" : "a JSON object"} cannot be mixed with other arguments: give one JSON object, - alone, or key=value items (usage: ${USAGE})`,
+    );
   return { kind: "items", items };
 }
 

@@ -17,26 +17,44 @@ export const COMMAND_DESCRIPTIONS = {
   settings: "Show settings: mcpx settings list | mcpx settings get PATH",
   config: "Servers other tools keep (config.imports): mcpx config import lists what each kind brings; mcpx config import KIND writes them into ./.mcpx.json",
   hooks: "Hooks in force: mcpx hooks list | explain SERVER.TOOL | test NAME --event FILE",
-  serve: "Serve mcpx as an MCP server on stdio (tools mcpx_exec, mcpx_call, mcpx_namespaces, mcpx_types, and _Stop/_PostCompact for agent hosts); ends when stdin closes",
+  serve:
+    "Serve mcpx as an MCP server on stdio (tools mcpx_exec, mcpx_call, mcpx_namespaces, mcpx_types, and _Stop/_PostCompact for agent hosts); ends when stdin closes",
   auth: "Log in to an HTTP server that requires OAuth: mcpx auth NAME (a browser or a printed URL, then a loopback redirect); mcpx auth NAME --logout forgets it (docs/auth.md)",
-  daemon: "Serve /v1/exec, /v1/settings, /v1/events and /v1/health on a unix socket (default) or loopback TCP with a token, until SIGINT/SIGTERM (docs/daemon.md)",
+  daemon:
+    "Serve /v1/exec, /v1/settings, /v1/events and /v1/health on a unix socket (default) or loopback TCP with a token, until SIGINT/SIGTERM (docs/daemon.md)",
 } as const;
 
 export type CommandName = keyof typeof COMMAND_DESCRIPTIONS;
 
 /** what `mcpx COMMAND --help` shows under EXAMPLES, beside the descriptions so the two stay together */
 export const COMMAND_EXAMPLES: Record<CommandName, readonly string[]> = {
-  run: ["mcpx run report.ts world", "mcpx run report.ts --before 'log(\"starting\")' --suffix 'log(\"done\")'", "mcpx run nightly -- --dry-run            # .mcpx/scripts/nightly.ts, args after --"],
-  exec: ["mcpx exec 'console.log(await everything.echo({ message: \"hi\" }))'", "mcpx exec --stdio \"npx -y @modelcontextprotocol/server-everything\" 'console.log(await everything.echo({ message: \"hi\" }))'", "echo 'console.log(1)' | mcpx exec -"],
+  run: [
+    "mcpx run report.ts world",
+    "mcpx run report.ts --before 'log(\"starting\")' --suffix 'log(\"done\")'",
+    "mcpx run nightly -- --dry-run            # .mcpx/scripts/nightly.ts, args after --",
+  ],
+  exec: [
+    "mcpx exec 'console.log(await everything.echo({ message: \"hi\" }))'",
+    'mcpx exec --stdio "npx -y @modelcontextprotocol/server-everything" \'console.log(await everything.echo({ message: "hi" }))\'',
+    "echo 'console.log(1)' | mcpx exec -",
+  ],
   ls: ["mcpx ls", "mcpx ls everything", "mcpx ls --http-url http://127.0.0.1:3000/mcp --json"],
   types: ["mcpx types everything", "mcpx types everything.echo"],
-  call: ["mcpx call everything.echo message=hi", "mcpx call everything.add a=1 b=2", "mcpx call fs.write_file path=/tmp/x content:='\"42\"'   # := is JSON: the string \"42\"", "echo '{\"message\": \"hi\"}' | mcpx call everything.echo -"],
+  call: [
+    "mcpx call everything.echo message=hi",
+    "mcpx call everything.add a=1 b=2",
+    'mcpx call fs.write_file path=/tmp/x content:=\'"42"\'   # := is JSON: the string "42"',
+    'echo \'{"message": "hi"}\' | mcpx call everything.echo -',
+  ],
   settings: ["mcpx settings list", "mcpx settings get script.before"],
   hooks: ["mcpx hooks list", "mcpx hooks explain everything.echo", "mcpx hooks test my-hook --event payload.json"],
   serve: ["mcpx serve                                 # as an MCP server of an agent host"],
-  daemon: ["mcpx daemon", "mcpx daemon --daemon-address http://127.0.0.1:7777 --daemon-token \"$TOKEN\""],
+  daemon: ["mcpx daemon", 'mcpx daemon --daemon-address http://127.0.0.1:7777 --daemon-token "$TOKEN"'],
   auth: ["mcpx auth notes                           # log in: a browser, or the printed URL", "mcpx auth notes --logout"],
-  config: ["mcpx config import                        # what each other tool's config would bring", "mcpx config import claude-code              # write its servers into ./.mcpx.json"],
+  config: [
+    "mcpx config import                        # what each other tool's config would bring",
+    "mcpx config import claude-code              # write its servers into ./.mcpx.json",
+  ],
 };
 
 export interface Command {

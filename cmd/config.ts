@@ -37,7 +37,14 @@ export default defineCommand({
     // every kind, whatever config.imports says: this is where a user finds out what it would bring
     const result = loadImports(kind === undefined ? IMPORT_KINDS : [kind as ImportKind], { cwd: session.cwd, env: session.env });
     if (kind === undefined) {
-      if (parsed.own.json) out(JSON.stringify(result.kinds.map((k) => describeJson(k, inForce.includes(k.kind))), null, 2) + "\n");
+      if (parsed.own.json)
+        out(
+          JSON.stringify(
+            result.kinds.map((k) => describeJson(k, inForce.includes(k.kind))),
+            null,
+            2,
+          ) + "\n",
+        );
       else out(result.kinds.map((k) => describeText(k, inForce.includes(k.kind))).join(""));
       return;
     }
@@ -49,7 +56,10 @@ export default defineCommand({
         ...report.kept.map((n) => `kept ${n}: .mcpx.json already has a server of that name (not overwritten; rename one to have both)`),
         ...report.skipped.map((n) => `not imported ${n}`),
       ];
-      out((lines.length ? lines.join("\n") : `nothing to import: no ${kind} servers found`) + `\n${report.added.length ? `wrote ${report.file}` : `${report.file} unchanged`}\n`);
+      out(
+        (lines.length ? lines.join("\n") : `nothing to import: no ${kind} servers found`) +
+          `\n${report.added.length ? `wrote ${report.file}` : `${report.file} unchanged`}\n`,
+      );
     }
   },
 });
@@ -59,7 +69,12 @@ function describeJson(k: KindImport, inForce: boolean) {
     kind: k.kind,
     inConfigImports: inForce,
     files: k.files,
-    servers: Object.values(k.servers).map((s) => ({ name: s.name, origin: s.origin, transport: s.kind === "http" ? (s.transport ?? "streamable-http") : "stdio", target: s.kind === "http" ? s.url : [s.command, ...s.args].join(" ") })),
+    servers: Object.values(k.servers).map((s) => ({
+      name: s.name,
+      origin: s.origin,
+      transport: s.kind === "http" ? (s.transport ?? "streamable-http") : "stdio",
+      target: s.kind === "http" ? s.url : [s.command, ...s.args].join(" "),
+    })),
     broken: Object.values(k.broken).map((b) => ({ name: b.name, origin: b.origin, error: b.error.message })),
     disabled: k.disabled,
     ignoredKeys: k.ignored,
@@ -85,7 +100,8 @@ function writeImport(file: string, k: KindImport): { file: string; added: string
   const doc = parseJsonc(text, file);
   if (!isPlainObject(doc)) throw new ConfigError({ file, detail: 'a config file must hold one JSON object, e.g. {"mcpServers": {}}' });
   const existing = isPlainObject(doc.mcpServers) ? doc.mcpServers : {};
-  if (doc.mcpServers !== undefined && !isPlainObject(doc.mcpServers)) throw new ConfigError({ file, key: "mcpServers", detail: "must be an object of server entries" });
+  if (doc.mcpServers !== undefined && !isPlainObject(doc.mcpServers))
+    throw new ConfigError({ file, key: "mcpServers", detail: "must be an object of server entries" });
   const added: string[] = [];
   const kept: string[] = [];
   const skipped: string[] = [];

@@ -13,7 +13,10 @@ export default defineCommand({
   args: cittyArgs("daemon", OWN),
   async run({ rawArgs }) {
     const parsed = parseCommandArgs("daemon", rawArgs, OWN);
-    if (parsed.positionals.length || parsed.rest.length) throw new UsageError(`takes no arguments (got ${[...parsed.positionals, ...parsed.rest].join(" ")}); its address is the daemon.address setting (--daemon-address)`);
+    if (parsed.positionals.length || parsed.rest.length)
+      throw new UsageError(
+        `takes no arguments (got ${[...parsed.positionals, ...parsed.rest].join(" ")}); its address is the daemon.address setting (--daemon-address)`,
+      );
     const session = sessionFromArgs(parsed);
     const daemon = await startDaemon(session);
     const onSignal = () => void daemon.stop();

@@ -33,14 +33,22 @@ export function cittyArgs(command: CommandName, own: Record<string, OwnFlag>, ..
  * A command's --help as printed: citty's usage with the command's own flags, then its settings under
  * SETTINGS (there are up to 27, and they are not what a new user looks for first), then EXAMPLES.
  */
-export async function commandHelp(cmd: { meta: { name: CommandName; description: string }; args: ArgsDef }, main: CommandDef, examples: readonly string[]): Promise<string> {
+export async function commandHelp(
+  cmd: { meta: { name: CommandName; description: string }; args: ArgsDef },
+  main: CommandDef,
+  examples: readonly string[],
+): Promise<string> {
   const { renderUsage } = await import("citty");
   const settingFlags = new Set(settingsFor(cmd.meta.name).map((s) => flagName(s.path)));
   const own = Object.fromEntries(Object.entries(cmd.args).filter(([name]) => !settingFlags.has(name)));
   const usage = await renderUsage({ ...cmd, args: own } as unknown as CommandDef, main);
-  const rows = Object.entries(cmd.args).filter(([name]) => settingFlags.has(name)).map(([name, a]) => [`--${name}${"valueHint" in a && a.valueHint ? `=<${a.valueHint}>` : ""}`, a.description ?? ""] as const);
+  const rows = Object.entries(cmd.args)
+    .filter(([name]) => settingFlags.has(name))
+    .map(([name, a]) => [`--${name}${"valueHint" in a && a.valueHint ? `=<${a.valueHint}>` : ""}`, a.description ?? ""] as const);
   const width = Math.max(0, ...rows.map(([f]) => f.length));
-  const settings = rows.length ? `\nSETTINGS (each also a config key and an MCPX_* variable: docs/settings.md)\n\n${rows.map(([f, d]) => `  ${f.padEnd(width)}  ${d}`).join("\n")}\n` : "";
+  const settings = rows.length
+    ? `\nSETTINGS (each also a config key and an MCPX_* variable: docs/settings.md)\n\n${rows.map(([f, d]) => `  ${f.padEnd(width)}  ${d}`).join("\n")}\n`
+    : "";
   const ex = examples.length ? `\nEXAMPLES\n\n${examples.map((e) => `  ${e}`).join("\n")}\n` : "";
   return `${usage}\n${settings}${ex}`;
 }

@@ -27,11 +27,17 @@ const OWN: Record<string, OwnFlag> = {
 
 export default defineCommand({
   meta: { name: "hooks", description: COMMAND_DESCRIPTIONS.hooks },
-  args: cittyArgs("hooks", OWN, { name: "action", description: "list, explain or test" }, { name: "target", description: "SERVER.TOOL (explain) or a hook name (test)" }),
+  args: cittyArgs(
+    "hooks",
+    OWN,
+    { name: "action", description: "list, explain or test" },
+    { name: "target", description: "SERVER.TOOL (explain) or a hook name (test)" },
+  ),
   async run({ rawArgs }) {
     const parsed = parseCommandArgs("hooks", rawArgs, OWN);
     const [action, target, ...extra] = parsed.positionals;
-    if (extra.length || !["list", "explain", "test"].includes(action ?? "")) throw new UsageError("usage: mcpx hooks list | mcpx hooks explain SERVER.TOOL | mcpx hooks test NAME --event FILE");
+    if (extra.length || !["list", "explain", "test"].includes(action ?? ""))
+      throw new UsageError("usage: mcpx hooks list | mcpx hooks explain SERVER.TOOL | mcpx hooks test NAME --event FILE");
     if (parsed.own.event !== undefined && action !== "test") throw new UsageError("--event goes with mcpx hooks test");
     const session = sessionFromArgs(parsed);
     const engine = openEngine(session);
@@ -41,11 +47,20 @@ export default defineCommand({
       const { gate } = engine;
       const all = [...gate.hooks, ...allObservers(engine)];
       if (action === "list") {
-        const rows = all.map((h) => ({ name: h.name, on: h.on, phase: h.phase, action: h.action.kind, effect: h.effect, failure: h.failure, origin: h.origin }));
+        const rows = all.map((h) => ({
+          name: h.name,
+          on: h.on,
+          phase: h.phase,
+          action: h.action.kind,
+          effect: h.effect,
+          failure: h.failure,
+          origin: h.origin,
+        }));
         const servers = gate.policy.hookServers;
         if (json) out(JSON.stringify({ hooks: rows, mcpHookServers: servers }, null, 2) + "\n");
         else {
-          for (const r of rows) out(`${r.name}\t${r.on}.${r.phase}\t${r.action}\teffect=${r.effect}${r.failure === "closed" ? " failure=closed" : ""}\t${r.origin}\n`);
+          for (const r of rows)
+            out(`${r.name}\t${r.on}.${r.phase}\t${r.action}\teffect=${r.effect}${r.failure === "closed" ? " failure=closed" : ""}\t${r.origin}\n`);
           if (rows.length === 0) out("no hooks in force\n");
           out(`MCP_HOOK_SERVERS: ${servers.all ? "* (every server)" : servers.names.length ? servers.names.join(", ") : "none"}\n`);
         }
@@ -56,7 +71,10 @@ export default defineCommand({
         if (!target || dot <= 0) throw new UsageError("usage: mcpx hooks explain SERVER.TOOL");
         const server = target.slice(0, dot);
         const names = gate.pool.names();
-        if (!names.includes(server)) throw new UsageError(`explain ${target}: unknown server "${server}"${suggest(server, names)}; configured servers are ${names.join(", ") || "none"} (mcpx ls)`);
+        if (!names.includes(server))
+          throw new UsageError(
+            `explain ${target}: unknown server "${server}"${suggest(server, names)}; configured servers are ${names.join(", ") || "none"} (mcpx ls)`,
+          );
         // resolved against the catalogue exactly as a call is, so explain and the gate see one tool
         const tool = await findTool(gate.pool, server, target.slice(dot + 1)).catch((e: Error) => {
           throw e instanceof UnknownToolError ? new UsageError(`explain ${target}: ${e.message}`) : e;
@@ -72,7 +90,10 @@ export default defineCommand({
           const bound = toolFor("call", phase);
           if (bound) {
             for (const s of gate.pool.names().filter((n) => isAllowed(gate.policy.hookServers, n))) {
-              const has = await gate.pool.tools(s).then((ts) => ts.some((t) => t.name === bound), () => false);
+              const has = await gate.pool.tools(s).then(
+                (ts) => ts.some((t) => t.name === bound),
+                () => false,
+              );
               if (!has) continue;
               const { level, clampedBy } = effectiveLevel(MCP_HOOK_EFFECT, phase, gate.policy.autonomy, gate.policy.max);
               rows.push({ phase, hook: `${s}.${bound}`, action: "plugin", declared: MCP_HOOK_EFFECT, effective: level, clampedBy, origin: "MCP_HOOK_SERVERS" });
@@ -81,7 +102,11 @@ export default defineCommand({
         }
         if (json) out(JSON.stringify(rows, null, 2) + "\n");
         else if (rows.length === 0) out(`no hook would fire for ${target}\n`);
-        else for (const r of rows) out(`call.${r.phase}\t${r.hook}\t${r.action}\teffect ${r.declared}${r.effective !== r.declared ? ` → ${r.effective} (clamped by ${(r.clampedBy as string[]).join(", ")})` : ""}\t${r.origin}\n`);
+        else
+          for (const r of rows)
+            out(
+              `call.${r.phase}\t${r.hook}\t${r.action}\teffect ${r.declared}${r.effective !== r.declared ? ` → ${r.effective} (clamped by ${(r.clampedBy as string[]).join(", ")})` : ""}\t${r.origin}\n`,
+            );
         return;
       }
       // test
@@ -98,7 +123,11 @@ export default defineCommand({
       }
       const point = (POINT_NAMES as string[]).includes(hook.on) ? (hook.on as PointName) : "call";
       const frames: HookFrameBody[] = [];
-      const only = { ...gate, hooks: [{ ...hook, phase: hook.phase === "observe" ? "before" : hook.phase, on: point, when: {} }], policy: { ...gate.policy, hookServers: { all: false as const, names: [] } } };
+      const only = {
+        ...gate,
+        hooks: [{ ...hook, phase: hook.phase === "observe" ? "before" : hook.phase, on: point, when: {} }],
+        policy: { ...gate.policy, hookServers: { all: false as const, names: [] } },
+      };
       const decision = await runGate(only, point, (hook.phase === "observe" ? "before" : hook.phase) as Phase, payload, (f) => frames.push(f));
       const report = { hook: hook.name, frame: frames[0], decision };
       out(JSON.stringify(report, null, 2) + "\n");

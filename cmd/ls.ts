@@ -33,7 +33,8 @@ export default defineCommand({
       const names = pool.names();
       const broken = pool.brokenNames();
       if (only !== undefined && broken.includes(only)) throw pool.brokenError(only)!;
-      if (only !== undefined && !names.includes(only)) throw new UsageError(`unknown server "${only}"${suggest(only, names)}: configured servers are ${names.join(", ") || "none"}`);
+      if (only !== undefined && !names.includes(only))
+        throw new UsageError(`unknown server "${only}"${suggest(only, names)}: configured servers are ${names.join(", ") || "none"}`);
       const targets = only === undefined ? names : [only];
       // listed concurrently, reported in config order
       const listed = await Promise.all(
@@ -57,7 +58,12 @@ export default defineCommand({
       // broken entries are listed, not started: the session's warning already named each with its fix
       const brokenRows = only === undefined ? broken.map((name) => ({ name, broken: session.config.broken[name]!.error.message })) : [];
       if (parsed.own.json) {
-        const rows = listed.map((s) => ({ server: s.name, namespace: toIdentifier(s.name), ...from(s.name), ...(s.error ? { error: s.error } : { count: s.tools!.length, tools: s.tools }) }));
+        const rows = listed.map((s) => ({
+          server: s.name,
+          namespace: toIdentifier(s.name),
+          ...from(s.name),
+          ...(s.error ? { error: s.error } : { count: s.tools!.length, tools: s.tools }),
+        }));
         const brokenJson = brokenRows.map((b) => ({ server: b.name, namespace: toIdentifier(b.name), ...from(b.name), broken: b.broken }));
         out(JSON.stringify([...rows, ...brokenJson], null, 2) + "\n");
       } else if (only === undefined) {

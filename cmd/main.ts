@@ -40,7 +40,9 @@ const MAIN: CommandDef = {
  * stays clean). citty decides on colour when it loads, so escape codes are removed for a pipe or a file.
  */
 async function printUsage(cmd?: Command, to: "stdout" | "stderr" = "stdout"): Promise<void> {
-  const text = cmd ? await (await import("./help.ts")).commandHelp(cmd, MAIN, COMMAND_EXAMPLES[cmd.meta.name]) : await (await import("citty")).renderUsage(MAIN);
+  const text = cmd
+    ? await (await import("./help.ts")).commandHelp(cmd, MAIN, COMMAND_EXAMPLES[cmd.meta.name])
+    : await (await import("citty")).renderUsage(MAIN);
   const tty = to === "stdout" ? process.stdout.isTTY : process.stderr.isTTY;
   (to === "stdout" ? out : err)((tty ? text : text.replace(/\x1b\[[0-9;]*m/g, "")) + "\n");
 }
@@ -75,8 +77,12 @@ async function mainEntry(rawArgv: string[]): Promise<number> {
   }
   const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name as CommandName] : undefined;
   if (!load) {
-    if (name === "--config" || name.startsWith("--config=")) err(`mcpx: --config needs a file and then a command: mcpx --config FILE COMMAND … (commands are ${Object.keys(COMMANDS).join(", ")})\n`);
-    else if (name.startsWith("-")) err(`mcpx: ${name} before the command: flags go after it (mcpx COMMAND ${name} …), except --config FILE, which may come first; commands are ${Object.keys(COMMANDS).join(", ")}\n`);
+    if (name === "--config" || name.startsWith("--config="))
+      err(`mcpx: --config needs a file and then a command: mcpx --config FILE COMMAND … (commands are ${Object.keys(COMMANDS).join(", ")})\n`);
+    else if (name.startsWith("-"))
+      err(
+        `mcpx: ${name} before the command: flags go after it (mcpx COMMAND ${name} …), except --config FILE, which may come first; commands are ${Object.keys(COMMANDS).join(", ")}\n`,
+      );
     else err(`mcpx: unknown command "${name}"${suggest(name, Object.keys(COMMANDS))}: use one of ${Object.keys(COMMANDS).join(", ")} (mcpx --help)\n`);
     return exitCodeOf("USAGE");
   }

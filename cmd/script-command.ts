@@ -36,7 +36,11 @@ export function scriptCommand(kind: "run" | "exec") {
       name: kind,
       description: COMMAND_DESCRIPTIONS[kind],
     },
-    args: cittyArgs(kind, { ...SCRIPT_FLAGS, ...AD_HOC_FLAGS }, kind === "run" ? { name: "script", description: "file or named script" } : { name: "snippet", description: "TypeScript source" }),
+    args: cittyArgs(
+      kind,
+      { ...SCRIPT_FLAGS, ...AD_HOC_FLAGS },
+      kind === "run" ? { name: "script", description: "file or named script" } : { name: "snippet", description: "TypeScript source" },
+    ),
     async run({ rawArgs }) {
       process.exitCode = await runScriptCommand(kind, rawArgs);
     },
@@ -47,10 +51,14 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
   const parsed = parseCommandArgs(kind, argv, { ...SCRIPT_FLAGS, ...AD_HOC_FLAGS });
   const [target, ...more] = parsed.positionals;
   if (target === undefined) throw new UsageError(kind === "run" ? "needs a script: mcpx run FILE [ARGS…]" : "needs a snippet: mcpx exec 'console.log(1)'");
-  if (kind === "exec" && more.length > 0) throw new UsageError(`takes one snippet; got ${more.length + 1} arguments (quote the snippet, or pass script arguments after --)`);
+  if (kind === "exec" && more.length > 0)
+    throw new UsageError(`takes one snippet; got ${more.length + 1} arguments (quote the snippet, or pass script arguments after --)`);
   // an ad-hoc server is this process's: a daemon would have to start it, so it does not travel
   const adHoc = Object.keys(AD_HOC_FLAGS).find((f) => parsed.own[f] !== undefined);
-  if (parsed.own.remote === true && adHoc) throw new UsageError(`--${adHoc} does not travel with --remote: the daemon runs its own configured servers; configure the server in the daemon's config, or run without --remote`);
+  if (parsed.own.remote === true && adHoc)
+    throw new UsageError(
+      `--${adHoc} does not travel with --remote: the daemon runs its own configured servers; configure the server in the daemon's config, or run without --remote`,
+    );
   const session = sessionWithAdHoc(parsed);
   trace("config");
 
@@ -86,9 +94,22 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
   const engine = openEngine(session, { ask: terminalAsker(), status: statusLine(session.env) });
   trace("engine");
   try {
-    const frames = execute(opts, { gate: engine.gate, env: process.env, cacheDir: session.cacheDir, sockDir: session.sockDir, inheritStdin: true, cwd: session.cwd, signal: abort.signal, sandbox: sandboxContext(session, "cli"), phaseOrigins: settingsPhaseOrigins(session.settings) });
+    const frames = execute(opts, {
+      gate: engine.gate,
+      env: process.env,
+      cacheDir: session.cacheDir,
+      sockDir: session.sockDir,
+      inheritStdin: true,
+      cwd: session.cwd,
+      signal: abort.signal,
+      sandbox: sandboxContext(session, "cli"),
+      phaseOrigins: settingsPhaseOrigins(session.settings),
+    });
     const code = await renderFrames(frames, { mode: opts.output!, format: session.get("logging.format"), level: session.get("logging.level") });
-    if (opts.file) await writeGlobalsBeside(opts.file, session.cacheDir, engine.pool).catch((e) => session.log("debug", `mcpx-globals.d.ts not written: ${e?.message ?? e}`));
+    if (opts.file)
+      await writeGlobalsBeside(opts.file, session.cacheDir, engine.pool).catch((e) =>
+        session.log("debug", `mcpx-globals.d.ts not written: ${e?.message ?? e}`),
+      );
     return code;
   } finally {
     process.off("SIGINT", onSignal);
@@ -118,7 +139,8 @@ async function runRemote(opts: ExecOptions, session: Session, kind: "run" | "exe
 }
 
 function outputMode(json: boolean, output: string | undefined): OutputMode {
-  if (output !== undefined && !(OUTPUT_MODES as readonly string[]).includes(output)) throw new UsageError(`--output ${output}: use one of ${OUTPUT_MODES.join(", ")}`);
+  if (output !== undefined && !(OUTPUT_MODES as readonly string[]).includes(output))
+    throw new UsageError(`--output ${output}: use one of ${OUTPUT_MODES.join(", ")}`);
   if (json && output !== undefined && output !== "json") throw new UsageError(`--json and --output ${output} disagree: use one of them`);
   return json ? "json" : ((output as OutputMode | undefined) ?? "text");
 }
@@ -134,7 +156,7 @@ function parseEnvFlags(list: string[]): Record<string, string> {
 }
 
 /** where `mcpx run NAME` looked (lib/exec/script-path.ts): the file, then .mcpx/scripts/NAME[.ts…] unless NAME is a path */
-export function scriptNotFound(target: string, cwd: string): string {
+function scriptNotFound(target: string, cwd: string): string {
   if (target.includes("/")) return `script not found: ${target} (no such file)`;
   const named = /\.[cm]?[jt]s$/.test(target) ? target : `${target}.ts`;
   return `script not found: ${target} (not a file, and no .mcpx/scripts/${named} from ${cwd} up)`;

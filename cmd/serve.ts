@@ -17,7 +17,8 @@ export default defineCommand({
   args: cittyArgs("serve", OWN),
   async run({ rawArgs }) {
     const parsed = parseCommandArgs("serve", rawArgs, OWN);
-    if (parsed.positionals.length > 0 || parsed.rest.length > 0) throw new UsageError(`takes no arguments (got ${[...parsed.positionals, ...parsed.rest].join(" ")}); configure servers in .mcpx.json`);
+    if (parsed.positionals.length > 0 || parsed.rest.length > 0)
+      throw new UsageError(`takes no arguments (got ${[...parsed.positionals, ...parsed.rest].join(" ")}); configure servers in .mcpx.json`);
     const session = sessionFromArgs(parsed);
     // said before anything is served: an agent's code with the user's whole reach is worth a line on stderr
     const unsandboxed = unsandboxedWarning(session, "mcpx serve");

@@ -22,7 +22,12 @@ export default defineCommand({
     if (extra.length || (action !== "list" && action !== "get")) throw new UsageError("usage: mcpx settings list | mcpx settings get PATH");
     if (action === "get" && !path) throw new UsageError("get needs a setting path, e.g. script.before");
     if (action === "get" && !SETTINGS.some((s) => s.path === path)) {
-      throw new UsageError(`unknown setting "${path}"${suggest(path!, SETTINGS.map((s) => s.path))}: use one of ${SETTINGS.map((s) => s.path).join(", ")}`);
+      throw new UsageError(
+        `unknown setting "${path}"${suggest(
+          path!,
+          SETTINGS.map((s) => s.path),
+        )}: use one of ${SETTINGS.map((s) => s.path).join(", ")}`,
+      );
     }
     const session = sessionFromArgs(parsed);
     const rows = [...session.settings.values()].filter((s) => action === "list" || s.decl.path === path).map(settingRow);

@@ -30,8 +30,10 @@ export default defineCommand({
       // the configured servers and those plugins bring
       const names = pool.names();
       // a server name may itself contain dots: the longest configured name that prefixes the target wins
-      const server = names.filter((n) => target === n || target.startsWith(n + ".")).sort((a, b) => b.length - a.length)[0] ?? resolveName(target.split(".")[0]!, names);
-      if (!server) throw new UsageError(`unknown server in "${target}"${suggest(target.split(".")[0]!, names)}: configured servers are ${names.join(", ") || "none"}`);
+      const server =
+        names.filter((n) => target === n || target.startsWith(n + ".")).sort((a, b) => b.length - a.length)[0] ?? resolveName(target.split(".")[0]!, names);
+      if (!server)
+        throw new UsageError(`unknown server in "${target}"${suggest(target.split(".")[0]!, names)}: configured servers are ${names.join(", ") || "none"}`);
       const toolName = target === server ? undefined : target.slice(target.startsWith(server + ".") ? server.length + 1 : target.indexOf(".") + 1) || undefined;
       const tools = await pool.visibleTools(server);
       const tool = toolName === undefined ? undefined : (await findTool(pool, server, toolName)).name;

@@ -144,7 +144,6 @@ if (!g.Bun) {
 
 // ── the call channel: opened at the first call, so a script that calls nothing never pays for it ──
 
-
 let conn: Promise<Conn> | undefined;
 let nextId = 1;
 const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void; server: string; tool: string }>();
@@ -230,7 +229,8 @@ function namespace(server: string): Record<string, unknown> {
       if (!fn) {
         const f = (args?: unknown) => callTool(server, prop, args);
         f.raw = (args?: unknown) => callTool(server, prop, args, { raw: true });
-        fns.set(prop, (fn = f));
+        fn = f;
+        fns.set(prop, f);
       }
       return fn;
     },
@@ -241,7 +241,10 @@ function namespace(server: string): Record<string, unknown> {
 
 export const result: { value?: unknown; error?: unknown } = {};
 
-const logAt = (level: LogLevel) => (...args: unknown[]) => frame({ t: "log", level, msg: sys.format(args) });
+const logAt =
+  (level: LogLevel) =>
+  (...args: unknown[]) =>
+    frame({ t: "log", level, msg: sys.format(args) });
 
 /**
  * Installs log, emit, script, result and ToolError: they need no server, so they are there before the

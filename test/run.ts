@@ -12,7 +12,11 @@ const which = process.argv.slice(2);
 const paths = which.length === 0 ? ["test/unit", "test/e2e"] : which.map((w) => (w === "unit" || w === "e2e" ? `test/${w}` : w));
 // the tests' sandboxes go here (test/e2e/harness.ts), and all of it goes once bun test has ended
 const scratch = mkdtempSync(join(tmpdir(), "mcpx-test-run-"));
-const proc = spawn([process.execPath, "test", "--timeout", "60000", ...paths], { stdout: "inherit", stderr: "pipe", env: { ...process.env, FORCE_COLOR: "0", MCPX_TEST_TMP: scratch } });
+const proc = spawn([process.execPath, "test", "--timeout", "60000", ...paths], {
+  stdout: "inherit",
+  stderr: "pipe",
+  env: { ...process.env, FORCE_COLOR: "0", MCPX_TEST_TMP: scratch },
+});
 
 let text = "";
 const decoder = new TextDecoder();

@@ -13,10 +13,13 @@ const GLOBALS_FILE = "mcpx-globals.d.ts";
 export async function writeGlobalsBeside(scriptPath: string, cacheDir: string, pool: Pool): Promise<void> {
   // every server a script sees a namespace for: the configured ones and those plugins bring
   const servers = await Promise.all(
-    pool.names().map((name) => pool.servers[name]!).map(async (cfg) => ({
-      name: cfg.name,
-      tools: (pool.started(cfg.name) ? await pool.tools(cfg.name).catch(() => undefined) : undefined) ?? readCatalog(cacheDir, cfg),
-    })),
+    pool
+      .names()
+      .map((name) => pool.servers[name]!)
+      .map(async (cfg) => ({
+        name: cfg.name,
+        tools: (pool.started(cfg.name) ? await pool.tools(cfg.name).catch(() => undefined) : undefined) ?? readCatalog(cacheDir, cfg),
+      })),
   );
   const text = generateDeclarations(servers.map((s) => ({ name: s.name, tools: s.tools ?? [], unknownTools: s.tools === undefined })));
   writeGeneratedFile(join(dirname(scriptPath), GLOBALS_FILE), text);

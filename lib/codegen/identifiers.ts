@@ -53,7 +53,10 @@ export function namespaceBindings(serverNames: readonly string[]): Binding[] {
 // Decides, in tool order, which tools of one server get a method. Hook tools are not in the
 // result at all: they are hidden everywhere, not merely unnamed.
 export function toolBindings(toolNames: readonly string[]): Binding[] {
-  return bind(toolNames.filter((name) => !isHookToolName(name)), () => undefined);
+  return bind(
+    toolNames.filter((name) => !isHookToolName(name)),
+    () => undefined,
+  );
 }
 
 // A name keeps its identifier only when resolveName maps the identifier back to it, so what the
@@ -67,9 +70,10 @@ function bind(listed: readonly string[], reserved: (identifier: string) => strin
     const owner = resolveName(identifier, names);
     if (owner === name) return { name, identifier };
     const others = names.filter((other) => other !== name && toIdentifier(other) === identifier);
-    const hiddenBecause = owner === undefined
-      ? `${identifier} is also the identifier of ${others.map((o) => JSON.stringify(o)).join(", ")}`
-      : `${identifier} belongs to the one named exactly ${JSON.stringify(owner)}`;
+    const hiddenBecause =
+      owner === undefined
+        ? `${identifier} is also the identifier of ${others.map((o) => JSON.stringify(o)).join(", ")}`
+        : `${identifier} belongs to the one named exactly ${JSON.stringify(owner)}`;
     return { name, identifier, hiddenBecause };
   });
 }

@@ -17,7 +17,10 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 // Precedence of a rendered type, so unions inside intersections or arrays get parentheses.
 const Prec = { Union: 0, Intersection: 1, Primary: 2 } as const;
-interface Rendered { text: string; prec: 0 | 1 | 2 }
+interface Rendered {
+  text: string;
+  prec: 0 | 1 | 2;
+}
 const UNKNOWN: Rendered = { text: "unknown", prec: Prec.Primary };
 const NEVER: Rendered = { text: "never", prec: Prec.Primary };
 const primary = (text: string): Rendered => ({ text, prec: Prec.Primary });
@@ -61,7 +64,10 @@ class SchemaRenderer {
   private readonly taken: Set<string>;
   private readonly cycles: CycleBreaker;
 
-  constructor(private readonly root: unknown, private readonly options: SchemaDeclarationOptions) {
+  constructor(
+    private readonly root: unknown,
+    private readonly options: SchemaDeclarationOptions,
+  ) {
     // The root name is kept free for the root even before we know it recurses, so that a
     // definition cannot take it and leave the root with a suffixed name.
     this.taken = new Set([...PREDEFINED_TYPE_NAMES, ...(options.taken ?? []), this.rootName]);
@@ -140,15 +146,25 @@ class SchemaRenderer {
     else if (["properties", "additionalProperties", "patternProperties", "required"].some((k) => k in s)) types = ["object"];
     else if ("items" in s || "prefixItems" in s) types = ["array"];
     else return undefined;
-    return union(types.map((t): Rendered => {
-      switch (t) {
-        case "string": case "boolean": case "null": return primary(t);
-        case "number": case "integer": return primary("number");
-        case "object": return this.object(s, indent, site, depth);
-        case "array": return this.array(s, indent, site, depth);
-        default: return UNKNOWN;
-      }
-    }));
+    return union(
+      types.map((t): Rendered => {
+        switch (t) {
+          case "string":
+          case "boolean":
+          case "null":
+            return primary(t);
+          case "number":
+          case "integer":
+            return primary("number");
+          case "object":
+            return this.object(s, indent, site, depth);
+          case "array":
+            return this.array(s, indent, site, depth);
+          default:
+            return UNKNOWN;
+        }
+      }),
+    );
   }
 
   private object(s: SchemaObject, indent: string, site: string, depth: number): Rendered {

@@ -68,13 +68,20 @@ export function toolTypes(tool: Tool, options: ToolTypesOptions): ToolTypes {
   const { indent, aliasIndent, rootNames } = options;
   // Each schema keeps clear of the other's root name, which a caller may declare explicitly.
   const input = schemaToDeclarations(tool.inputSchema, {
-    indent, aliasIndent, taken: new Set([...options.taken, rootNames.output]), rootName: rootNames.args,
+    indent,
+    aliasIndent,
+    taken: new Set([...options.taken, rootNames.output]),
+    rootName: rootNames.args,
   });
-  const output = tool.outputSchema === undefined
-    ? { type: "unknown", aliases: [], aliasNames: [] }
-    : schemaToDeclarations(tool.outputSchema, {
-      indent, aliasIndent, taken: new Set([...options.taken, ...input.aliasNames, rootNames.args]), rootName: rootNames.output,
-    });
+  const output =
+    tool.outputSchema === undefined
+      ? { type: "unknown", aliases: [], aliasNames: [] }
+      : schemaToDeclarations(tool.outputSchema, {
+          indent,
+          aliasIndent,
+          taken: new Set([...options.taken, ...input.aliasNames, rootNames.args]),
+          rootName: rootNames.output,
+        });
   return {
     // tools/call arguments are always an object, so "anything" narrows to one.
     args: input.type === "unknown" ? "Record<string, unknown>" : input.type,

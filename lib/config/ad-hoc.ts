@@ -19,9 +19,12 @@ export interface AdHocInput {
 
 /** the ad-hoc server, or undefined when neither --stdio nor --http-url was given; throws a message naming the flag */
 export function adHocServer(input: AdHocInput, fail: (message: string) => never): ServerConfig | undefined {
-  if (input.stdio !== undefined && input.httpUrl !== undefined) fail("--stdio and --http-url each give one ad-hoc server: give one of them (configure more servers in .mcpx.json)");
-  if (input.name !== undefined && input.stdio === undefined && input.httpUrl === undefined) fail("--name names an ad-hoc server: give it with --stdio \"COMMAND ARGS\" or --http-url URL");
-  if (input.name !== undefined && !/^[A-Za-z0-9_-]+$/.test(input.name)) fail(`--name ${input.name}: use letters, digits, _ and - (a dot would split SERVER.TOOL)`);
+  if (input.stdio !== undefined && input.httpUrl !== undefined)
+    fail("--stdio and --http-url each give one ad-hoc server: give one of them (configure more servers in .mcpx.json)");
+  if (input.name !== undefined && input.stdio === undefined && input.httpUrl === undefined)
+    fail('--name names an ad-hoc server: give it with --stdio "COMMAND ARGS" or --http-url URL');
+  if (input.name !== undefined && !/^[A-Za-z0-9_-]+$/.test(input.name))
+    fail(`--name ${input.name}: use letters, digits, _ and - (a dot would split SERVER.TOOL)`);
   if (input.stdio !== undefined) {
     const argv = splitCommand(input.stdio, input.env, fail);
     const name = input.name ?? adHocName(argv);
@@ -50,7 +53,10 @@ export function splitCommand(text: string, env: Record<string, string | undefine
   const words: string[] = [];
   for (const t of tokens) {
     if (typeof t === "string") words.push(t);
-    else fail(`--stdio ${JSON.stringify(text)}: ${"op" in t ? `"${t.op === "glob" ? (t as { pattern: string }).pattern : t.op}"` : "a comment"} is shell syntax, and no shell runs the command; quote it, or say --stdio "sh -c '…'" to ask for one`);
+    else
+      fail(
+        `--stdio ${JSON.stringify(text)}: ${"op" in t ? `"${t.op === "glob" ? (t as { pattern: string }).pattern : t.op}"` : "a comment"} is shell syntax, and no shell runs the command; quote it, or say --stdio "sh -c '…'" to ask for one`,
+      );
   }
   if (words.length === 0 || words[0] === "") fail('--stdio needs a command: --stdio "npx -y @modelcontextprotocol/server-everything"');
   return words;

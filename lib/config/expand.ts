@@ -26,8 +26,7 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
  */
 export function expandServer(server: ServerConfig, env: Env, fail: (key: JSONPath, detail: string) => never): ServerConfig {
   const one = (value: string, ...key: JSONPath) => expandVars(value, env, (detail) => fail(key, detail));
-  const map = (values: Record<string, string>, field: string) =>
-    Object.fromEntries(Object.entries(values).map(([k, val]) => [k, one(val, field, k)]));
+  const map = (values: Record<string, string>, field: string) => Object.fromEntries(Object.entries(values).map(([k, val]) => [k, one(val, field, k)]));
   if (server.kind === "http") {
     return { ...server, url: one(server.url, "url"), headers: map(server.headers, "headers") };
   }
@@ -48,14 +47,7 @@ export function expandVars(value: string, env: Env, fail: (detail: string) => ne
 
 // Recursive descent: `nested` is true inside a default, where an unmatched "}" ends the scan;
 // `use` is false while skipping a default that is not needed, so its unset variables are not errors.
-function scan(
-  s: string,
-  start: number,
-  env: Env,
-  nested: boolean,
-  use: boolean,
-  fail: (detail: string) => never,
-): { out: string; end: number } {
+function scan(s: string, start: number, env: Env, nested: boolean, use: boolean, fail: (detail: string) => never): { out: string; end: number } {
   let out = "";
   let i = start;
   while (i < s.length) {
@@ -72,7 +64,9 @@ function scan(
     }
     const name = NAME.exec(s.slice(i + 2))?.[0];
     if (name === undefined) {
-      fail(`${JSON.stringify(s.slice(i, i + 12))} is not a variable reference: write \${NAME} with NAME made of letters, digits and _, or $\${ for a literal \${`);
+      fail(
+        `${JSON.stringify(s.slice(i, i + 12))} is not a variable reference: write \${NAME} with NAME made of letters, digits and _, or $\${ for a literal \${`,
+      );
     }
     const after = i + 2 + name.length;
     const current = env[name];

@@ -51,7 +51,9 @@ export function importSources(kind: ImportKind, ctx: SourceContext): ImportSourc
     case "claude-code":
       // Claude Code's own order: local (~/.claude.json per project) > project (.mcp.json) > user
       return [
-        ...(home ? up.map((dir) => ({ kind, path: join(home, ".claude.json"), format: "json" as const, root: ["projects", dir, "mcpServers"], workspace: dir })) : []),
+        ...(home
+          ? up.map((dir) => ({ kind, path: join(home, ".claude.json"), format: "json" as const, root: ["projects", dir, "mcpServers"], workspace: dir }))
+          : []),
         ...inProject(".mcp.json", ["mcpServers"]),
         ...atHome(".claude.json", ["mcpServers"]),
       ];
@@ -63,8 +65,18 @@ export function importSources(kind: ImportKind, ctx: SourceContext): ImportSourc
       return atHome(join(".codeium", "windsurf", "mcp_config.json"), ["mcpServers"]);
     case "opencode":
       return [
-        ...up.flatMap((dir) => ["opencode.json", "opencode.jsonc"].map((f) => ({ kind, path: join(dir, f), format: "json" as const, root: ["mcp"], workspace: dir }))),
-        ...(xdgConfig ? ["opencode.json", "opencode.jsonc"].map((f) => ({ kind, path: join(xdgConfig, "opencode", f), format: "json" as const, root: ["mcp"], workspace: ctx.cwd })) : []),
+        ...up.flatMap((dir) =>
+          ["opencode.json", "opencode.jsonc"].map((f) => ({ kind, path: join(dir, f), format: "json" as const, root: ["mcp"], workspace: dir })),
+        ),
+        ...(xdgConfig
+          ? ["opencode.json", "opencode.jsonc"].map((f) => ({
+              kind,
+              path: join(xdgConfig, "opencode", f),
+              format: "json" as const,
+              root: ["mcp"],
+              workspace: ctx.cwd,
+            }))
+          : []),
       ];
     case "codex": {
       const codexHome = ctx.env.CODEX_HOME || (home ? join(home, ".codex") : undefined);
@@ -111,7 +123,8 @@ export function mapEntry(source: ImportSource, raw: unknown, env: Env): Mapped {
     case "cursor":
     case "vscode":
     case "windsurf": {
-      if ("envFile" in raw) return { problem: `uses envFile, which mcpx does not read: put the variables in "env" (or in mcpx's own config with \${VAR})`, key: ["envFile"] };
+      if ("envFile" in raw)
+        return { problem: `uses envFile, which mcpx does not read: put the variables in "env" (or in mcpx's own config with \${VAR})`, key: ["envFile"] };
       const entry = source.kind === "windsurf" && "serverUrl" in raw && !("url" in raw) ? { ...raw, url: raw.serverUrl, serverUrl: undefined } : raw;
       return editorVariables(pick(entry, ["disabled", "serverUrl"]), source, env);
     }
@@ -173,9 +186,13 @@ function editorVariables(mapped: Mapped, source: ImportSource, env: Env): Mapped
         if (inner === "workspaceFolderBasename") return source.workspace.split("/").pop() ?? "";
         if (inner === "pathSeparator" || inner === "/") return "/";
         if (inner.startsWith("input:")) {
-          throw new Unresolvable(`uses ${whole}, which ${source.kind === "vscode" ? "VS Code" : source.kind} prompts for and mcpx cannot: write the value as \${VARIABLE} in mcpx's own config (mcpx config import ${source.kind}, then edit .mcpx.json) and set the variable`, key);
+          throw new Unresolvable(
+            `uses ${whole}, which ${source.kind === "vscode" ? "VS Code" : source.kind} prompts for and mcpx cannot: write the value as \${VARIABLE} in mcpx's own config (mcpx config import ${source.kind}, then edit .mcpx.json) and set the variable`,
+            key,
+          );
         }
-        if (inner.includes(":")) throw new Unresolvable(`uses ${whole}, which only ${source.kind} can resolve: replace it with the value or a \${VARIABLE} in mcpx's own config`, key);
+        if (inner.includes(":"))
+          throw new Unresolvable(`uses ${whole}, which only ${source.kind} can resolve: replace it with the value or a \${VARIABLE} in mcpx's own config`, key);
         return `$${whole}`;
       }),
     );
@@ -197,7 +214,10 @@ function openCode(raw: Record<string, unknown>): Mapped {
     }
     const { command: _c, environment, ...rest } = raw;
     const base = pick(rest, quiet) as { entry: Record<string, unknown>; ignored: string[] };
-    mapped = { entry: { ...base.entry, command: command[0], args: command.slice(1), ...(environment === undefined ? {} : { env: environment }) }, ignored: base.ignored };
+    mapped = {
+      entry: { ...base.entry, command: command[0], args: command.slice(1), ...(environment === undefined ? {} : { env: environment }) },
+      ignored: base.ignored,
+    };
   } else if (raw.type === "remote") {
     mapped = pick(raw, quiet);
   } else {
@@ -206,7 +226,11 @@ function openCode(raw: Record<string, unknown>): Mapped {
   try {
     return mapStrings(literal(mapped), (s, key) =>
       s.replace(/\{(env|file):([^}]*)\}/g, (whole, how: string, name: string) => {
-        if (how === "file") throw new Unresolvable(`uses ${whole}, which reads a file; mcpx does not: put the value in an environment variable and write \${NAME} in mcpx's own config`, key);
+        if (how === "file")
+          throw new Unresolvable(
+            `uses ${whole}, which reads a file; mcpx does not: put the value in an environment variable and write \${NAME} in mcpx's own config`,
+            key,
+          );
         return `\${${name}}`;
       }),
     );
@@ -223,7 +247,8 @@ function codex(raw: Record<string, unknown>): Mapped {
   const base = literal(pick(rest, ["enabled"]));
   if (!("entry" in base)) return base;
   const headers: Record<string, unknown> = { ...(isPlainObject(http_headers) ? http_headers : {}) };
-  if (http_headers !== undefined && !isPlainObject(http_headers)) return { problem: "http_headers must be a table of header names to values", key: ["http_headers"] };
+  if (http_headers !== undefined && !isPlainObject(http_headers))
+    return { problem: "http_headers must be a table of header names to values", key: ["http_headers"] };
   for (const [k, v] of Object.entries(headers)) if (typeof v === "string") headers[k] = v.replaceAll("${", "$${");
   if (env_http_headers !== undefined) {
     if (!isPlainObject(env_http_headers)) return { problem: "env_http_headers must be a table of header names to variable names", key: ["env_http_headers"] };

@@ -15,7 +15,7 @@ import { isPlainObject } from "../util/json-type.ts";
 export { IMPORT_KINDS, type ImportKind };
 
 /** the one spelling of "no imports" where a list cannot be empty (a variable, a flag) */
-export const NO_IMPORTS = "none";
+const NO_IMPORTS = "none";
 
 /** what one kind brings: its servers, broken entries, and what was left out and why */
 export interface KindImport extends ParsedServers {
@@ -49,7 +49,11 @@ export function parseImportKinds(items: readonly string[], origin: string): Impo
   const out: ImportKind[] = [];
   for (const item of items) {
     if (!(IMPORT_KINDS as readonly string[]).includes(item)) {
-      throw new ConfigError({ file: origin, key: "config.imports", detail: `unknown import kind ${JSON.stringify(item)}: use one of ${IMPORT_KINDS.join(", ")} (or [] / "${NO_IMPORTS}" for none)` });
+      throw new ConfigError({
+        file: origin,
+        key: "config.imports",
+        detail: `unknown import kind ${JSON.stringify(item)}: use one of ${IMPORT_KINDS.join(", ")} (or [] / "${NO_IMPORTS}" for none)`,
+      });
     }
     if (!out.includes(item as ImportKind)) out.push(item as ImportKind);
   }
@@ -80,13 +84,19 @@ export function loadImports(kinds: readonly ImportKind[], ctx: { cwd: string; en
 }
 
 function readSource(source: ImportSource, found: { root: JSONPath; map: unknown }, text: string, env: Env, got: KindImport): void {
-  const locate = (path: JSONPath) => (source.format === "toml" ? locateTomlTable(text, found.root, String(path[found.root.length] ?? "")) : locateKey(text, path));
+  const locate = (path: JSONPath) =>
+    source.format === "toml" ? locateTomlTable(text, found.root, String(path[found.root.length] ?? "")) : locateKey(text, path);
   if (!isPlainObject(found.map)) {
     got.broken[`(${formatKeyPath(found.root)})`] = {
       name: formatKeyPath(found.root),
       origin: source.path,
       imported: source.kind,
-      error: new ConfigError({ file: source.path, ...locate(found.root), key: formatKeyPath(found.root), detail: "is not an object of server entries, so none of them can be imported" }),
+      error: new ConfigError({
+        file: source.path,
+        ...locate(found.root),
+        key: formatKeyPath(found.root),
+        detail: "is not an object of server entries, so none of them can be imported",
+      }),
     };
     return;
   }
@@ -103,7 +113,12 @@ function readSource(source: ImportSource, found: { root: JSONPath; map: unknown 
     }
     if ("problem" in mapped) {
       const key = [...base, ...(mapped.key ?? [])];
-      got.broken[name] = { name, origin: source.path, imported: source.kind, error: new ConfigError({ file: source.path, ...(locate(key) ?? locate(base)), key: formatKeyPath(key), detail: mapped.problem }) };
+      got.broken[name] = {
+        name,
+        origin: source.path,
+        imported: source.kind,
+        error: new ConfigError({ file: source.path, ...(locate(key) ?? locate(base)), key: formatKeyPath(key), detail: mapped.problem }),
+      };
       continue;
     }
     if (mapped.ignored.length) got.ignored.push(`${name}: ${mapped.ignored.join(", ")}`);
@@ -128,7 +143,9 @@ function parseFile(source: ImportSource, readText: (p: string) => string, warnin
     return { text, doc: parseJsonc(text, source.path) };
   } catch (err) {
     const why = err instanceof ConfigError ? err.message : `${source.path}: ${(err as Error).message.split("\n")[0]}`;
-    warnings.push(`${why} — this ${source.kind} file does not parse, so its servers are not imported (fix it in ${source.kind}, or leave ${source.kind} out of config.imports)`);
+    warnings.push(
+      `${why} — this ${source.kind} file does not parse, so its servers are not imported (fix it in ${source.kind}, or leave ${source.kind} out of config.imports)`,
+    );
     return undefined;
   }
 }

@@ -1,16 +1,7 @@
 // Reading JSON with comments and trailing commas, strictly: the first syntax error or duplicate key
 // throws a ConfigError at file:line:column with a hint, never a partial value or a silent fallback.
 
-import {
-  type JSONPath,
-  type Node,
-  type ParseOptions,
-  findNodeAtLocation,
-  parse,
-  parseTree,
-  printParseErrorCode,
-  visit,
-} from "jsonc-parser";
+import { type JSONPath, type Node, type ParseOptions, findNodeAtLocation, parse, parseTree, printParseErrorCode, visit } from "jsonc-parser";
 import { ConfigError } from "./errors.ts";
 
 const OPTIONS: ParseOptions = { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false };
@@ -117,9 +108,7 @@ function describe(code: string, token: string, inside: "object" | "array" | unde
     case "ColonExpected":
       return `expected a colon after the key${near}`;
     case "CommaExpected":
-      return inside === "array"
-        ? `expected a comma or closing bracket${near}`
-        : `expected a comma or closing brace${near}`;
+      return inside === "array" ? `expected a comma or closing bracket${near}` : `expected a comma or closing brace${near}`;
     case "CloseBraceExpected":
       return `expected a closing brace: an object is not closed`;
     case "CloseBracketExpected":

@@ -19,24 +19,18 @@ import { isPlainObject } from "../util/json-type.ts";
 
 export type { BrokenServer, ServerConfig };
 
-export const STDIO_KEYS = ["type", "command", "args", "env", "cwd"] as const;
-export const HTTP_KEYS = ["type", "url", "headers"] as const;
+const STDIO_KEYS = ["type", "command", "args", "env", "cwd"] as const;
+const HTTP_KEYS = ["type", "url", "headers"] as const;
 const TYPES = ["stdio", "http", "streamable-http", "sse"] as const;
 
 const str = (what: string) => v.pipe(v.string(`must be a string: ${what}`), v.nonEmpty(`must not be empty: ${what}`));
 const strMap = (what: string) =>
-  v.optional(
-    v.record(v.string(), v.string('must be a string (quote numbers and booleans, e.g. "8080")'), `must be an object of ${what}`),
-    () => ({}),
-  );
+  v.optional(v.record(v.string(), v.string('must be a string (quote numbers and booleans, e.g. "8080")'), `must be an object of ${what}`), () => ({}));
 
 const StdioEntry = v.strictObject({
   type: v.optional(v.literal("stdio")),
   command: str('the program to start, e.g. "npx"'),
-  args: v.optional(
-    v.array(v.string("must be a string (quote numbers)"), 'must be an array of strings, e.g. ["-y", "some-server"]'),
-    () => [],
-  ),
+  args: v.optional(v.array(v.string("must be a string (quote numbers)"), 'must be an array of strings, e.g. ["-y", "some-server"]'), () => []),
   env: strMap("variable names to string values"),
   cwd: v.optional(str("the directory to start the server in")),
 });
@@ -73,7 +67,12 @@ export interface ParsedServers {
 export function parseServers(value: unknown, ctx: ServerContext): ParsedServers {
   const root = ctx.root ?? ["mcpServers"];
   if (!isPlainObject(value)) {
-    throw new ConfigError({ file: ctx.file, ...ctx.locate(root), key: formatKeyPath(root), detail: 'must be an object of server entries, e.g. {"everything": {"command": "npx", "args": [...]}}' });
+    throw new ConfigError({
+      file: ctx.file,
+      ...ctx.locate(root),
+      key: formatKeyPath(root),
+      detail: 'must be an object of server entries, e.g. {"everything": {"command": "npx", "args": [...]}}',
+    });
   }
   const out: ParsedServers = { servers: {}, broken: {} };
   for (const [name, entry] of Object.entries(value)) {
@@ -129,13 +128,7 @@ export function brokenWarning(broken: Readonly<Record<string, BrokenServer>>): s
 
 type Fail = (path: JSONPath, detail: string) => never;
 
-function validateEntry(
-  name: string,
-  entry: unknown,
-  file: string,
-  at: (...rest: JSONPath) => JSONPath,
-  fail: Fail,
-): ServerConfig {
+function validateEntry(name: string, entry: unknown, file: string, at: (...rest: JSONPath) => JSONPath, fail: Fail): ServerConfig {
   if (!isPlainObject(entry)) {
     return fail(at(), "must be an object with command (a stdio server) or url (a Streamable HTTP server)");
   }
@@ -186,7 +179,8 @@ function decideKind(entry: Record<string, unknown>, at: (...rest: JSONPath) => J
   if (wantsStdio && hasUrl) fail(at("type"), 'is "stdio" but the entry has url: use "type": "http", or replace url with command');
   if (wantsHttp && hasCommand) fail(at("type"), `is ${JSON.stringify(type)} but the entry has command: use "type": "stdio", or replace command with url`);
   if (wantsStdio && !hasCommand) fail(at("command"), 'is missing: a stdio server needs command, the program to start, e.g. "npx"');
-  if (wantsHttp && !hasUrl) fail(at("url"), 'is missing: an http server needs url, its Streamable HTTP endpoint, e.g. "https://example.com/mcp" (an sse server: its SSE endpoint)');
+  if (wantsHttp && !hasUrl)
+    fail(at("url"), 'is missing: an http server needs url, its Streamable HTTP endpoint, e.g. "https://example.com/mcp" (an sse server: its SSE endpoint)');
   if (hasCommand) return "stdio";
   if (hasUrl) return "http";
   return fail(at(), "needs command (a program mcpx starts, stdio) or url (a Streamable HTTP endpoint)");

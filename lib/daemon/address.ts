@@ -6,14 +6,13 @@ import { isAbsolute, join } from "node:path";
 import { runtimeDir } from "../paths/dirs.ts";
 import { SettingsError } from "../settings/resolve.ts";
 
-export type DaemonAddress =
-  | { kind: "unix"; path: string }
-  | { kind: "tcp"; host: "127.0.0.1" | "::1"; port: number };
+export type DaemonAddress = { kind: "unix"; path: string } | { kind: "tcp"; host: "127.0.0.1" | "::1"; port: number };
 
 /** the spellings a TCP address may take; the host part decides which loopback address is bound */
 const TCP_HOSTS: Record<string, "127.0.0.1" | "::1"> = { "127.0.0.1": "127.0.0.1", "[::1]": "::1", localhost: "127.0.0.1" };
 
-const ACCEPTED_ADDRESSES = "an absolute unix socket path (optionally unix:/path), or http://127.0.0.1:PORT, http://[::1]:PORT or http://localhost:PORT (TCP is loopback only)";
+const ACCEPTED_ADDRESSES =
+  "an absolute unix socket path (optionally unix:/path), or http://127.0.0.1:PORT, http://[::1]:PORT or http://localhost:PORT (TCP is loopback only)";
 
 /** the socket a daemon uses when daemon.address is empty */
 export function defaultSocketPath(env: Record<string, string | undefined>): string {
@@ -38,7 +37,8 @@ export function parseAddress(text: string, env: Record<string, string | undefine
   if (isAbsolute(raw)) return { kind: "unix", path: raw };
   const m = /^http:\/\/(\[::1\]|127\.0\.0\.1|localhost):(\d{1,5})\/?$/.exec(raw);
   if (!m) {
-    if (/^https?:\/\//.test(raw)) bad(raw.startsWith("https:") ? "TLS is not served (TCP is loopback only, so use http://)" : "TCP listens on loopback only, on an explicit port");
+    if (/^https?:\/\//.test(raw))
+      bad(raw.startsWith("https:") ? "TLS is not served (TCP is loopback only, so use http://)" : "TCP listens on loopback only, on an explicit port");
     bad(raw.includes("://") ? "not a loopback URL" : "a socket path must be absolute (the daemon and its clients may run in different directories)");
   }
   const port = Number(m![2]);

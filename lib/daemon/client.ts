@@ -21,7 +21,10 @@ export class DaemonClientError extends McpxError {
 }
 
 /** the frames a local run would end with when the user interrupts it (runner.ts says the same) */
-const INTERRUPTED: Frame = { type: "error", error: { name: "InterruptedError", code: frameCodeOf("INTERRUPTED"), message: "the run was interrupted and its process group was ended" } };
+const INTERRUPTED: Frame = {
+  type: "error",
+  error: { name: "InterruptedError", code: frameCodeOf("INTERRUPTED"), message: "the run was interrupted and its process group was ended" },
+};
 
 export async function* postExec(address: DaemonAddress, token: string, opts: ExecOptions, signal?: AbortSignal): AsyncIterable<Frame> {
   const where = formatAddress(address);
@@ -47,7 +50,10 @@ export async function* postExec(address: DaemonAddress, token: string, opts: Exe
       return;
     }
     const code = (e as { code?: string }).code ?? "";
-    if (["ENOENT", "ECONNREFUSED", "ConnectionRefused", "FailedToOpenSocket"].includes(code) || /ENOENT|ECONNREFUSED|Unable to connect/i.test(String((e as Error).message))) {
+    if (
+      ["ENOENT", "ECONNREFUSED", "ConnectionRefused", "FailedToOpenSocket"].includes(code) ||
+      /ENOENT|ECONNREFUSED|Unable to connect/i.test(String((e as Error).message))
+    ) {
       throw new DaemonClientError(`no daemon at ${where}: start one with \`mcpx daemon\``, "E_NO_DAEMON");
     }
     throw new DaemonClientError(`the daemon at ${where} could not be reached: ${(e as Error).message}`, "E_DAEMON_UNREACHABLE");
@@ -82,7 +88,15 @@ export async function* postExec(address: DaemonAddress, token: string, opts: Exe
     if (f) yield f;
   } catch (e) {
     if (!signal?.aborted) {
-      if (!final) yield { type: "error", error: { name: "DaemonError", code: frameCodeOf("DAEMON_LOST"), message: `the connection to the daemon at ${where} broke before the run ended: ${(e as Error).message}` } };
+      if (!final)
+        yield {
+          type: "error",
+          error: {
+            name: "DaemonError",
+            code: frameCodeOf("DAEMON_LOST"),
+            message: `the connection to the daemon at ${where} broke before the run ended: ${(e as Error).message}`,
+          },
+        };
       if (!ended) yield { type: "end", exitCode: exitCodeOf("DAEMON_LOST"), durationMs: Math.round(performance.now() - started) };
       return;
     }
@@ -94,7 +108,11 @@ export async function* postExec(address: DaemonAddress, token: string, opts: Exe
     yield { type: "end", exitCode: final ? lastExit : exitCodeOf("INTERRUPTED"), durationMs: Math.round(performance.now() - started) };
     return;
   }
-  if (!final) yield { type: "error", error: { name: "DaemonError", code: frameCodeOf("DAEMON_LOST"), message: `the daemon at ${where} closed the stream before the run ended` } };
+  if (!final)
+    yield {
+      type: "error",
+      error: { name: "DaemonError", code: frameCodeOf("DAEMON_LOST"), message: `the daemon at ${where} closed the stream before the run ended` },
+    };
   yield { type: "end", exitCode: exitCodeOf("DAEMON_LOST"), durationMs: Math.round(performance.now() - started) };
 }
 
@@ -107,6 +125,11 @@ async function refusal(res: Response, where: string): Promise<DaemonClientError>
     // not JSON: the status is all there is
   }
   if (res.status === 401) return new DaemonClientError(`the daemon at ${where} refused the request: ${message}`, "E_DAEMON_AUTH", 401);
-  if (res.status === 400 || res.status === 413) return new DaemonClientError(`the daemon at ${where} refused the run: ${message}`, "E_DAEMON_REFUSED", res.status);
-  return new DaemonClientError(`the daemon at ${where} answered ${res.status}: ${message}`, res.status === 404 ? "E_DAEMON_VERSION" : "DAEMON_FAILED", res.status);
+  if (res.status === 400 || res.status === 413)
+    return new DaemonClientError(`the daemon at ${where} refused the run: ${message}`, "E_DAEMON_REFUSED", res.status);
+  return new DaemonClientError(
+    `the daemon at ${where} answered ${res.status}: ${message}`,
+    res.status === 404 ? "E_DAEMON_VERSION" : "DAEMON_FAILED",
+    res.status,
+  );
 }

@@ -29,7 +29,11 @@ export const execRoute: Handler = async (req, { deps }) => {
   const body = await readJson(req, deps.maxBody);
   if (!body.ok) return body.response;
   if (body.value === null || typeof body.value !== "object" || Array.isArray(body.value)) {
-    return errorResponse(400, "BAD_REQUEST", `the body must be one JSON object of ExecOptions (source or file, args, script, hooks, …), not ${Array.isArray(body.value) ? "an array" : JSON.stringify(body.value)}`);
+    return errorResponse(
+      400,
+      "BAD_REQUEST",
+      `the body must be one JSON object of ExecOptions (source or file, args, script, hooks, …), not ${Array.isArray(body.value) ? "an array" : JSON.stringify(body.value)}`,
+    );
   }
   const parsed = v.safeParse(ExecOptionsSchema, body.value);
   if (!parsed.success) {
@@ -79,7 +83,9 @@ export const execRoute: Handler = async (req, { deps }) => {
         const printed = textModeStdout(f);
         if (printed !== undefined) pieces.push(printed);
       }
-      return new Response(new Blob(pieces), { headers: { "content-type": "text/plain; charset=utf-8", [EXIT_CODE_HEADER]: String(envelope.exitCode), [RUN_ID_HEADER]: envelope.runId } });
+      return new Response(new Blob(pieces), {
+        headers: { "content-type": "text/plain; charset=utf-8", [EXIT_CODE_HEADER]: String(envelope.exitCode), [RUN_ID_HEADER]: envelope.runId },
+      });
     } finally {
       run.done();
     }

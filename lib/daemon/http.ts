@@ -12,7 +12,13 @@ export function json(value: unknown, status = 200, headers: Record<string, strin
   return new Response(JSON.stringify(value, null, 2) + "\n", { status, headers: { "content-type": "application/json; charset=utf-8", ...headers } });
 }
 
-export function errorResponse(status: number, code: string, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Response {
+export function errorResponse(
+  status: number,
+  code: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Response {
   const body: ErrorBody = { error: { code, message, ...extra } };
   return json(body, status, headers);
 }
@@ -24,7 +30,9 @@ export function errorResponse(status: number, code: string, message: string, ext
 export function bearerOk(req: Request, token: string): boolean {
   const header = req.headers.get("authorization") ?? "";
   const m = /^Bearer[ \t]+(.+)$/i.exec(header.trim());
-  const sent = createHash("sha256").update(m ? m[1]!.trim() : "\0no token").digest();
+  const sent = createHash("sha256")
+    .update(m ? m[1]!.trim() : "\0no token")
+    .digest();
   const want = createHash("sha256").update(token).digest();
   return timingSafeEqual(sent, want) && m !== null;
 }
@@ -38,7 +46,14 @@ type BodyResult = { ok: true; text: string } | { ok: false; response: Response }
  */
 async function readBody(req: Request, max: number): Promise<BodyResult> {
   const tooLarge = (n?: number) =>
-    ({ ok: false, response: errorResponse(413, "TOO_LARGE", `the request body${n !== undefined ? ` (${n} bytes)` : ""} is larger than daemon.maxBody (${max} bytes): send less, or raise daemon.maxBody where the daemon runs`) }) as const;
+    ({
+      ok: false,
+      response: errorResponse(
+        413,
+        "TOO_LARGE",
+        `the request body${n !== undefined ? ` (${n} bytes)` : ""} is larger than daemon.maxBody (${max} bytes): send less, or raise daemon.maxBody where the daemon runs`,
+      ),
+    }) as const;
   const declared = req.headers.get("content-length");
   if (declared !== null && /^\d+$/.test(declared) && Number(declared) > max) return tooLarge(Number(declared));
   if (!req.body) return { ok: true, text: "" };

@@ -32,7 +32,10 @@ export function startReaper(pool: Pool, idleMs: number, keep: readonly string[] 
   if (idleMs <= 0) return { stop() {} };
   const every = Math.min(REAP_MAX_INTERVAL_MS, Math.max(REAP_MIN_INTERVAL_MS, Math.floor(idleMs / 4)));
   const timer = setInterval(() => {
-    const uses = pool.names().filter((s) => !keep.includes(s)).map((server) => ({ server, started: pool.started(server), lastUsed: pool.lastUsed(server) }));
+    const uses = pool
+      .names()
+      .filter((s) => !keep.includes(s))
+      .map((server) => ({ server, started: pool.started(server), lastUsed: pool.lastUsed(server) }));
     for (const server of idleServers(uses, now(), idleMs)) void pool.restart(server, "idle");
   }, every);
   timer.unref?.();

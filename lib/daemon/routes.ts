@@ -31,11 +31,31 @@ const healthRoute: Handler = (_req, { deps }) =>
 /** in match order: a literal path before a placeholder that would also match it */
 export const ROUTES: readonly Route[] = [
   { methods: ["GET"], path: "/v1/health", doc: "`{ok, version, pid, uptimeMs, runs: {active, total}, events: {lastSeq}}`", handle: healthRoute },
-  { methods: ["POST"], path: "/v1/exec", doc: "runs an `ExecOptions` body; answers in its `output`: `stream` (NDJSON frames), `json` (one envelope) or `text` (stdout); without it, NDJSON for `Accept: application/x-ndjson`, else one envelope", handle: execRoute },
-  { methods: ["GET"], path: "/v1/settings", doc: "every setting as the row `mcpx settings list --json` prints: value, origin, what it shadowed", handle: settingsListRoute },
-  { methods: ["GET"], path: "/v1/settings/hooks", doc: "`{hooks: [{name, on, phase, action, effect, failure, origin}], mcpHookServers}`, as `mcpx hooks list --json`", handle: hooksRoute },
+  {
+    methods: ["POST"],
+    path: "/v1/exec",
+    doc: "runs an `ExecOptions` body; answers in its `output`: `stream` (NDJSON frames), `json` (one envelope) or `text` (stdout); without it, NDJSON for `Accept: application/x-ndjson`, else one envelope",
+    handle: execRoute,
+  },
+  {
+    methods: ["GET"],
+    path: "/v1/settings",
+    doc: "every setting as the row `mcpx settings list --json` prints: value, origin, what it shadowed",
+    handle: settingsListRoute,
+  },
+  {
+    methods: ["GET"],
+    path: "/v1/settings/hooks",
+    doc: "`{hooks: [{name, on, phase, action, effect, failure, origin}], mcpHookServers}`, as `mcpx hooks list --json`",
+    handle: hooksRoute,
+  },
   { methods: ["GET"], path: "/v1/settings/{path}", doc: "one setting's row; an unknown path is a 404 naming the accepted paths", handle: settingRoute },
-  { methods: ["GET"], path: "/v1/events", doc: "the event bus as server-sent events: `kinds=`, `since=` or `Last-Event-ID`, `server=`, `tool=`, `session=`, `uri=`", handle: eventsRoute },
+  {
+    methods: ["GET"],
+    path: "/v1/events",
+    doc: "the event bus as server-sent events: `kinds=`, `since=` or `Last-Event-ID`, `server=`, `tool=`, `session=`, `uri=`",
+    handle: eventsRoute,
+  },
   { methods: ["GET", "POST", "DELETE"], path: "/mcp", doc: "mcpx as an MCP server over Streamable HTTP (docs/mcpserver.md)", handle: mcpRoute },
 ];
 
@@ -69,7 +89,19 @@ export function matchRoute(method: string, pathname: string): Match {
 
 export async function dispatch(req: Request, ctx: Omit<RouteContext, "params">): Promise<Response> {
   const m = matchRoute(req.method, ctx.url.pathname);
-  if (m.kind === "none") return errorResponse(404, "NOT_FOUND", `no route ${ctx.url.pathname}: the daemon serves ${ROUTES.map((r) => `${r.methods.join("|")} ${r.path}`).join(", ")}`);
-  if (m.kind === "method") return errorResponse(405, "METHOD_NOT_ALLOWED", `${req.method} ${ctx.url.pathname} is not served: use ${m.allow.join(" or ")}`, {}, { allow: m.allow.join(", ") });
+  if (m.kind === "none")
+    return errorResponse(
+      404,
+      "NOT_FOUND",
+      `no route ${ctx.url.pathname}: the daemon serves ${ROUTES.map((r) => `${r.methods.join("|")} ${r.path}`).join(", ")}`,
+    );
+  if (m.kind === "method")
+    return errorResponse(
+      405,
+      "METHOD_NOT_ALLOWED",
+      `${req.method} ${ctx.url.pathname} is not served: use ${m.allow.join(" or ")}`,
+      {},
+      { allow: m.allow.join(", ") },
+    );
   return m.route.handle(req, { ...ctx, params: m.params });
 }

@@ -53,10 +53,14 @@ export async function startDaemon(session: Session): Promise<Daemon> {
   const addr = parseAddress(session.get("daemon.address"), session.env, `daemon.address (${origin})`, true);
   const token = session.get("daemon.token");
   if (addr.kind === "tcp" && token === "") {
-    throw new SettingsError(`daemon.address ${formatAddress(addr)} is TCP, and TCP needs daemon.token: set MCPX_DAEMON_TOKEN (or daemon.token in a config file) to a secret, or leave daemon.address empty for the unix socket`);
+    throw new SettingsError(
+      `daemon.address ${formatAddress(addr)} is TCP, and TCP needs daemon.token: set MCPX_DAEMON_TOKEN (or daemon.token in a config file) to a secret, or leave daemon.address empty for the unix socket`,
+    );
   }
   if (token !== "" && token.length < TOKEN_MIN_LENGTH) {
-    throw new SettingsError(`daemon.token (${session.settings.get("daemon.token")!.origin}) is ${token.length} characters long, and a token must have at least ${TOKEN_MIN_LENGTH}: make one with \`openssl rand -hex 24\` (or \`head -c 24 /dev/urandom | base64\`) and set it as MCPX_DAEMON_TOKEN`);
+    throw new SettingsError(
+      `daemon.token (${session.settings.get("daemon.token")!.origin}) is ${token.length} characters long, and a token must have at least ${TOKEN_MIN_LENGTH}: make one with \`openssl rand -hex 24\` (or \`head -c 24 /dev/urandom | base64\`) and set it as MCPX_DAEMON_TOKEN`,
+    );
   }
   const maxBody = session.get("daemon.maxBody");
   if (maxBody <= 0) throw new SettingsError(`daemon.maxBody ${maxBody}: give the largest request body to accept, in bytes (> 0)`);
@@ -65,7 +69,16 @@ export async function startDaemon(session: Session): Promise<Daemon> {
 
   const engine = openEngine(session);
   const runs = new Runs();
-  const deps: DaemonDeps = { session, engine, runs, startedAt: Date.now(), address: formatAddress(addr), transport: addr.kind, maxBody, keepAliveMs: keepAlive };
+  const deps: DaemonDeps = {
+    session,
+    engine,
+    runs,
+    startedAt: Date.now(),
+    address: formatAddress(addr),
+    transport: addr.kind,
+    maxBody,
+    keepAliveMs: keepAlive,
+  };
 
   let server: Server<unknown>;
   try {
@@ -76,7 +89,11 @@ export async function startDaemon(session: Session): Promise<Daemon> {
   }
   const address = addr.kind === "unix" ? addr.path : formatAddress({ ...addr, port: server.port ?? addr.port });
   deps.address = address;
-  const reaper = startReaper(engine.pool, session.get("daemon.idleTimeout"), engine.plugins.map((p) => p.name));
+  const reaper = startReaper(
+    engine.pool,
+    session.get("daemon.idleTimeout"),
+    engine.plugins.map((p) => p.name),
+  );
 
   let stopping: Promise<void> | undefined;
   let closedResolve!: () => void;
@@ -108,7 +125,13 @@ function listen(addr: DaemonAddress, deps: DaemonDeps, token: string): Server<un
     maxRequestBodySize: deps.maxBody + 1024 * 1024,
     fetch: async (req: Request): Promise<Response> => {
       if (addr.kind === "tcp" && !bearerOk(req, token)) {
-        return errorResponse(401, "UNAUTHORIZED", "this daemon listens on TCP and needs Authorization: Bearer TOKEN (the daemon.token setting, MCPX_DAEMON_TOKEN)", {}, { "www-authenticate": 'Bearer realm="mcpx"' });
+        return errorResponse(
+          401,
+          "UNAUTHORIZED",
+          "this daemon listens on TCP and needs Authorization: Bearer TOKEN (the daemon.token setting, MCPX_DAEMON_TOKEN)",
+          {},
+          { "www-authenticate": 'Bearer realm="mcpx"' },
+        );
       }
       try {
         return await dispatch(req, { deps, url: new URL(req.url) });
@@ -147,7 +170,10 @@ async function prepareSocketPath(path: string, isDefault: boolean): Promise<void
     if (first.isDirectory() && !first.isSymbolicLink() && first.uid === uid) chmodSync(dir, 0o700);
     // clients find the default socket by its path, so another directory cannot be picked here
     const why = unsafeDirReason(lstatSync(dir), uid);
-    if (why) throw new DaemonError(`the daemon's socket directory ${dir} ${why}: someone else may have made it first. Remove it, set XDG_RUNTIME_DIR to a private directory of yours, or set daemon.address to a socket path in one`);
+    if (why)
+      throw new DaemonError(
+        `the daemon's socket directory ${dir} ${why}: someone else may have made it first. Remove it, set XDG_RUNTIME_DIR to a private directory of yours, or set daemon.address to a socket path in one`,
+      );
   }
   let stat: Stats;
   try {

@@ -19,7 +19,11 @@ export const settingRoute: Handler = (_req, { deps, params }) => {
   const row = settingRows(deps).find((r) => r.path === path);
   if (row) return json(row);
   const paths = SETTINGS.map((s) => s.path);
-  return errorResponse(404, "NOT_FOUND", `unknown setting "${path}"${suggest(path, paths)}: use one of ${paths.join(", ")} (GET /v1/settings lists them all; /v1/settings/hooks lists the hooks in force)`);
+  return errorResponse(
+    404,
+    "NOT_FOUND",
+    `unknown setting "${path}"${suggest(path, paths)}: use one of ${paths.join(", ")} (GET /v1/settings lists them all; /v1/settings/hooks lists the hooks in force)`,
+  );
 };
 
 interface HookRow {
@@ -39,7 +43,15 @@ interface HookRow {
  */
 function hookRows(deps: DaemonDeps): HookRow[] {
   const { gate } = deps.engine;
-  return [...gate.hooks, ...deps.engine.observerHooks()].map((h) => ({ name: h.name, on: h.on, phase: h.phase, action: h.action.kind, effect: h.effect, failure: h.failure, origin: h.origin }));
+  return [...gate.hooks, ...deps.engine.observerHooks()].map((h) => ({
+    name: h.name,
+    on: h.on,
+    phase: h.phase,
+    action: h.action.kind,
+    effect: h.effect,
+    failure: h.failure,
+    origin: h.origin,
+  }));
 }
 
 export const hooksRoute: Handler = (_req, { deps }) => json({ hooks: hookRows(deps), mcpHookServers: deps.engine.gate.policy.hookServers });

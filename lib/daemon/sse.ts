@@ -20,7 +20,10 @@ const KEEPALIVE_ENV = "MCPX_DAEMON_KEEPALIVE_MS";
 export function keepAliveMs(env: Readonly<Record<string, string | undefined>>): number {
   const raw = env[KEEPALIVE_ENV];
   if (raw === undefined || raw === "") return KEEPALIVE_MS;
-  if (!/^[1-9]\d*$/.test(raw)) throw new SettingsError(`${KEEPALIVE_ENV}=${raw}: give the /v1/events keep-alive interval in milliseconds (a whole number > 0), or unset it for ${KEEPALIVE_MS}`);
+  if (!/^[1-9]\d*$/.test(raw))
+    throw new SettingsError(
+      `${KEEPALIVE_ENV}=${raw}: give the /v1/events keep-alive interval in milliseconds (a whole number > 0), or unset it for ${KEEPALIVE_MS}`,
+    );
   return Number(raw);
 }
 
@@ -44,15 +47,27 @@ export function eventsQuery(url: URL, lastEventId: string | null): { ok: true; o
     if (!QUERY_KEYS.includes(key)) return { ok: false, message: `unknown query parameter "${key}": /v1/events takes ${QUERY_KEYS.join(", ")}` };
   }
   const options: SubscribeOptions = {};
-  const kinds = url.searchParams.getAll("kinds").flatMap((k) => k.split(",")).map((k) => k.trim()).filter(Boolean);
+  const kinds = url.searchParams
+    .getAll("kinds")
+    .flatMap((k) => k.split(","))
+    .map((k) => k.trim())
+    .filter(Boolean);
   for (const k of kinds) {
     if (k !== "*" && !EVENT_KIND_NAMES.some((name) => matchesKind(k, name))) {
       return { ok: false, message: `kinds: "${k}" matches no event kind: use "*" or prefixes of ${EVENT_KIND_NAMES.join(", ")}` };
     }
   }
   if (kinds.length) options.kinds = kinds;
-  const seq = (text: string, where: string) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : `${where} "${text}" is not a sequence number: give a whole number ≥ 0 (the id of the last event you saw; 0 replays everything retained)`);
-  const since = lastEventId !== null && lastEventId.trim() !== "" ? seq(lastEventId, "Last-Event-ID") : url.searchParams.has("since") ? seq(url.searchParams.get("since")!, "since") : undefined;
+  const seq = (text: string, where: string) =>
+    /^\d+$/.test(text.trim())
+      ? Number(text.trim())
+      : `${where} "${text}" is not a sequence number: give a whole number ≥ 0 (the id of the last event you saw; 0 replays everything retained)`;
+  const since =
+    lastEventId !== null && lastEventId.trim() !== ""
+      ? seq(lastEventId, "Last-Event-ID")
+      : url.searchParams.has("since")
+        ? seq(url.searchParams.get("since")!, "since")
+        : undefined;
   if (typeof since === "string") return { ok: false, message: since };
   if (since !== undefined) options.since = since;
   const filter: Record<string, string> = {};

@@ -22,15 +22,39 @@ export interface ErrorCodeDecl {
 }
 
 export const ERROR_CODES = {
-  TOOL_ERROR: { exit: 1, frame: "TOOL_ERROR", doc: "a tool answered `isError`: the script's call rejects with a ToolError (exit 1 unless the script catches it)" },
-  UNKNOWN_SERVER: { exit: 1, frame: "UNKNOWN_SERVER", doc: "a call named a server that is not configured (`call(\"name\", …)` or `mcpx call`); the message lists the configured ones" },
-  UNKNOWN_TOOL: { exit: 1, frame: "UNKNOWN_TOOL", doc: "the script called a tool its server does not list (or a `_` lifecycle hook tool); the server was not contacted" },
+  TOOL_ERROR: {
+    exit: 1,
+    frame: "TOOL_ERROR",
+    doc: "a tool answered `isError`: the script's call rejects with a ToolError (exit 1 unless the script catches it)",
+  },
+  UNKNOWN_SERVER: {
+    exit: 1,
+    frame: "UNKNOWN_SERVER",
+    doc: 'a call named a server that is not configured (`call("name", …)` or `mcpx call`); the message lists the configured ones',
+  },
+  UNKNOWN_TOOL: {
+    exit: 1,
+    frame: "UNKNOWN_TOOL",
+    doc: "the script called a tool its server does not list (or a `_` lifecycle hook tool); the server was not contacted",
+  },
   UPSTREAM_START: { exit: 1, frame: "UPSTREAM_START", doc: "an upstream server could not be started; the message names its config file" },
-  UPSTREAM_TIMEOUT: { exit: 1, frame: "UPSTREAM_TIMEOUT", doc: "a tools/call did not answer within `mcp.callTimeout`; the server was stopped and the next call restarts it" },
+  UPSTREAM_TIMEOUT: {
+    exit: 1,
+    frame: "UPSTREAM_TIMEOUT",
+    doc: "a tools/call did not answer within `mcp.callTimeout`; the server was stopped and the next call restarts it",
+  },
   UPSTREAM_CLOSED: { exit: 1, frame: "UPSTREAM_CLOSED", doc: "the server closed the connection during a tools/call" },
   UPSTREAM_TOO_LARGE: { exit: 1, frame: "UPSTREAM_TOO_LARGE", doc: "an answer exceeded `mcp.maxMessage`" },
-  AUTH_REQUIRED: { exit: 1, frame: "AUTH_REQUIRED", doc: "an HTTP server needs an OAuth login mcpx does not hold (none yet, logged out, or a refresh it refused): run `mcpx auth NAME`; scripts and the daemon never open a browser" },
-  AUTH_FAILED: { exit: 1, frame: null, doc: "`mcpx auth NAME` could not finish the login (no OAuth on that server, a refusal, no redirect within 5 minutes); the message says which" },
+  AUTH_REQUIRED: {
+    exit: 1,
+    frame: "AUTH_REQUIRED",
+    doc: "an HTTP server needs an OAuth login mcpx does not hold (none yet, logged out, or a refresh it refused): run `mcpx auth NAME`; scripts and the daemon never open a browser",
+  },
+  AUTH_FAILED: {
+    exit: 1,
+    frame: null,
+    doc: "`mcpx auth NAME` could not finish the login (no OAuth on that server, a refusal, no redirect within 5 minutes); the message says which",
+  },
   UPSTREAM_ERROR: { exit: 1, frame: "UPSTREAM_ERROR", doc: "any other failure of a tools/call (a JSON-RPC error from the server)" },
   CALL_REFUSED: { exit: 1, frame: "REFUSED", doc: "a `call` hook refused a tool call: the script's call rejects with a ToolError (exit 1 unless caught)" },
   SERVER_REFUSED: { exit: 1, frame: "REFUSED", doc: "a `server.start` hook refused to start a server: the calls that needed it fail" },
@@ -40,16 +64,28 @@ export const ERROR_CODES = {
     doc: 'a `script.before` hook refused the run (refuse, an unanswered ask, or a failing `failure: "closed"` hook): the script never started',
   },
   RESULT_REFUSED: { exit: 1, frame: "REFUSED", doc: "a `script.onSuccess` hook refused the script's result: the run fails although the script succeeded" },
-  TIMEOUT: { exit: 124, frame: "TIMEOUT", doc: "`--timeout` / `exec.timeout` ran out: the script's whole process group was ended; everything it wrote before is still reported" },
+  TIMEOUT: {
+    exit: 124,
+    frame: "TIMEOUT",
+    doc: "`--timeout` / `exec.timeout` ran out: the script's whole process group was ended; everything it wrote before is still reported",
+  },
   INTERRUPTED: { exit: 130, frame: "INTERRUPTED", doc: "interrupted (SIGINT/SIGTERM to mcpx, or the caller went away): the script's process group was ended" },
   EXIT: {
     exit: "script",
     frame: "EXIT",
     doc: "the script's process exited without a result: `process.exit(N)` (or `Deno.exit(N)`) passes N through; a signal n from outside mcpx gives 128+n",
   },
-  USAGE: { exit: 2, frame: "USAGE", doc: "a wrong request, reported before anything runs: an unknown flag, command or argument, a missing script, a phase that does not parse" },
+  USAGE: {
+    exit: 2,
+    frame: "USAGE",
+    doc: "a wrong request, reported before anything runs: an unknown flag, command or argument, a missing script, a phase that does not parse",
+  },
   CONFIG: { exit: 2, frame: "USAGE", doc: "a config file that does not parse, or a key in it that is wrong; the message names the file, line and key" },
-  SETTINGS: { exit: 2, frame: "USAGE", doc: "a setting whose value does not parse or cannot work (a TCP `daemon.address` without `daemon.token`), or two spellings of one setting that disagree" },
+  SETTINGS: {
+    exit: 2,
+    frame: "USAGE",
+    doc: "a setting whose value does not parse or cannot work (a TCP `daemon.address` without `daemon.token`), or two spellings of one setting that disagree",
+  },
   HOOK_CONFIG: { exit: 2, frame: "USAGE", doc: "a hook object that is not valid (docs/hooks.md); the message names its origin and key" },
   RUNTIME: { exit: 2, frame: "USAGE", doc: "the script's runtime (`script.runtime`: deno or node) is not installed where mcpx looks for it" },
   DAEMON_LOST: { exit: 1, frame: "DAEMON_LOST", doc: "`--remote`: the daemon's stream broke before the run ended" },

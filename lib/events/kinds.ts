@@ -48,11 +48,7 @@ export const EVENT_KINDS = {
 export type EventKind = keyof typeof EVENT_KINDS;
 export const EVENT_KIND_NAMES = Object.keys(EVENT_KINDS) as EventKind[];
 
-type TagType<T extends FieldTag> = T extends "string" | "string?"
-  ? string
-  : T extends "number" | "number?"
-    ? number
-    : boolean;
+type TagType<T extends FieldTag> = T extends "string" | "string?" ? string : T extends "number" | "number?" ? number : boolean;
 type Fields<K extends EventKind> = (typeof EVENT_KINDS)[K]["data"];
 type RequiredKeys<D> = { [F in keyof D]: D[F] extends `${string}?` ? never : F }[keyof D];
 type OptionalKeys<D> = { [F in keyof D]: D[F] extends `${string}?` ? F : never }[keyof D];

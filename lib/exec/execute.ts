@@ -42,7 +42,8 @@ export interface ExecContext {
 export function execute(opts: ExecOptions, ctx: ExecContext): AsyncIterable<Frame> {
   const q = new PushQueue<Frame>();
   // server.start hooks fired by this run's calls report into this run's stream
-  void runContext.run({ hookFrame: (f) => q.push({ type: "hook", ...f }) }, () => run(opts, ctx, q))
+  void runContext
+    .run({ hookFrame: (f) => q.push({ type: "hook", ...f }) }, () => run(opts, ctx, q))
     .catch((err) => {
       // a bug here must still end the stream with exactly one error and an end
       q.push({ type: "error", error: { name: "InternalError", code: frameCodeOf("INTERNAL"), message: String((err as Error)?.stack ?? err) } });
@@ -72,7 +73,9 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
   const sandbox = decideSandbox(opts.sandbox, ctx.sandbox.policy);
   if (!sandbox.ok) return usage(sandbox.message);
   if (sandbox.on && (opts.runtime === "bun" || opts.runtime === "node")) {
-    return usage(`runtime ${opts.runtime} was asked for, but this run is sandboxed (exec.sandbox ${opts.sandbox ?? ctx.sandbox.policy.setting}), and the sandbox is Deno: use runtime deno or auto, or leave the sandbox only where that is allowed (--sandbox off, MCPX_EXEC_SANDBOX=off)`);
+    return usage(
+      `runtime ${opts.runtime} was asked for, but this run is sandboxed (exec.sandbox ${opts.sandbox ?? ctx.sandbox.policy.setting}), and the sandbox is Deno: use runtime deno or auto, or leave the sandbox only where that is allowed (--sandbox off, MCPX_EXEC_SANDBOX=off)`,
+    );
   }
   // this run's own script hooks after the ones in force (they may only lower effects), and its own
   // settings where they are stricter than this process's (build-gate.ts)
@@ -95,7 +98,12 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
 
   const before = await runGate(gate, "script", "before", payload, hookFrame);
   if (before.refused) {
-    const error = { name: "RefusedError", code: frameCodeOf("REFUSED"), message: `the script was refused by hook ${before.refused.hook}: ${before.refused.reason}`, data: before.refused };
+    const error = {
+      name: "RefusedError",
+      code: frameCodeOf("REFUSED"),
+      message: `the script was refused by hook ${before.refused.hook}: ${before.refused.reason}`,
+      data: before.refused,
+    };
     q.push({ type: "error", error });
     // suffix is a finally: it sees the refusal as the outcome, as call.suffix does for a refused call
     await runGate(gate, "script", "suffix", { ...payload, error: { name: error.name, message: error.message, code: error.code } }, hookFrame);
@@ -107,7 +115,10 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
   gate.bus.publish("script.started", { runId, script: scriptPath });
 
   // broken entries get their namespace too, so a script that uses one gets the entry's error, not a ReferenceError
-  const servers = namespaceBindings([...gate.pool.names(), ...gate.pool.brokenNames()]).map((b) => ({ name: b.name, global: b.hiddenBecause ? null : b.identifier }));
+  const servers = namespaceBindings([...gate.pool.names(), ...gate.pool.brokenNames()]).map((b) => ({
+    name: b.name,
+    global: b.hiddenBecause ? null : b.identifier,
+  }));
   const spec: RunSpec = {
     runId,
     scriptPath,
@@ -127,7 +138,10 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
     autoInstall: ctx.sandbox.autoInstall,
     sandbox: sandbox.on ? { allow: ctx.sandbox.allow, callerEnv: Object.keys(opts.env) } : undefined,
   };
-  const handlers = { frame: (f: Frame) => q.push(f), call: (server: string, tool: string, args: Record<string, unknown>) => gatedCall(gate, { runId, server, tool, args }, q) };
+  const handlers = {
+    frame: (f: Frame) => q.push(f),
+    call: (server: string, tool: string, args: Record<string, unknown>) => gatedCall(gate, { runId, server, tool, args }, q),
+  };
 
   let outcome: RunOutcome;
   let result: Outcome;
@@ -143,13 +157,28 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
       payload.result = outcome.value;
       const d = await runGate(gate, "script", "onSuccess", payload, hookFrame);
       if (d.refused) {
-        result = { ok: false, error: { name: "RefusedError", code: frameCodeOf("RESULT_REFUSED"), message: `the result was refused by hook ${d.refused.hook}: ${d.refused.reason}`, data: d.refused } };
+        result = {
+          ok: false,
+          error: {
+            name: "RefusedError",
+            code: frameCodeOf("RESULT_REFUSED"),
+            message: `the result was refused by hook ${d.refused.hook}: ${d.refused.reason}`,
+            data: d.refused,
+          },
+        };
         exitCode = exitCodeOf("RESULT_REFUSED");
       } else result = { ok: true, value: payload.result };
       break;
     }
     payload.error = { name: outcome.error!.name, message: outcome.error!.message, code: outcome.error!.code };
-    const d = await runGate(gate, "script", "onError", payload, hookFrame, outcome.error!.code === frameCodeOf("INTERRUPTED") ? 0 : gate.policy.retryBudget - retries);
+    const d = await runGate(
+      gate,
+      "script",
+      "onError",
+      payload,
+      hookFrame,
+      outcome.error!.code === frameCodeOf("INTERRUPTED") ? 0 : gate.policy.retryBudget - retries,
+    );
     if (d.replaced) {
       result = { ok: true, value: d.value };
       exitCode = 0;

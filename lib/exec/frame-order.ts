@@ -53,7 +53,11 @@ export function checkFrameOrder(frames: readonly Frame[]): string[] {
       return;
     }
     if (end !== undefined) {
-      out.push(frame.type === "end" ? `${label}: a second end (the first was frame ${end}); end comes exactly once` : `${label} comes after end (frame ${end}): nothing may follow end`);
+      out.push(
+        frame.type === "end"
+          ? `${label}: a second end (the first was frame ${end}); end comes exactly once`
+          : `${label} comes after end (frame ${end}): nothing may follow end`,
+      );
       return;
     }
     if (frame.type === "start") {

@@ -32,8 +32,28 @@ export async function gatedCall(gate: Gate, req: CallRequest, q: Pick<PushQueue<
     let hash: string | undefined;
     const argsHash = () => (hash ??= sha256(stableStringify(args)).slice(0, 16));
     const error = answer.ok ? undefined : answer.error.message;
-    q.push({ type: "call", server: req.server, tool, get argsHash() { return argsHash(); }, durationMs, ok: answer.ok, destructiveHint, error });
-    const data = Object.freeze({ server: req.server, tool, ok: answer.ok, durationMs, get argsHash() { return argsHash(); }, runId: req.runId });
+    q.push({
+      type: "call",
+      server: req.server,
+      tool,
+      get argsHash() {
+        return argsHash();
+      },
+      durationMs,
+      ok: answer.ok,
+      destructiveHint,
+      error,
+    });
+    const data = Object.freeze({
+      server: req.server,
+      tool,
+      ok: answer.ok,
+      durationMs,
+      get argsHash() {
+        return argsHash();
+      },
+      runId: req.runId,
+    });
     gate.bus.publish("call.finished", data, { server: req.server, tool });
     return answer;
   };
@@ -50,7 +70,8 @@ export async function gatedCall(gate: Gate, req: CallRequest, q: Pick<PushQueue<
   }
   const destructiveHint = typeof annotations?.destructiveHint === "boolean" ? annotations.destructiveHint : undefined;
   const payload: Payload = { runId: req.runId, call: { server: req.server, tool: toolName, arguments: req.args, annotations } };
-  if (gateIsEmpty(gate, "call", { server: req.server, tool: toolName })) return report(await upstream(gate, req.server, toolName, req.args), toolName, req.args, destructiveHint);
+  if (gateIsEmpty(gate, "call", { server: req.server, tool: toolName }))
+    return report(await upstream(gate, req.server, toolName, req.args), toolName, req.args, destructiveHint);
 
   const before = await runGate(gate, "call", "before", payload, hookFrame);
   if (before.refused) {
@@ -101,7 +122,12 @@ function asError(err: unknown, req: { server: string; tool: string }): Serialize
 }
 
 function refusedError(server: string, tool: string, r: { hook: string; reason: string }): SerializedError {
-  return { name: "ToolError", code: frameCodeOf("CALL_REFUSED"), message: `call to ${server}.${tool} refused by hook ${r.hook}: ${r.reason}`, data: { server, tool, raw: null, hook: r.hook, reason: r.reason } };
+  return {
+    name: "ToolError",
+    code: frameCodeOf("CALL_REFUSED"),
+    message: `call to ${server}.${tool} refused by hook ${r.hook}: ${r.reason}`,
+    data: { server, tool, raw: null, hook: r.hook, reason: r.reason },
+  };
 }
 
 function plain(e: SerializedError) {

@@ -80,7 +80,9 @@ export const ExecOptionsSchema = v.pipe(
     timeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
     /** the same limit as a duration, as exec.timeout is written ("30s", "500ms", "1m", 0); give one of the two.
      * Checked by a pattern, not parsed here, so that the MCP input schema shows the pattern */
-    timeout: v.optional(v.pipe(v.string(), v.regex(DURATION_PATTERN, 'timeout must be a duration like "500ms", "30s", "1m" or "0" (or give timeoutMs in milliseconds)'))),
+    timeout: v.optional(
+      v.pipe(v.string(), v.regex(DURATION_PATTERN, 'timeout must be a duration like "500ms", "30s", "1m" or "0" (or give timeoutMs in milliseconds)')),
+    ),
     env: v.optional(v.record(v.string(), v.string()), {}),
     /** text written to the script's stdin; absent = the caller's stdin (CLI) or empty */
     stdin: v.optional(v.string()),
@@ -90,7 +92,10 @@ export const ExecOptionsSchema = v.pipe(
     settings: v.optional(RunSettingsSchema, {}),
   }),
   v.check((o) => (o.source === undefined) !== (o.file === undefined), "give exactly one of source or file"),
-  v.check((o) => o.timeout === undefined || o.timeoutMs === undefined || parseDuration(o.timeout) === o.timeoutMs, "timeout and timeoutMs disagree: give one of them"),
+  v.check(
+    (o) => o.timeout === undefined || o.timeoutMs === undefined || parseDuration(o.timeout) === o.timeoutMs,
+    "timeout and timeoutMs disagree: give one of them",
+  ),
   // one spelling from here on: timeoutMs
   v.transform(({ timeout, ...o }) => ({ ...o, timeoutMs: o.timeoutMs ?? (timeout === undefined ? 0 : (parseDuration(timeout) as number)) })),
 );

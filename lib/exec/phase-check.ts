@@ -14,11 +14,14 @@ export function checkPhases(phases: Partial<Record<ScriptPhase, string[]>>): str
     if (lines.length === 0) continue;
     // the same block, in a module, that the template puts it in: top-level await is allowed, and a
     // stray brace or a `return` is refused here just as the launcher would refuse it
-    const code = `{\n${phaseBlock(phase, lines.map((source) => ({ source, origin: "" })))}\n}\nexport {};`;
+    const code = `{\n${phaseBlock(
+      phase,
+      lines.map((source) => ({ source, origin: "" })),
+    )}\n}\nexport {};`;
     try {
       transpiler.transformSync(code);
     } catch (err) {
-      const hint = /\bimport\s+[\w{*]|\bimport\s*["']/.test(lines.join("\n")) ? " (a phase cannot hold a static import: use `await import(\"…\")`)" : "";
+      const hint = /\bimport\s+[\w{*]|\bimport\s*["']/.test(lines.join("\n")) ? ' (a phase cannot hold a static import: use `await import("…")`)' : "";
       return `script.${phase} does not parse as TypeScript: ${firstLine(err)}${hint}`;
     }
   }

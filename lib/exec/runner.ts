@@ -81,7 +81,12 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
   const channelInfo = { sock: sockPath, handoff: spec.sandbox ? handoffPath : `/dev/fd/${wire.HANDOFF_FD}` };
   const cmd = await runtimeCommand(spec.runtime, launcher, spec.cacheDir, spec.scriptPath, {
     autoInstall: spec.autoInstall,
-    sandbox: spec.sandbox && { files: [launcher, runtimeFile, spec.scriptPath], channel: channelGrants(channelInfo), callerEnv: spec.sandbox.callerEnv, allow: spec.sandbox.allow },
+    sandbox: spec.sandbox && {
+      files: [launcher, runtimeFile, spec.scriptPath],
+      channel: channelGrants(channelInfo),
+      callerEnv: spec.sandbox.callerEnv,
+      allow: spec.sandbox.allow,
+    },
   });
   const channel = openChannel(sockPath, token, h);
 
@@ -187,10 +192,22 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
   rmSync(handoffPath, { force: true }); // a sandboxed Deno's handoff file, if it never read it
 
   if (stopped === "timeout") {
-    return { ok: false, exitCode: exitCodeOf("TIMEOUT"), error: { name: "TimeoutError", code: frameCodeOf("TIMEOUT"), message: `the script ran past its timeout of ${spec.timeoutMs}ms (exec.timeout / --timeout) and its process group was ended` } };
+    return {
+      ok: false,
+      exitCode: exitCodeOf("TIMEOUT"),
+      error: {
+        name: "TimeoutError",
+        code: frameCodeOf("TIMEOUT"),
+        message: `the script ran past its timeout of ${spec.timeoutMs}ms (exec.timeout / --timeout) and its process group was ended`,
+      },
+    };
   }
   if (stopped === "interrupted") {
-    return { ok: false, exitCode: exitCodeOf("INTERRUPTED"), error: { name: "InterruptedError", code: frameCodeOf("INTERRUPTED"), message: "the run was interrupted and its process group was ended" } };
+    return {
+      ok: false,
+      exitCode: exitCodeOf("INTERRUPTED"),
+      error: { name: "InterruptedError", code: frameCodeOf("INTERRUPTED"), message: "the run was interrupted and its process group was ended" },
+    };
   }
   if (marker?.ok) return { ok: true, value: marker.value, exitCode: code === 0 ? 0 : code };
   if (marker) return { ok: false, error: marker.error, exitCode: code === 0 ? 1 : code };

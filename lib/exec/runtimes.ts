@@ -45,13 +45,22 @@ export async function runtimeCommand(name: RuntimeName, launcher: string, cacheD
       return { argv: [process.execPath, "run", ...(how.autoInstall ? [] : ["--no-install"]), launcher], env: { BUN_BE_BUN: "1" } };
     case "deno": {
       const deno = findRuntime("deno");
-      if (!deno) throw new RuntimeError(`script.runtime is deno, but deno is not on PATH nor in a node_modules/.bin above ${process.cwd()} or the mcpx binary: install Deno 2 (npm i -D deno works), or use --runtime bun (the embedded runtime)`);
+      if (!deno)
+        throw new RuntimeError(
+          `script.runtime is deno, but deno is not on PATH nor in a node_modules/.bin above ${process.cwd()} or the mcpx binary: install Deno 2 (npm i -D deno works), or use --runtime bun (the embedded runtime)`,
+        );
       // --cached-only: npm: and remote imports come from Deno's cache or fail, never from a download
-      return { argv: [deno, "run", "--allow-all", "--no-prompt", "--quiet", ...(how.autoInstall ? [] : ["--cached-only"]), launcher], env: { DENO_NO_UPDATE_CHECK: "1" } };
+      return {
+        argv: [deno, "run", "--allow-all", "--no-prompt", "--quiet", ...(how.autoInstall ? [] : ["--cached-only"]), launcher],
+        env: { DENO_NO_UPDATE_CHECK: "1" },
+      };
     }
     case "node": {
       const node = findRuntime("node");
-      if (!node) throw new RuntimeError(`script.runtime is node, but node is not on PATH nor in a node_modules/.bin above ${process.cwd()} or the mcpx binary: install Node.js, or use --runtime bun (the embedded runtime)`);
+      if (!node)
+        throw new RuntimeError(
+          `script.runtime is node, but node is not on PATH nor in a node_modules/.bin above ${process.cwd()} or the mcpx binary: install Node.js, or use --runtime bun (the embedded runtime)`,
+        );
       return { argv: [node, nodeEntry(launcher, cacheDir, scriptPath)], env: {} };
     }
   }
@@ -64,13 +73,20 @@ export async function runtimeCommand(name: RuntimeName, launcher: string, cacheD
  */
 function sandboxedCommand(name: RuntimeName, launcher: string, run: SandboxRun): RuntimeCommand {
   if (name === "bun" || name === "node") {
-    throw new RuntimeError(`script.runtime is ${name}, but exec.sandbox is on, and the sandbox is Deno: use --runtime deno (or auto), or run unsandboxed with --sandbox off (MCPX_EXEC_SANDBOX=off) where that is allowed`);
+    throw new RuntimeError(
+      `script.runtime is ${name}, but exec.sandbox is on, and the sandbox is Deno: use --runtime deno (or auto), or run unsandboxed with --sandbox off (MCPX_EXEC_SANDBOX=off) where that is allowed`,
+    );
   }
   const deno = findRuntime("deno");
   if (!deno) {
-    throw new RuntimeError(`exec.sandbox is on, and the sandbox runs scripts on Deno, which is not on PATH nor in a node_modules/.bin above ${process.cwd()} or the mcpx binary: install Deno 2 (npm i -D deno), or opt out of the sandbox with --sandbox off (MCPX_EXEC_SANDBOX=off, or "exec": {"sandbox": "off"} in .mcpx.json). The run was not started: it never falls back to running unsandboxed`);
+    throw new RuntimeError(
+      `exec.sandbox is on, and the sandbox runs scripts on Deno, which is not on PATH nor in a node_modules/.bin above ${process.cwd()} or the mcpx binary: install Deno 2 (npm i -D deno), or opt out of the sandbox with --sandbox off (MCPX_EXEC_SANDBOX=off, or "exec": {"sandbox": "off"} in .mcpx.json). The run was not started: it never falls back to running unsandboxed`,
+    );
   }
-  return { argv: [deno, "run", ...denoSandboxArgs(run), "--quiet", ...(run.autoInstall ? [] : ["--cached-only"]), launcher], env: { DENO_NO_UPDATE_CHECK: "1" } };
+  return {
+    argv: [deno, "run", ...denoSandboxArgs(run), "--quiet", ...(run.autoInstall ? [] : ["--cached-only"]), launcher],
+    env: { DENO_NO_UPDATE_CHECK: "1" },
+  };
 }
 
 /**
@@ -123,4 +139,3 @@ function findRuntime(cmd: string): string | undefined {
   const local = findExecutable(cmd, process.cwd(), bins.join(":"));
   return local.ok ? local.path : undefined;
 }
-

@@ -75,16 +75,20 @@ export function parseSandboxAllow(items: ReadonlyArray<{ value: unknown; origin:
     if (!r.success) {
       const issue = r.issues[0]!;
       const key = (issue.path ?? []).map((p) => p.key).join(".");
-      throw new Error(`${where}${key ? ` key ${key}` : ""}: ${issue.expected === "never" ? "unknown key" : `expected ${issue.expected}, got ${JSON.stringify(issue.input)}`}: an item is an object with ${ALLOW_KEYS}`);
+      throw new Error(
+        `${where}${key ? ` key ${key}` : ""}: ${issue.expected === "never" ? "unknown key" : `expected ${issue.expected}, got ${JSON.stringify(issue.input)}`}: an item is an object with ${ALLOW_KEYS}`,
+      );
     }
     for (const key of ["read", "write"] as const) {
       for (const p of r.output[key] ?? []) {
-        if (!isAbsolute(p) || p.includes(",")) throw new Error(`${where} key ${key}: "${p}" is not an absolute path (without commas): ${key} takes absolute paths`);
+        if (!isAbsolute(p) || p.includes(","))
+          throw new Error(`${where} key ${key}: "${p}" is not an absolute path (without commas): ${key} takes absolute paths`);
         out[key].push(p);
       }
     }
     for (const h of r.output.net ?? []) {
-      if (!/^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/.test(h)) throw new Error(`${where} key net: "${h}" is not a host or host:port (no scheme, no path, e.g. "api.example.com:443" or "127.0.0.1:8080")`);
+      if (!/^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/.test(h))
+        throw new Error(`${where} key net: "${h}" is not a host or host:port (no scheme, no path, e.g. "api.example.com:443" or "127.0.0.1:8080")`);
       out.net.push(h);
     }
     for (const name of r.output.env ?? []) {

@@ -26,9 +26,13 @@ export function withServerDefaults(raw: Record<string, unknown>, given: ExecOpti
   });
 }
 
-
 /** where each line of withServerDefaults' phases came from: the request (named by `door`) or the server's settings */
-export function serverDefaultOrigins(raw: Record<string, unknown>, given: ExecOptions, session: Pick<Session, "settings">, door: string): Partial<PhaseOrigins> {
+export function serverDefaultOrigins(
+  raw: Record<string, unknown>,
+  given: ExecOptions,
+  session: Pick<Session, "settings">,
+  door: string,
+): Partial<PhaseOrigins> {
   const configured = settingsPhaseOrigins(session.settings);
   const sent = requestPhaseOrigins(given.script, door);
   return Object.fromEntries(SCRIPT_PHASES.map((p) => [p, callerGave(raw, p) ? sent[p] : configured[p]]));

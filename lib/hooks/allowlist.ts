@@ -11,7 +11,10 @@ export type HookServers = { all: true } | { all: false; names: string[] };
 export function parseHookServers(value: string | undefined): HookServers {
   const t = (value ?? "").trim();
   if (t === "*") return { all: true };
-  const names = t.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const names = t
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
   return { all: false, names: [...new Set(names)] };
 }
 

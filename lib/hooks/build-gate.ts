@@ -24,31 +24,46 @@ const PER_RUN_HOOK_CEILING: Level = "refuse";
 /** the hooks setting's items, each named by where it came from and its index there */
 export function hooksFromSetting(items: readonly Sourced[], cwd: string, env: Record<string, string | undefined>): Hook[] {
   const seen = new Map<string, number>();
-  return checkObserved(parseHooks(
-    items.map((item) => {
-      const n = seen.get(item.origin) ?? 0;
-      seen.set(item.origin, n + 1);
-      const file = item.origin.startsWith("file:") ? item.origin.slice(5) : undefined;
-      return { value: item.value, origin: `${file ?? item.origin} hooks[${n}]`, baseDir: file ? dirname(file) : cwd };
-    }),
-    { PATH: env.PATH },
-  ));
+  return checkObserved(
+    parseHooks(
+      items.map((item) => {
+        const n = seen.get(item.origin) ?? 0;
+        seen.set(item.origin, n + 1);
+        const file = item.origin.startsWith("file:") ? item.origin.slice(5) : undefined;
+        return { value: item.value, origin: `${file ?? item.origin} hooks[${n}]`, baseDir: file ? dirname(file) : cwd };
+      }),
+      { PATH: env.PATH },
+    ),
+  );
 }
 
 /** an observe hook's `on` must name something the bus publishes, or it would never fire */
 function checkObserved(hooks: Hook[]): Hook[] {
   for (const h of hooks) {
     if (h.phase !== "observe" || h.on === "*" || EVENT_KIND_NAMES.some((k) => matchesKind(h.on, k))) continue;
-    throw new HookConfigError({ problem: `observe hook ${h.name}: on "${h.on}" matches no event kind`, origin: h.origin, key: "on", fix: `use "*" or a prefix of ${EVENT_KIND_NAMES.join(", ")}` });
+    throw new HookConfigError({
+      problem: `observe hook ${h.name}: on "${h.on}" matches no event kind`,
+      origin: h.origin,
+      key: "on",
+      fix: `use "*" or a prefix of ${EVENT_KIND_NAMES.join(", ")}`,
+    });
   }
   return hooks;
 }
 
 export function perRunHooks(values: readonly unknown[], cwd: string, env: Record<string, string | undefined>): Hook[] {
-  const hooks = parseHooks(values.map((value, i) => ({ value, origin: `ExecOptions.hooks[${i}]`, baseDir: cwd })), { PATH: env.PATH });
+  const hooks = parseHooks(
+    values.map((value, i) => ({ value, origin: `ExecOptions.hooks[${i}]`, baseDir: cwd })),
+    { PATH: env.PATH },
+  );
   for (const h of hooks) {
     if (h.on !== "script") {
-      throw new HookConfigError({ problem: `a per-run hook must be on "script", not "${h.on}"`, origin: h.origin, key: "on", fix: "declare call and server.start hooks in the hooks setting" });
+      throw new HookConfigError({
+        problem: `a per-run hook must be on "script", not "${h.on}"`,
+        origin: h.origin,
+        key: "on",
+        fix: "declare call and server.start hooks in the hooks setting",
+      });
     }
   }
   return hooks.map((h) => ({ ...h, effect: lower(h.effect, PER_RUN_HOOK_CEILING) }));

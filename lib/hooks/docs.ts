@@ -26,7 +26,10 @@ export function hooksMarkdown(): string {
   for (const point of POINT_NAMES) {
     const spec = POINTS[point];
     out.push(`#### \`${point}\``, "");
-    out.push(`Fires on ${spec.fires}. Phases: ${phasesOf(point).map(code).join(", ")}. ${spec.filters.length ? `\`when\` may filter by ${spec.filters.map(code).join(", ")}.` : "It takes no `when` filters."}`, "");
+    out.push(
+      `Fires on ${spec.fires}. Phases: ${phasesOf(point).map(code).join(", ")}. ${spec.filters.length ? `\`when\` may filter by ${spec.filters.map(code).join(", ")}.` : "It takes no `when` filters."}`,
+      "",
+    );
     out.push(row(["phase", "receives (besides point, phase, runId)", "output keys that act", "what they do"]), row(["---", "---", "---", "---"]));
     for (const phase of phasesOf(point)) {
       const ps = phaseSpec(point, phase)!;
@@ -36,7 +39,12 @@ export function hooksMarkdown(): string {
     out.push("");
   }
   out.push("### The dial", "");
-  out.push(`Levels, least to most: ${LEVELS.map(code).join(" < ").replace(`${code("ask")} < ${code("refuse")}`, `${code("ask")} / ${code("refuse")} (one rung)`)}. Output keys: ${OUTPUT_KEYS.map(code).join(", ")}.`, "");
+  out.push(
+    `Levels, least to most: ${LEVELS.map(code)
+      .join(" < ")
+      .replace(`${code("ask")} < ${code("refuse")}`, `${code("ask")} / ${code("refuse")} (one rung)`)}. Output keys: ${OUTPUT_KEYS.map(code).join(", ")}.`,
+    "",
+  );
   out.push(row(["phase", "ceiling"]), row(["---", "---"]));
   for (const phase of ["before", "onSuccess", "onError", "suffix", "observe"] as const) out.push(row([code(phase), code(phaseCeiling(phase))]));
   out.push("");

@@ -19,7 +19,14 @@ const resultSubject = (p: Payload) => ({ get: () => p.result, set: (v: unknown) 
 const recoverySubject = (p: Payload) => ({ get: () => p.error, set: (v: unknown) => (p.result = v) });
 
 /** @param retriesLeft at onError: how many more attempts hooks.retryBudget allows; a retry asked for beyond it is dropped and reported */
-export async function runGate(gate: Gate, point: PointName, phase: Phase, payload: Payload, emit: (f: HookFrameBody) => void, retriesLeft = 0): Promise<Decision> {
+export async function runGate(
+  gate: Gate,
+  point: PointName,
+  phase: Phase,
+  payload: Payload,
+  emit: (f: HookFrameBody) => void,
+  retriesLeft = 0,
+): Promise<Decision> {
   const decision: Decision = { replaced: false, retry: false, advice: [] };
   // agent.stop hears every hook: a refusal is one objection among others, not the end of the phase
   const hearsAll = (POINTS[point] as PointSpec).hearsEveryObjection === true;
@@ -31,7 +38,10 @@ export async function runGate(gate: Gate, point: PointName, phase: Phase, payloa
   const match = matchContextOf(payload);
   const subject = (SUBJECT[`${point}.${phase}`] ?? (phase === "onError" ? recoverySubject : resultSubject))(payload);
 
-  const settle = (hook: { name: string; on: string; effect: Level; failure: "open" | "closed"; action: string }, out: { output?: Record<string, unknown>; failure?: string; durationMs: number }) => {
+  const settle = (
+    hook: { name: string; on: string; effect: Level; failure: "open" | "closed"; action: string },
+    out: { output?: Record<string, unknown>; failure?: string; durationMs: number },
+  ) => {
     const eff = effectiveLevel(hook.effect, phase, gate.policy.autonomy, gate.policy.max);
     const level = eff.level;
     const frame: HookFrameBody = { on: point, phase, name: hook.name, action: hook.action, effect: level, durationMs: out.durationMs, changed: false };
@@ -61,7 +71,8 @@ export async function runGate(gate: Gate, point: PointName, phase: Phase, payloa
       if (retriesLeft > 0) decision.retry = frame.retry = true;
       else frame.dropped = [...(frame.dropped ?? []), `run: retry budget used up (hooks.retryBudget ${gate.policy.retryBudget})`];
     }
-    if (kept.refuse !== undefined || kept.ask !== undefined) pendingAsk.push({ hook: hook.name, reason: String(kept.refuse ?? kept.ask), ask: kept.refuse === undefined });
+    if (kept.refuse !== undefined || kept.ask !== undefined)
+      pendingAsk.push({ hook: hook.name, reason: String(kept.refuse ?? kept.ask), ask: kept.refuse === undefined });
     emit(frame);
   };
   const pendingAsk: Array<{ hook: string; reason: string; ask: boolean }> = [];
@@ -69,7 +80,10 @@ export async function runGate(gate: Gate, point: PointName, phase: Phase, payloa
   const resolveRefusals = async () => {
     for (const r of pendingAsk.splice(0)) {
       if (decision.refused && !hearsAll) return;
-      const answer = r.ask && gate.ask ? await gate.ask(`${r.hook} asks: ${r.reason}. Allow ${point}${match.server ? ` ${match.server}.${match.tool ?? ""}` : ""}?`) : undefined;
+      const answer =
+        r.ask && gate.ask
+          ? await gate.ask(`${r.hook} asks: ${r.reason}. Allow ${point}${match.server ? ` ${match.server}.${match.tool ?? ""}` : ""}?`)
+          : undefined;
       if (answer) continue;
       refuse({ hook: r.hook, reason: r.ask && answer === undefined ? `${r.reason} (asked, and nobody can answer here)` : r.reason });
     }

@@ -22,9 +22,21 @@ export const HOOK_ENV: readonly HookEnvVar[] = [
   { name: "MCPX_HOOK_POINT", description: "the point (script, call, server.start), or for observe hooks the event kind", get: (c) => c.point },
   { name: "MCPX_HOOK_PHASE", description: "the phase: before, onSuccess, onError, suffix or observe", get: (c) => c.phase },
   { name: "MCPX_HOOK_NAME", description: "the hook's name, given or derived (`on.phase#index`)", get: (c) => c.hook.name },
-  { name: "MCPX_HOOK_RUN_ID", description: "the run's id, as in its start frame (observe hooks: for events that belong to a run)", get: (c) => c.payload.runId },
-  { name: "MCPX_HOOK_SERVER", description: "the upstream server: the called one (call), the starting one (server.start), or the event's (observe)", get: (c) => c.payload.call?.server ?? c.payload.server?.name ?? c.payload.event?.server },
-  { name: "MCPX_HOOK_TOOL", description: "the called tool's name as the server lists it (call, or the event's for observe)", get: (c) => c.payload.call?.tool ?? c.payload.event?.tool },
+  {
+    name: "MCPX_HOOK_RUN_ID",
+    description: "the run's id, as in its start frame (observe hooks: for events that belong to a run)",
+    get: (c) => c.payload.runId,
+  },
+  {
+    name: "MCPX_HOOK_SERVER",
+    description: "the upstream server: the called one (call), the starting one (server.start), or the event's (observe)",
+    get: (c) => c.payload.call?.server ?? c.payload.server?.name ?? c.payload.event?.server,
+  },
+  {
+    name: "MCPX_HOOK_TOOL",
+    description: "the called tool's name as the server lists it (call, or the event's for observe)",
+    get: (c) => c.payload.call?.tool ?? c.payload.event?.tool,
+  },
   { name: "MCPX_HOOK_SCRIPT", description: "the script's path, where the payload has one (the script point)", get: (c) => c.payload.script?.path },
 ];
 

@@ -35,9 +35,23 @@ export function hookToolCaller(pool: HookToolPool): HookToolCaller {
   };
 }
 
-async function callOne(pool: HookToolPool, timeouts: Map<string, number>, policy: GatePolicy, server: string, tool: string, phase: Phase, payload: Payload): Promise<HookToolResult | undefined> {
+async function callOne(
+  pool: HookToolPool,
+  timeouts: Map<string, number>,
+  policy: GatePolicy,
+  server: string,
+  tool: string,
+  phase: Phase,
+  payload: Payload,
+): Promise<HookToolResult | undefined> {
   const started = performance.now();
-  const done = (r: Omit<HookToolResult, "server" | "tool" | "effect" | "durationMs">): HookToolResult => ({ server, tool, effect: MCP_HOOK_EFFECT, durationMs: Math.round(performance.now() - started), ...r });
+  const done = (r: Omit<HookToolResult, "server" | "tool" | "effect" | "durationMs">): HookToolResult => ({
+    server,
+    tool,
+    effect: MCP_HOOK_EFFECT,
+    durationMs: Math.round(performance.now() - started),
+    ...r,
+  });
   let has: boolean;
   try {
     has = (await pool.tools(server)).some((t) => t.name === tool);
@@ -67,7 +81,9 @@ async function callOne(pool: HookToolPool, timeouts: Map<string, number>, policy
         void pool.restart(server, "hook tool timed out twice").catch(() => {});
       }
       // a timeout is no objection, but it is said: the hook frame's `failed`, hook.failed, a line on stderr
-      return done({ failure: `timed out after ${policy.mcpTimeoutMs}ms (hooks.mcpTimeout); no objection${restart ? ", and the server is restarted (a second timeout in a row)" : ""}` });
+      return done({
+        failure: `timed out after ${policy.mcpTimeoutMs}ms (hooks.mcpTimeout); no objection${restart ? ", and the server is restarted (a second timeout in a row)" : ""}`,
+      });
     }
     return done({ failure: (err as Error).message });
   }

@@ -44,7 +44,12 @@ export const POINTS = {
       before: {
         receives: "script {path, name, args, export}",
         keys: ["advise", "ask", "refuse", "propose", "apply"],
-        effects: { refuse: "the script never starts (exit 77)", ask: "asks on a TTY; refuses where nobody can answer", propose: "reports replacement args", apply: "replaces the script's args (an array of strings)" },
+        effects: {
+          refuse: "the script never starts (exit 77)",
+          ask: "asks on a TTY; refuses where nobody can answer",
+          propose: "reports replacement args",
+          apply: "replaces the script's args (an array of strings)",
+        },
       },
       onSuccess: {
         receives: "script, result {value}",
@@ -54,7 +59,11 @@ export const POINTS = {
       onError: {
         receives: "script, error {name, message, code}",
         keys: ["advise", "propose", "apply", "run"],
-        effects: { propose: "reports a recovery value", apply: "recovers: the run succeeds with this value", run: '"retry" runs the script again, within hooks.retryBudget' },
+        effects: {
+          propose: "reports a recovery value",
+          apply: "recovers: the run succeeds with this value",
+          run: '"retry" runs the script again, within hooks.retryBudget',
+        },
       },
       suffix: { receives: "script, result or error", keys: ["advise"], effects: {} },
     },
@@ -66,7 +75,11 @@ export const POINTS = {
       before: {
         receives: "call {server, tool, arguments, annotations}",
         keys: ["advise", "ask", "refuse", "propose", "apply"],
-        effects: { refuse: "the call throws a catchable error naming the hook; the server never sees it", propose: "reports replacement arguments", apply: "replaces the arguments object" },
+        effects: {
+          refuse: "the call throws a catchable error naming the hook; the server never sees it",
+          propose: "reports replacement arguments",
+          apply: "replaces the arguments object",
+        },
       },
       onSuccess: {
         receives: "call, result (the raw MCP result)",

@@ -47,7 +47,12 @@ export function stricterPolicy(base: GatePolicy, run: Partial<Record<PolicySetti
     if (value === undefined) continue;
     const field = POLICY_SETTINGS[path];
     const current = out[field] as Level | number;
-    out[field] = typeof value === "string" ? (levelRank(value) < levelRank(current as Level) ? value : current) : stricterNumber(current as number, value, field !== "retryBudget");
+    out[field] =
+      typeof value === "string"
+        ? levelRank(value) < levelRank(current as Level)
+          ? value
+          : current
+        : stricterNumber(current as number, value, field !== "retryBudget");
   }
   return out as unknown as GatePolicy;
 }

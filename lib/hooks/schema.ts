@@ -51,7 +51,7 @@ const PHASE_HINTS: Record<string, string> = {
 const KEY_HINTS: Record<string, string> = {
   command: 'Claude Code\'s "command" string is "run" here, as an argv array (add "compat": "claude-code" for its input and output)',
   matcher: 'Claude Code\'s "matcher" is "when": {"server": GLOB, "tool": GLOB} here',
-  type: 'the action is the key itself: give one of run, module, plugin or prompt',
+  type: "the action is the key itself: give one of run, module, plugin or prompt",
   event: 'the point is "on" here',
   point: 'the point is "on" here',
   server: 'filters go under "when": {"server": GLOB}',
@@ -144,7 +144,11 @@ function parseHook(item: HookItem, index: number, env: { PATH?: string }): Hook 
   for (const key of Object.keys(obj)) {
     if ((HOOK_KEYS as readonly string[]).includes(key)) continue;
     if (key === "source") {
-      fail("a source action", "source", "inline source is declared only as the script.<phase> settings (script.before … script.suffix, or --before, --prefix, --on-success, --on-error, --suffix); a hook object takes run, module, plugin or prompt");
+      fail(
+        "a source action",
+        "source",
+        "inline source is declared only as the script.<phase> settings (script.before … script.suffix, or --before, --prefix, --on-success, --on-error, --suffix); a hook object takes run, module, plugin or prompt",
+      );
     }
     fail(`unknown hook key "${key}"`, key, `${KEY_HINTS[key] ?? `a hook accepts ${HOOK_KEYS.join(", ")}`}${KEY_HINTS[key] ? "" : suggest(key, HOOK_KEYS)}`);
   }
@@ -156,7 +160,11 @@ function parseHook(item: HookItem, index: number, env: { PATH?: string }): Hook 
 
   if (typeof obj.run === "string") {
     const words = obj.run.trim().split(/\s+/).filter(Boolean);
-    fail("a shell string", "run", `use an argv array like ${JSON.stringify(words.length ? words : ["echo", "hi"])}, or ${JSON.stringify(["sh", "-c", obj.run])} to ask for a shell explicitly`);
+    fail(
+      "a shell string",
+      "run",
+      `use an argv array like ${JSON.stringify(words.length ? words : ["echo", "hi"])}, or ${JSON.stringify(["sh", "-c", obj.run])} to ask for a shell explicitly`,
+    );
   }
 
   const actions = ACTION_KEYS.filter((k) => Object.hasOwn(obj, k));
@@ -169,7 +177,8 @@ function parseHook(item: HookItem, index: number, env: { PATH?: string }): Hook 
 
   if (obj.when !== undefined && typeof obj.when === "object" && obj.when !== null && !Array.isArray(obj.when)) {
     for (const key of Object.keys(obj.when)) {
-      if (!(WHEN_KEYS as readonly string[]).includes(key)) fail(`unknown when key "${key}"`, `when.${key}`, `use one of ${WHEN_KEYS.join(", ")}${suggest(key, WHEN_KEYS)}`);
+      if (!(WHEN_KEYS as readonly string[]).includes(key))
+        fail(`unknown when key "${key}"`, `when.${key}`, `use one of ${WHEN_KEYS.join(", ")}${suggest(key, WHEN_KEYS)}`);
     }
   }
 
@@ -184,22 +193,40 @@ function parseHook(item: HookItem, index: number, env: { PATH?: string }): Hook 
 
   checkPoint(o.on, phase, o.when, fail);
 
-  if (o.args !== undefined && !o.plugin) fail("args without a plugin", "args", "args are the fixed arguments of a plugin tool call; run gets argv, module and prompt get the payload");
+  if (o.args !== undefined && !o.plugin)
+    fail("args without a plugin", "args", "args are the fixed arguments of a plugin tool call; run gets argv, module and prompt get the payload");
 
   if (o.compat !== undefined) {
-    if (!o.run) fail(`compat "${o.compat}" on a ${actions[0]} hook`, "compat", "compat applies only to run hooks (the Claude Code hook protocol is a process with stdin and an exit code)");
+    if (!o.run)
+      fail(
+        `compat "${o.compat}" on a ${actions[0]} hook`,
+        "compat",
+        "compat applies only to run hooks (the Claude Code hook protocol is a process with stdin and an exit code)",
+      );
     if (o.on !== "call" || !["before", "onSuccess", "onError"].includes(phase)) {
-      fail(`compat "claude-code" at ${o.on}.${phase}`, "compat", "Claude Code's hook events map only the call point: before (PreToolUse), onSuccess (PostToolUse) and onError (PostToolUseFailure)");
+      fail(
+        `compat "claude-code" at ${o.on}.${phase}`,
+        "compat",
+        "Claude Code's hook events map only the call point: before (PreToolUse), onSuccess (PostToolUse) and onError (PostToolUseFailure)",
+      );
     }
   }
 
   const effect: Level = o.effect;
   if (o.failure === "closed") {
     if (levelRank(effect) < levelRank("ask")) {
-      fail(`"failure": "closed" with effect "${effect}"`, "failure", `failing closed is a refusal, so the effect must be ask or above (${LEVELS.slice(LEVELS.indexOf("ask")).join(", ")}): raise the effect, or drop failure`);
+      fail(
+        `"failure": "closed" with effect "${effect}"`,
+        "failure",
+        `failing closed is a refusal, so the effect must be ask or above (${LEVELS.slice(LEVELS.indexOf("ask")).join(", ")}): raise the effect, or drop failure`,
+      );
     }
     if (levelRank(phaseCeiling(phase)) < levelRank("ask")) {
-      fail(`"failure": "closed" at phase ${phase}`, "failure", `a ${phase} hook cannot change the outcome, so it cannot fail closed: use before, onSuccess or onError, or drop failure`);
+      fail(
+        `"failure": "closed" at phase ${phase}`,
+        "failure",
+        `a ${phase} hook cannot change the outcome, so it cannot fail closed: use before, onSuccess or onError, or drop failure`,
+      );
     }
   }
 
@@ -208,7 +235,8 @@ function parseHook(item: HookItem, index: number, env: { PATH?: string }): Hook 
     const ms = parseDuration(o.timeout);
     if (typeof ms === "string") fail("invalid timeout", "timeout", ms);
     // a hook without a bound could hold a run up forever, which the gate promises never happens
-    if (ms === 0) fail('timeout "0"', "timeout", 'a hook always has a time limit: give a duration like "5s", or leave timeout out for the hooks.timeout setting');
+    if (ms === 0)
+      fail('timeout "0"', "timeout", 'a hook always has a time limit: give a duration like "5s", or leave timeout out for the hooks.timeout setting');
     timeoutMs = ms as number;
   }
 
@@ -237,7 +265,11 @@ function checkPhase(phase: unknown, on: unknown, fail: Fail): void {
   const p = phase as string;
   if (p === "prefix") {
     const known = typeof on === "string" && Object.hasOwn(POINTS, on) ? `; ${on} has ${phasesOf(on as PointName).join(", ")}` : "";
-    fail('hook phase "prefix"', "phase", `prefix is inline source that runs inside the script after the globals, declared only as the script.prefix setting (--prefix)${known}`);
+    fail(
+      'hook phase "prefix"',
+      "phase",
+      `prefix is inline source that runs inside the script after the globals, declared only as the script.prefix setting (--prefix)${known}`,
+    );
   }
   if ((CONFIG_PHASES as readonly string[]).includes(p)) return;
   const hint = PHASE_HINTS[p.toLowerCase()];
@@ -254,7 +286,11 @@ function checkPoint(on: string, phase: Phase, when: Record<string, string | unde
     if (dot > 0 && Object.hasOwn(POINTS, head) && (CONFIG_PHASES as readonly string[]).includes(tail)) {
       fail(`unknown hook point "${on}"`, "on", `"${on}" is a point and a phase: write "on": "${head}", "phase": "${tail}"`);
     }
-    fail(`unknown hook point "${on}"`, "on", `use one of ${POINT_NAMES.join(", ")}${suggest(on, POINT_NAMES)}; with "phase": "observe", on is an event-kind prefix instead`);
+    fail(
+      `unknown hook point "${on}"`,
+      "on",
+      `use one of ${POINT_NAMES.join(", ")}${suggest(on, POINT_NAMES)}; with "phase": "observe", on is an event-kind prefix instead`,
+    );
   }
   const point = on as PointName;
   const phases = phasesOf(point);
@@ -264,7 +300,11 @@ function checkPoint(on: string, phase: Phase, when: Record<string, string | unde
   const filters: readonly string[] = POINTS[point].filters;
   for (const key of Object.keys(when)) {
     if (!filters.includes(key)) {
-      fail(`when.${key} on point ${point}`, `when.${key}`, `${filters.length ? `${point} can be filtered by ${filters.join(", ")}` : `${point} takes no when filters`}; a ${key} filter would never match there`);
+      fail(
+        `when.${key} on point ${point}`,
+        `when.${key}`,
+        `${filters.length ? `${point} can be filtered by ${filters.join(", ")}` : `${point} takes no when filters`}; a ${key} filter would never match there`,
+      );
     }
   }
 }
@@ -287,7 +327,11 @@ function buildAction(o: HookObject, baseDir: string, env: { PATH?: string }, fai
           fail(`run executable "${cmd}" is a directory`, "run[0]", `${found.path} is a directory: name the program inside it`);
           break;
         case "not-executable":
-          fail(`run executable "${cmd}" is not executable`, "run[0]", `${found.path} has no execute bit: chmod +x it, or run it through its interpreter, e.g. ${JSON.stringify(["sh", found.path])}`);
+          fail(
+            `run executable "${cmd}" is not executable`,
+            "run[0]",
+            `${found.path} has no execute bit: chmod +x it, or run it through its interpreter, e.g. ${JSON.stringify(["sh", found.path])}`,
+          );
       }
     }
     // a path is made absolute so the hook runs the same file whatever directory it is started in;
@@ -307,7 +351,11 @@ function buildAction(o: HookObject, baseDir: string, env: { PATH?: string }, fai
     // `_` tools are lifecycle hooks invoked at their own points under MCP_HOOK_SERVERS; naming one
     // here would call it around that allowlist
     if (tool!.startsWith("_")) {
-      fail(`plugin "${o.plugin}" names a lifecycle hook tool`, "plugin", `${tool} is invoked at its point only when MCP_HOOK_SERVERS allows ${server}: name a regular tool`);
+      fail(
+        `plugin "${o.plugin}" names a lifecycle hook tool`,
+        "plugin",
+        `${tool} is invoked at its point only when MCP_HOOK_SERVERS allows ${server}: name a regular tool`,
+      );
     }
     return { kind: "plugin", target: o.plugin, server: server!, tool: tool!, ...(o.args === undefined ? {} : { args: o.args }) };
   }

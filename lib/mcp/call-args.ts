@@ -47,7 +47,9 @@ export function coerceValue(key: string, text: string, schema: unknown): unknown
   const types = schemaTypes(schema);
   if (types.size === 0 || types.has("string")) return text;
   const fail = (): never => {
-    throw new ArgumentError(`argument ${key}=${text}: "${key}" takes ${describeSchema(schema)} (its input schema: ${JSON.stringify(schema)}); use ${key}:=JSON to give JSON exactly`);
+    throw new ArgumentError(
+      `argument ${key}=${text}: "${key}" takes ${describeSchema(schema)} (its input schema: ${JSON.stringify(schema)}); use ${key}:=JSON to give JSON exactly`,
+    );
   };
   if ((types.has("number") || types.has("integer")) && text.trim() !== "" && Number.isFinite(Number(text))) {
     const n = Number(text);
@@ -75,7 +77,10 @@ export function parseKeyValues(items: readonly string[], inputSchema: unknown): 
   const known = isPlainObject(inputSchema) && isPlainObject(inputSchema.properties) ? Object.keys(inputSchema.properties) : [];
   for (const item of items) {
     const eq = item.indexOf("=");
-    if (eq <= 0) throw new ArgumentError(`argument "${item}" is not key=value, key:=JSON, a JSON object or - (stdin)${known.length ? `; the tool takes ${known.join(", ")}` : ""}`);
+    if (eq <= 0)
+      throw new ArgumentError(
+        `argument "${item}" is not key=value, key:=JSON, a JSON object or - (stdin)${known.length ? `; the tool takes ${known.join(", ")}` : ""}`,
+      );
     const json = item[eq - 1] === ":" && eq > 1;
     const key = item.slice(0, json ? eq - 1 : eq);
     const text = item.slice(eq + 1);
@@ -84,7 +89,9 @@ export function parseKeyValues(items: readonly string[], inputSchema: unknown): 
       try {
         args[key] = JSON.parse(text);
       } catch (e) {
-        throw new ArgumentError(`argument ${key}:=${text} is not valid JSON (${(e as Error).message}): quote it for the shell, e.g. ${key}:='{"a":1}' or ${key}:='"text"'`);
+        throw new ArgumentError(
+          `argument ${key}:=${text} is not valid JSON (${(e as Error).message}): quote it for the shell, e.g. ${key}:='{"a":1}' or ${key}:='"text"'`,
+        );
       }
     } else {
       if (known.length && !known.includes(key) && isPlainObject(inputSchema) && inputSchema.additionalProperties === false) {

@@ -30,7 +30,12 @@ export async function checkArgs(server: string, tool: Tool, args: Record<string,
   const { $schema, ...body } = schema;
   const draft07 = typeof $schema === "string" && DRAFT_07.test($schema);
   const [{ default: Ajv }, { default: addFormats }] = await Promise.all([draft07 ? import("ajv") : import("ajv/dist/2020.js"), import("ajv-formats")]);
-  const ajv = new (Ajv as unknown as new (o: object) => { compile(s: unknown): ((d: unknown) => boolean) & { errors?: AjvIssue[] | null } })({ strict: false, allErrors: true, verbose: true, validateSchema: false });
+  const ajv = new (Ajv as unknown as new (o: object) => { compile(s: unknown): ((d: unknown) => boolean) & { errors?: AjvIssue[] | null } })({
+    strict: false,
+    allErrors: true,
+    verbose: true,
+    validateSchema: false,
+  });
   (addFormats as unknown as (a: unknown) => void)(ajv);
   let validate: ReturnType<typeof ajv.compile>;
   try {
@@ -40,12 +45,17 @@ export async function checkArgs(server: string, tool: Tool, args: Record<string,
   }
   if (validate(args)) return undefined;
   const problems = (validate.errors ?? []).map((issue) => describeIssue(issue, schema));
-  throw new ArgumentError(`${server}.${tool.name} refuses these arguments: ${[...new Set(problems)].join("; ")} (mcpx types ${server}.${tool.name} shows what it takes)`);
+  throw new ArgumentError(
+    `${server}.${tool.name} refuses these arguments: ${[...new Set(problems)].join("; ")} (mcpx types ${server}.${tool.name} shows what it takes)`,
+  );
 }
 
 /** one ajv error as "argument "a" must be number (accepts number)", in the schema's own words */
 function describeIssue(issue: AjvIssue, schema: Record<string, unknown>): string {
-  const at = issue.instancePath.split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const at = issue.instancePath
+    .split("/")
+    .slice(1)
+    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
   const name = at.length ? `argument "${at.join(".")}"` : "the arguments";
   const properties = isPlainObject(schema.properties) ? Object.keys(schema.properties) : [];
   switch (issue.keyword) {

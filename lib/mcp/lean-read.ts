@@ -40,8 +40,8 @@ const isId = (v: unknown) => typeof v === "string" || (typeof v === "number" && 
  * A JSON-RPC 2.0 message as the SDK's Protocol routes it, or a thrown Error naming what is wrong (the
  * transport reports it through onerror and reads on, as it does for the SDK's own ZodError).
  */
-export function jsonRpcMessage(m: unknown): unknown {
-  if (!isPlainObject(m) || m.jsonrpc !== "2.0") throw new Error("invalid JSON-RPC message: not an object with jsonrpc \"2.0\"");
+function jsonRpcMessage(m: unknown): unknown {
+  if (!isPlainObject(m) || m.jsonrpc !== "2.0") throw new Error('invalid JSON-RPC message: not an object with jsonrpc "2.0"');
   if ("method" in m) {
     if (typeof m.method !== "string") throw new Error("invalid JSON-RPC message: method is not a string");
     if ("id" in m && !isId(m.id)) throw new Error("invalid JSON-RPC request: id is not a string or an integer");
@@ -56,7 +56,8 @@ export function jsonRpcMessage(m: unknown): unknown {
   if ("error" in m) {
     if (m.id !== undefined && !isId(m.id)) throw new Error("invalid JSON-RPC error: id is not a string or an integer");
     const e = m.error;
-    if (!isPlainObject(e) || !Number.isInteger(e.code) || typeof e.message !== "string") throw new Error("invalid JSON-RPC error: error is not {code, message}");
+    if (!isPlainObject(e) || !Number.isInteger(e.code) || typeof e.message !== "string")
+      throw new Error("invalid JSON-RPC error: error is not {code, message}");
     return m;
   }
   throw new Error("invalid JSON-RPC message: neither a request, a notification, a result nor an error");

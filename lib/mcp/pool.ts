@@ -148,7 +148,11 @@ export class Pool {
   brokenError(server: string): UpstreamError | undefined {
     const b = this.opts.broken?.[server];
     if (!b || this.servers[server]) return undefined;
-    return new UpstreamError(`server "${server}" cannot be used: its entry${b.imported ? ` (from ${b.imported})` : ""} is broken: ${b.error.message}`, server, "UPSTREAM_START");
+    return new UpstreamError(
+      `server "${server}" cannot be used: its entry${b.imported ? ` (from ${b.imported})` : ""} is broken: ${b.error.message}`,
+      server,
+      "UPSTREAM_START",
+    );
   }
 
   /** every tool the server lists, lifecycle hook tools included (callers partition them) */
@@ -199,7 +203,11 @@ export class Pool {
       const msg = String((err as Error)?.message ?? err);
       if (overLimit.has(conn.transport)) {
         void this.drop(server, "message over mcp.maxMessage");
-        throw new UpstreamError(`server "${server}": the answer to tools/call "${tool}" exceeded mcp.maxMessage (${this.opts.maxMessageBytes} bytes); raise mcp.maxMessage (MCPX_MCP_MAX_MESSAGE, --mcp-max-message) to read it. The server was stopped and the next call restarts it`, server, "UPSTREAM_TOO_LARGE");
+        throw new UpstreamError(
+          `server "${server}": the answer to tools/call "${tool}" exceeded mcp.maxMessage (${this.opts.maxMessageBytes} bytes); raise mcp.maxMessage (MCPX_MCP_MAX_MESSAGE, --mcp-max-message) to read it. The server was stopped and the next call restarts it`,
+          server,
+          "UPSTREAM_TOO_LARGE",
+        );
       }
       // a refresh the server refused in the middle of a session: the login is gone, not the server
       if (err instanceof AuthRequiredError) throw new UpstreamError(err.message, server, "AUTH_REQUIRED");
@@ -207,10 +215,18 @@ export class Pool {
         case "timeout":
           // a hung server would hang the next call too: drop it so the next call starts it afresh
           if (!keepOnTimeout) void this.drop(server, "call timeout");
-          throw new UpstreamError(`server "${server}" did not answer tools/call "${tool}" within ${timeoutMs}ms${keepOnTimeout ? "" : " (mcp.callTimeout); it was stopped and the next call restarts it"}`, server, "UPSTREAM_TIMEOUT");
+          throw new UpstreamError(
+            `server "${server}" did not answer tools/call "${tool}" within ${timeoutMs}ms${keepOnTimeout ? "" : " (mcp.callTimeout); it was stopped and the next call restarts it"}`,
+            server,
+            "UPSTREAM_TIMEOUT",
+          );
         case "closed":
           void this.drop(server, "connection closed");
-          throw new UpstreamError(`server "${server}" closed the connection during tools/call "${tool}" (${msg}); the next call restarts it`, server, "UPSTREAM_CLOSED");
+          throw new UpstreamError(
+            `server "${server}" closed the connection during tools/call "${tool}" (${msg}); the next call restarts it`,
+            server,
+            "UPSTREAM_CLOSED",
+          );
         case "server":
           throw new UpstreamError(`server "${server}" failed tools/call "${tool}": ${msg}`, server, "UPSTREAM_ERROR");
       }
@@ -304,7 +320,12 @@ export class Pool {
     const cfg = this.servers[server];
     const broken = this.brokenError(server);
     if (broken) throw broken;
-    if (!cfg) throw new UpstreamError(`unknown server "${server}"${suggest(server, this.names())}: configured servers are ${this.names().join(", ") || "none"} (mcpServers in your config; see mcpx ls)`, server, "UNKNOWN_SERVER");
+    if (!cfg)
+      throw new UpstreamError(
+        `unknown server "${server}"${suggest(server, this.names())}: configured servers are ${this.names().join(", ") || "none"} (mcpServers in your config; see mcpx ls)`,
+        server,
+        "UNKNOWN_SERVER",
+      );
     await this.opts.startGate?.(cfg, "before", {});
     const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
     const client = new Client({ name: "mcpx", version: VERSION }, { capabilities: {} });
@@ -332,10 +353,20 @@ export class Pool {
     } catch (err) {
       await this.stop(client, pid);
       const where = cfg.kind === "stdio" ? `${cfg.command} ${cfg.args.join(" ")}`.trim() : cfg.url;
-      const why = callFailure(err, false) === "timeout" ? `it did not answer initialize within ${this.opts.startTimeoutMs}ms (mcp.startTimeout)` : String((err as Error)?.message ?? err);
+      const why =
+        callFailure(err, false) === "timeout"
+          ? `it did not answer initialize within ${this.opts.startTimeoutMs}ms (mcp.startTimeout)`
+          : String((err as Error)?.message ?? err);
       const tail = stderrTail.get(transport)?.() ?? [];
       const said = tail.length ? `. Its stderr ended with:\n  ${tail.join("\n  ")}\n` : ". ";
-      const error = err instanceof AuthRequiredError ? new UpstreamError(err.message, server, "AUTH_REQUIRED") : new UpstreamError(`server "${server}" could not be started (${where}): ${why}${said}Its config is in ${cfg.origin}; run with --logging-level debug to see all its stderr`, server, "UPSTREAM_START");
+      const error =
+        err instanceof AuthRequiredError
+          ? new UpstreamError(err.message, server, "AUTH_REQUIRED")
+          : new UpstreamError(
+              `server "${server}" could not be started (${where}): ${why}${said}Its config is in ${cfg.origin}; run with --logging-level debug to see all its stderr`,
+              server,
+              "UPSTREAM_START",
+            );
       await this.opts.startGate?.(cfg, "onError", { error });
       throw error;
     }
@@ -376,7 +407,10 @@ export class Pool {
     }
     if (cfg.kind === "http") {
       const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
-      return new StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers: cfg.headers }, authProvider: storedAuthProvider(cfg, this.opts.authDir) });
+      return new StreamableHTTPClientTransport(new URL(cfg.url), {
+        requestInit: { headers: cfg.headers },
+        authProvider: storedAuthProvider(cfg, this.opts.authDir),
+      });
     }
     const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
     const env: Record<string, string> = {};
@@ -410,10 +444,13 @@ export class Pool {
     let cursor: string | undefined;
     do {
       // the list as it came, its schemas unchecked: a tool's outputSchema is compiled when it is first called
-      const page = (await client.request({ method: "tools/list", params: cursor ? { cursor } : undefined }, PASS_THROUGH as never, { timeout: this.opts.callTimeoutMs })) as unknown;
+      const page = (await client.request({ method: "tools/list", params: cursor ? { cursor } : undefined }, PASS_THROUGH as never, {
+        timeout: this.opts.callTimeoutMs,
+      })) as unknown;
       tools.push(...toolsOfPage(server, page));
       cursor = (page as { nextCursor?: unknown }).nextCursor as string | undefined;
-      if (cursor !== undefined && typeof cursor !== "string") throw new UpstreamError(`server "${server}" answered tools/list with a nextCursor that is not a string`, server, "UPSTREAM_ERROR");
+      if (cursor !== undefined && typeof cursor !== "string")
+        throw new UpstreamError(`server "${server}" answered tools/list with a nextCursor that is not a string`, server, "UPSTREAM_ERROR");
     } while (cursor);
     this.opts.onTools?.(server, tools);
     return tools;
@@ -424,14 +461,19 @@ export class Pool {
 function toolsOfPage(server: string, page: unknown): Tool[] {
   const tools = (page as { tools?: unknown } | null)?.tools;
   if (!Array.isArray(tools) || !tools.every((t) => isPlainObject(t) && typeof t.name === "string")) {
-    throw new UpstreamError(`server "${server}" answered tools/list with something that is not a list of tools ({name, inputSchema, …})`, server, "UPSTREAM_ERROR");
+    throw new UpstreamError(
+      `server "${server}" answered tools/list with something that is not a list of tools ({name, inputSchema, …})`,
+      server,
+      "UPSTREAM_ERROR",
+    );
   }
   return tools as Tool[];
 }
 
 /** the SDK callTool's two checks of a tool with an outputSchema: structuredContent is there (unless isError), and matches */
 async function checkOutput(tool: string, result: CallResult, check: OutputCheck): Promise<void> {
-  if (!result.structuredContent && !result.isError) throw await sdkError(SDK_INVALID_REQUEST, `Tool ${tool} has an output schema but did not return structured content`);
+  if (!result.structuredContent && !result.isError)
+    throw await sdkError(SDK_INVALID_REQUEST, `Tool ${tool} has an output schema but did not return structured content`);
   if (!result.structuredContent) return;
   let verdict: ReturnType<OutputCheck>;
   try {

@@ -32,14 +32,25 @@ export async function findTool(pool: Pool, server: string, requested: string): P
   if (isHookToolName(requested)) throw new UnknownToolError(server, requested);
   const tools = await pool.tools(server);
   let byName = resolved.get(tools);
-  if (!byName) resolved.set(tools, (byName = new Map()));
+  if (!byName) {
+    byName = new Map();
+    resolved.set(tools, byName);
+  }
   let tool = byName.get(requested);
   if (tool === undefined) {
-    const real = resolveToolName(requested, tools.map((t) => t.name));
+    const real = resolveToolName(
+      requested,
+      tools.map((t) => t.name),
+    );
     tool = (real === undefined ? undefined : tools.find((t) => t.name === real)) ?? null;
     byName.set(requested, tool);
   }
-  if (!tool) throw new UnknownToolError(server, requested, tools.map((t) => t.name).filter((n) => !isHookToolName(n)));
+  if (!tool)
+    throw new UnknownToolError(
+      server,
+      requested,
+      tools.map((t) => t.name).filter((n) => !isHookToolName(n)),
+    );
   return tool;
 }
 

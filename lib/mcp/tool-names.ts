@@ -50,5 +50,8 @@ export function resolveName(requested: string, realNames: readonly string[]): st
 // answer as for an unknown tool, so the server is never contacted.
 export function resolveToolName(requested: string, realNames: readonly string[]): string | undefined {
   if (isHookToolName(requested)) return undefined;
-  return resolveName(requested, realNames.filter((name) => !isHookToolName(name)));
+  return resolveName(
+    requested,
+    realNames.filter((name) => !isHookToolName(name)),
+  );
 }

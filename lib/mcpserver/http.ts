@@ -49,14 +49,20 @@ function sessionsOf(engine: Engine): Map<string, Entry> {
 export async function handleMcpHttp(req: Request, deps: McpHttpDeps): Promise<Response> {
   if (!deps.anyHost) {
     const bad = foreignOrigin(req);
-    if (bad) return jsonRpcError(403, -32000, `Forbidden: ${bad}: /mcp answers only requests addressed to localhost, 127.0.0.1 or [::1] (DNS rebinding protection)`);
+    if (bad)
+      return jsonRpcError(403, -32000, `Forbidden: ${bad}: /mcp answers only requests addressed to localhost, 127.0.0.1 or [::1] (DNS rebinding protection)`);
   }
   const sessions = sessionsOf(deps.engine);
   reapIdle(sessions);
   const id = req.headers.get("mcp-session-id");
   if (id !== null) {
     const entry = sessions.get(id);
-    if (!entry) return jsonRpcError(404, -32001, `Session not found: ${id} is not a live session (it ended, or the daemon restarted); send initialize without Mcp-Session-Id to start one`);
+    if (!entry)
+      return jsonRpcError(
+        404,
+        -32001,
+        `Session not found: ${id} is not a live session (it ended, or the daemon restarted); send initialize without Mcp-Session-Id to start one`,
+      );
     entry.lastUsed = Date.now();
     return entry.transport.handleRequest(req);
   }

@@ -10,14 +10,15 @@ import { suggest } from "../util/did-you-mean.ts";
 
 /** what the agent reads beside each mcpx_exec key; a key without words here still works, undocumented */
 const EXEC_KEY_DOCS: Record<string, string> = {
-  name: "The name the script sees as script.name (default \"exec\").",
+  name: 'The name the script sees as script.name (default "exec").',
   args: "Arguments for the script: its default export is called with this array (or the --export function with them spread).",
   export: "Call this named export with the args spread, instead of the default export.",
   script:
     "Inline TypeScript lines per phase, spliced into the launcher around the source: before (before the server namespaces, tools and call exist; log, emit, script and result do), prefix (after them), onSuccess (sees result.value), onError (sees result.error, which still propagates), suffix (last, on both paths). A phase you give replaces the server's configured lines for it; a phase you leave out keeps them.",
   hooks:
     'Hooks on the script point for this run only, as in config ({"on":"script","phase":"before","run":["./check"],"effect":"refuse"}); they may stop the run but never change values.',
-  runtime: "auto or bun (the embedded Bun), deno or node from PATH. Default: the server's script.runtime setting. A sandboxed run is always Deno (auto or deno; bun and node are refused).",
+  runtime:
+    "auto or bun (the embedded Bun), deno or node from PATH. Default: the server's script.runtime setting. A sandboxed run is always Deno (auto or deno; bun and node are refused).",
   sandbox:
     'exec.sandbox for this run: "on" (Deno, no file, network, subprocess, environment or FFI access beyond the run\'s own files, its tool calls and the server\'s exec.sandboxAllow), "auto" (on here) or "off". Default: the server\'s exec.sandbox, which is auto, so on. You may tighten it, never loosen it: "off" is refused unless the server itself runs mcpx_exec unsandboxed.',
   timeoutMs: "End the script's whole process group after this many milliseconds; 0 = no limit. Default: the server's exec.timeout setting.",
@@ -44,7 +45,7 @@ export const McpExecArgsSchema = (() => {
     source: v.pipe(
       v.string(),
       v.description(
-        "TypeScript to run. Each configured MCP server is a global namespace (`await fake.echo({message: \"hi\"})`; see mcpx_namespaces, mcpx_types). Without imports or exports it is the body of an async function: `return value` sets the result. With them it is a module, and `export default (args) => value` sets it. Console output is captured as stdout/stderr.",
+        'TypeScript to run. Each configured MCP server is a global namespace (`await fake.echo({message: "hi"})`; see mcpx_namespaces, mcpx_types). Without imports or exports it is the body of an async function: `return value` sets the result. With them it is a module, and `export default (args) => value` sets it. Console output is captured as stdout/stderr.',
       ),
     ),
   };
@@ -93,7 +94,8 @@ function arrayForObject(root: v.GenericSchema, args: unknown): string | undefine
   for (const [key, value] of Object.entries(args)) {
     if (!Array.isArray(value)) continue;
     const type = (entryAt(root, [key]) as { type?: string } | undefined)?.type;
-    if (type === "record" || type === "object" || type === "strict_object" || type === "loose_object") return `${key}: expected an object, got ${received(value)}`;
+    if (type === "record" || type === "object" || type === "strict_object" || type === "loose_object")
+      return `${key}: expected an object, got ${received(value)}`;
   }
   return undefined;
 }

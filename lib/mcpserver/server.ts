@@ -64,7 +64,10 @@ export function createMcpServer(deps: ServeDeps): McpServerHandle {
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools() }));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
     const tool = SERVED_TOOLS.find((t) => t.name === req.params.name);
-    if (!tool) return failure(`unknown tool ${JSON.stringify(req.params.name)}: mcpx serves ${SERVED_TOOLS.map((t) => t.name).join(", ")}; upstream tools are reached through mcpx_call or mcpx_exec`);
+    if (!tool)
+      return failure(
+        `unknown tool ${JSON.stringify(req.params.name)}: mcpx serves ${SERVED_TOOLS.map((t) => t.name).join(", ")}; upstream tools are reached through mcpx_call or mcpx_exec`,
+      );
     const abort = new AbortController();
     const onAbort = () => abort.abort();
     extra.signal.addEventListener("abort", onAbort);

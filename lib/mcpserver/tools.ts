@@ -20,14 +20,7 @@ import { asCallResult } from "../mcp/tool.ts";
 import type { Engine } from "../session/engine.ts";
 import type { Session } from "../session/session.ts";
 import { agentCompact, agentStop, hookToolText } from "./agent-hooks.ts";
-import {
-  McpAgentHookArgsSchema,
-  McpCallArgsSchema,
-  McpExecArgsSchema,
-  McpNamespacesArgsSchema,
-  McpTypesArgsSchema,
-  parseToolArgs,
-} from "./schemas.ts";
+import { McpAgentHookArgsSchema, McpCallArgsSchema, McpExecArgsSchema, McpNamespacesArgsSchema, McpTypesArgsSchema, parseToolArgs } from "./schemas.ts";
 
 /** what every handler works with: the engine (pool, gate, bus) and the session (settings, dirs, log) */
 export interface ServeDeps {
@@ -62,7 +55,7 @@ export const SERVED_TOOLS: readonly ServedTool[] = [
     name: "mcpx_exec",
     title: "Run TypeScript against the MCP servers",
     description:
-      "Runs TypeScript with every configured MCP server as a global namespace (`const r = await fake.echo({ message: \"hi\" })`), through mcpx's hook gate, with optional inline phases (script.before … script.suffix) and per-run script hooks. Returns the run's envelope as structuredContent (ok, exitCode, result, stdout, stderr, logs, emits, calls, hooks, error) and, as text, its stdout and result (output \"text\", the default), the envelope as JSON (output \"json\") or its frames as NDJSON (output \"stream\"); isError when the run failed. Use mcpx_namespaces and mcpx_types to see what the servers offer. " +
+      'Runs TypeScript with every configured MCP server as a global namespace (`const r = await fake.echo({ message: "hi" })`), through mcpx\'s hook gate, with optional inline phases (script.before … script.suffix) and per-run script hooks. Returns the run\'s envelope as structuredContent (ok, exitCode, result, stdout, stderr, logs, emits, calls, hooks, error) and, as text, its stdout and result (output "text", the default), the envelope as JSON (output "json") or its frames as NDJSON (output "stream"); isError when the run failed. Use mcpx_namespaces and mcpx_types to see what the servers offer. ' +
       "Sandboxed by default (exec.sandbox auto or on; ask with sandbox \"on\"): the code runs on Deno and can call the servers' tools (through the hook gate), compute, log, emit and return a value, and read the variables given in env; it cannot read or write any other file, open network connections, start processes, read the server's environment or load native code (FFI), and imports of packages are limited to what the project has installed; a forbidden operation throws a NotCapable error. Unsandboxed (the server's exec.sandbox is off, said on its stderr at start), the code runs with all the access of the user running mcpx: files, network, processes, environment.",
     schema: McpExecArgsSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
@@ -140,7 +133,11 @@ async function execTool(args: unknown, call: ToolCall): Promise<CallToolResult> 
   });
   const seen: Frame[] = [];
   const envelope = await collectEnvelope(tap(frames, call, seen));
-  return { content: [{ type: "text", text: execText(opts.output ?? "text", envelope, seen) }], structuredContent: envelope as unknown as Record<string, unknown>, isError: !envelope.ok };
+  return {
+    content: [{ type: "text", text: execText(opts.output ?? "text", envelope, seen) }],
+    structuredContent: envelope as unknown as Record<string, unknown>,
+    isError: !envelope.ok,
+  };
 }
 
 /** mcpx_exec's text content in each output mode; the structuredContent is always the envelope */
@@ -212,7 +209,8 @@ async function callTool(args: unknown, call: ToolCall): Promise<CallToolResult> 
   };
   // server.start hooks fired by this call report here, as they do for `mcpx call`
   const answer = await runContext.run({ hookFrame: call.hookFrame }, () => gatedCall(call.gate, { server, tool, args: toolArgs }, { push }));
-  if (!answer.ok) return { content: [{ type: "text", text: answer.error.message }], structuredContent: { error: answer.error } as Record<string, unknown>, isError: true };
+  if (!answer.ok)
+    return { content: [{ type: "text", text: answer.error.message }], structuredContent: { error: answer.error } as Record<string, unknown>, isError: true };
   return asToolResult(answer.value);
 }
 
@@ -240,10 +238,22 @@ async function namespacesTool(args: unknown, call: ToolCall): Promise<CallToolRe
   const bindings = namespaceBindings(names);
   const servers = listed.map((s, i) => {
     const b = bindings[i]!;
-    return { name: s.name, identifier: b.identifier, global: b.hiddenBecause === undefined, ...(b.hiddenBecause ? { hiddenBecause: b.hiddenBecause } : {}), ...("error" in s ? { error: s.error } : { tools: s.tools }) };
+    return {
+      name: s.name,
+      identifier: b.identifier,
+      global: b.hiddenBecause === undefined,
+      ...(b.hiddenBecause ? { hiddenBecause: b.hiddenBecause } : {}),
+      ...("error" in s ? { error: s.error } : { tools: s.tools }),
+    };
   });
-  const lines = servers.map((s) => `${s.name}\t${s.global ? s.identifier : `tools[${JSON.stringify(s.name)}]`}\t${"error" in s ? `error: ${s.error}` : `${s.tools} tools`}`);
-  return { content: [{ type: "text", text: lines.length ? lines.join("\n") : "no MCP servers are configured (mcpServers in .mcpx.json)" }], structuredContent: { servers }, isError: servers.some((s) => "error" in s) };
+  const lines = servers.map(
+    (s) => `${s.name}\t${s.global ? s.identifier : `tools[${JSON.stringify(s.name)}]`}\t${"error" in s ? `error: ${s.error}` : `${s.tools} tools`}`,
+  );
+  return {
+    content: [{ type: "text", text: lines.length ? lines.join("\n") : "no MCP servers are configured (mcpServers in .mcpx.json)" }],
+    structuredContent: { servers },
+    isError: servers.some((s) => "error" in s),
+  };
 }
 
 async function typesTool(args: unknown, call: ToolCall): Promise<CallToolResult> {
@@ -253,7 +263,8 @@ async function typesTool(args: unknown, call: ToolCall): Promise<CallToolResult>
   const { pool } = call.deps.engine;
   const names = pool.names();
   const server = resolveName(requested, names);
-  if (server === undefined) return failure(`unknown server ${JSON.stringify(requested)}: configured servers are ${names.join(", ") || "none"} (mcpx_namespaces lists them)`);
+  if (server === undefined)
+    return failure(`unknown server ${JSON.stringify(requested)}: configured servers are ${names.join(", ") || "none"} (mcpx_namespaces lists them)`);
   try {
     return text(renderToolTypes({ name: server, tools: await pool.visibleTools(server) }, tool));
   } catch (e) {

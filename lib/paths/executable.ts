@@ -6,9 +6,7 @@
 import { accessSync, constants, type Stats, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 
-export type ExecutableCheck =
-  | { ok: true; path: string }
-  | { ok: false; problem: "missing" | "directory" | "not-executable" | "not-on-path"; path?: string };
+export type ExecutableCheck = { ok: true; path: string } | { ok: false; problem: "missing" | "directory" | "not-executable" | "not-on-path"; path?: string };
 
 /** an existing regular file with an execute bit for us */
 function executableState(path: string): "ok" | "missing" | "directory" | "not-executable" {

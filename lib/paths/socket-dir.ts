@@ -46,7 +46,10 @@ export function privateSocketDir(dir: string): SocketDir {
   if (!why) return { dir };
   const alt = mkdtempSync(join("/tmp", `mcpx-${uid}-`));
   chmodSync(alt, 0o700);
-  const out = { dir: alt, note: `the socket directory ${dir} ${why}, so run channels use ${alt} instead: remove ${dir}, or set XDG_RUNTIME_DIR to a private directory of yours` };
+  const out = {
+    dir: alt,
+    note: `the socket directory ${dir} ${why}, so run channels use ${alt} instead: remove ${dir}, or set XDG_RUNTIME_DIR to a private directory of yours`,
+  };
   replaced.set(dir, out);
   return out;
 }

@@ -21,7 +21,12 @@ export function loadPlugins(session: PluginSettings, servers: Readonly<Record<st
   for (const item of items) {
     const file = item.origin.startsWith("file:") ? item.origin.slice(5) : undefined;
     const p = loadPlugin(item.value, file ? dirname(file) : session.cwd, session.env, file ?? item.origin);
-    if (servers[p.name]) throw new ConfigError({ file: p.manifest, key: "name", detail: `plugin "${p.name}" would replace the server of that name configured in ${servers[p.name]!.origin}: rename one of them` });
+    if (servers[p.name])
+      throw new ConfigError({
+        file: p.manifest,
+        key: "name",
+        detail: `plugin "${p.name}" would replace the server of that name configured in ${servers[p.name]!.origin}: rename one of them`,
+      });
     if (plugins.some((q) => q.name === p.name)) throw new ConfigError({ file: p.manifest, key: "name", detail: `two plugins are named "${p.name}"` });
     plugins.push(p);
   }

@@ -27,7 +27,11 @@ export function loadPlugin(ref: string, baseDir: string, env: Record<string, str
   const path = resolve(baseDir, ref);
   const manifest = existsSync(path) && statSync(path).isDirectory() ? join(path, MANIFEST_FILE) : path;
   if (!existsSync(manifest)) {
-    throw new ConfigError({ file: listedIn, key: "plugins", detail: `plugin "${ref}" has no manifest: ${manifest} does not exist (a plugin is a directory with ${MANIFEST_FILE}, or that file's path)` });
+    throw new ConfigError({
+      file: listedIn,
+      key: "plugins",
+      detail: `plugin "${ref}" has no manifest: ${manifest} does not exist (a plugin is a directory with ${MANIFEST_FILE}, or that file's path)`,
+    });
   }
   const text = readFileSync(manifest, "utf8");
   const data = parseJsonc(text, manifest);
@@ -37,10 +41,14 @@ export function loadPlugin(ref: string, baseDir: string, env: Record<string, str
   if (!data || typeof data !== "object" || Array.isArray(data)) return fail("", `a plugin manifest is an object with ${KEYS.slice(1).join(", ")}`);
   const m = data as Record<string, unknown>;
   for (const key of Object.keys(m)) if (!KEYS.includes(key)) fail(key, `unknown key: a manifest has ${KEYS.join(", ")}`);
-  if (typeof m.name !== "string" || !/^[A-Za-z][\w-]*$/.test(m.name)) fail("name", "a plugin needs a name of letters, digits, - and _ (it names its server in the pool)");
+  if (typeof m.name !== "string" || !/^[A-Za-z][\w-]*$/.test(m.name))
+    fail("name", "a plugin needs a name of letters, digits, - and _ (it names its server in the pool)");
   const name = m.name as string;
   if (!m.server) fail("server", 'a plugin names one MCP server, as an mcpServers entry: {"command": …, "args": […]} or {"url": …}');
-  const parsed = parseServers({ [name]: m.server }, { file: manifest, env, locate: (p) => locateKey(text, p.slice(1).length ? ["server", ...p.slice(2)] : ["server"]) });
+  const parsed = parseServers(
+    { [name]: m.server },
+    { file: manifest, env, locate: (p) => locateKey(text, p.slice(1).length ? ["server", ...p.slice(2)] : ["server"]) },
+  );
   // a plugin is one server: a broken one is the plugin's error, not a server to skip
   const broken = parsed.broken[name];
   if (broken) throw broken.error;

@@ -18,7 +18,10 @@ export interface Proc {
 /** pid and every process descended from it now, the root not adopted (Bun spawned it), the rest adopted if ever they are ours */
 export function processTree(pid: number): Proc[] {
   const table = readTable();
-  return [{ pid, start: table.get(pid)?.start, adopted: false }, ...descendantsIn(table, [pid]).map((d) => ({ pid: d, start: table.get(d)!.start, adopted: true }))];
+  return [
+    { pid, start: table.get(pid)?.start, adopted: false },
+    ...descendantsIn(table, [pid]).map((d) => ({ pid: d, start: table.get(d)!.start, adopted: true })),
+  ];
 }
 
 /** still running: same pid and start time, and not a zombie (an adopted zombie is reaped on the way) */

@@ -37,7 +37,8 @@ export async function renderFrames(frames: AsyncIterable<Frame>, o: RenderOption
 export function textModeStdout(f: Frame): string | Uint8Array | undefined {
   // the script's exact bytes where they are not UTF-8 (a binary file written to stdout)
   if (f.type === "stdout") return f.bytes !== undefined ? Buffer.from(f.bytes, "base64") : f.data;
-  if (f.type === "result" && f.value !== undefined && f.value !== null) return typeof f.value === "string" ? withNewline(f.value) : JSON.stringify(f.value, null, 2) + "\n";
+  if (f.type === "result" && f.value !== undefined && f.value !== null)
+    return typeof f.value === "string" ? withNewline(f.value) : JSON.stringify(f.value, null, 2) + "\n";
   return undefined;
 }
 
@@ -86,6 +87,8 @@ function withNewline(s: string): string {
 /** the error and the part of its stack that is the user's, not the generated launcher's */
 function describeError(e: SerializedError): string {
   const head = `${e.name}: ${e.message}`;
-  const frames = (e.stack ?? "").split("\n").filter((l) => /^\s+at /.test(l) && !/\/mcpx\/launch|launcher-[0-9a-f]+\.ts|runtime-[0-9a-f]+\.ts|native|node:/.test(l));
+  const frames = (e.stack ?? "")
+    .split("\n")
+    .filter((l) => /^\s+at /.test(l) && !/\/mcpx\/launch|launcher-[0-9a-f]+\.ts|runtime-[0-9a-f]+\.ts|native|node:/.test(l));
   return frames.length ? `${head}\n${frames.slice(0, 5).join("\n")}` : head;
 }

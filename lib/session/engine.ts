@@ -65,16 +65,27 @@ export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
       }
     },
     onEvent: (kind, data) => bus.publish(kind, data as never),
-    onProgress: opts.status && ((server, tool, p) => {
-      if (p === undefined) opts.status!.done(`call:${server}.${tool}`);
-      else opts.status!.set(`call:${server}.${tool}`, `${server}.${tool}: ${p.total ? `${Math.round((p.progress / p.total) * 100)}%` : p.progress}${p.message ? ` ${p.message}` : ""}`);
-    }),
+    onProgress:
+      opts.status &&
+      ((server, tool, p) => {
+        if (p === undefined) opts.status!.done(`call:${server}.${tool}`);
+        else
+          opts.status!.set(
+            `call:${server}.${tool}`,
+            `${server}.${tool}: ${p.total ? `${Math.round((p.progress / p.total) * 100)}%` : p.progress}${p.message ? ` ${p.message}` : ""}`,
+          );
+      }),
     startGate: async (cfg, phase, info) => {
-      if (phase === "before") opts.status?.set(`start:${cfg.name}`, `starting ${cfg.name} (${cfg.kind === "stdio" ? [cfg.command, ...cfg.args].join(" ") : cfg.url})…`);
+      if (phase === "before")
+        opts.status?.set(`start:${cfg.name}`, `starting ${cfg.name} (${cfg.kind === "stdio" ? [cfg.command, ...cfg.args].join(" ") : cfg.url})…`);
       else opts.status?.done(`start:${cfg.name}`);
       if (!gate || gate.hooks.length === 0) return;
       const server = { name: cfg.name, kind: cfg.kind, ...(cfg.kind === "stdio" ? { command: cfg.command } : { url: cfg.url }) };
-      const payload = { server, tools: info.tools, error: info.error ? { name: info.error.name, message: info.error.message, code: (info.error as { code?: string }).code } : undefined };
+      const payload = {
+        server,
+        tools: info.tools,
+        error: info.error ? { name: info.error.name, message: info.error.message, code: (info.error as { code?: string }).code } : undefined,
+      };
       const d = await runGate(gate, "server.start", phase, payload, (f) => runContext.getStore()?.hookFrame(f));
       if (d.refused) throw new UpstreamError(`server "${cfg.name}" was refused by hook ${d.refused.hook}: ${d.refused.reason}`, cfg.name, "SERVER_REFUSED");
     },
@@ -82,10 +93,16 @@ export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
   const built = buildGate({ session, pool, bus, hooks, dynamicHooks: pluginHooks, ask: opts.ask });
   gate = built.gate;
   const ready = Promise.all(
-    plugins.map((p) => pool.tools(p.name).then(
-      () => {},
-      (e) => session.log("warn", `plugin ${p.name} (${p.manifest}): its server did not start: each of its hooks fails when it fires (a closed one refuses) until it does: ${(e as Error).message}`),
-    )),
+    plugins.map((p) =>
+      pool.tools(p.name).then(
+        () => {},
+        (e) =>
+          session.log(
+            "warn",
+            `plugin ${p.name} (${p.manifest}): its server did not start: each of its hooks fails when it fires (a closed one refuses) until it does: ${(e as Error).message}`,
+          ),
+      ),
+    ),
   ).then(() => {});
   gate.ready = ready;
   return {
@@ -106,4 +123,3 @@ export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
     },
   };
 }
-

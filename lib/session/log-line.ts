@@ -19,7 +19,13 @@ export function formatLogLine(r: LogRecord, format: LogFormat): string {
     case "json":
       return JSON.stringify({ time, level: r.level, source: r.source, msg: r.message, ...r.fields });
     case "logfmt":
-      return [`time=${time}`, `level=${r.level}`, `source=${logfmtValue(r.source)}`, `msg=${logfmtValue(r.message)}`, ...Object.entries(r.fields ?? {}).map(([k, v]) => `${k}=${logfmtValue(typeof v === "string" ? v : JSON.stringify(v))}`)].join(" ");
+      return [
+        `time=${time}`,
+        `level=${r.level}`,
+        `source=${logfmtValue(r.source)}`,
+        `msg=${logfmtValue(r.message)}`,
+        ...Object.entries(r.fields ?? {}).map(([k, v]) => `${k}=${logfmtValue(typeof v === "string" ? v : JSON.stringify(v))}`),
+      ].join(" ");
     case "compact":
       return `${r.level[0]!.toUpperCase()} ${r.source}: ${r.message}`;
     case "bare":

@@ -48,7 +48,9 @@ export function withGeneratedSettings(doc: string): string {
 }
 
 function flagsCell(s: SettingDecl): string {
-  const flags = flagSpellings(s).map((f) => code(`--${f}`)).join(", ");
+  const flags = flagSpellings(s)
+    .map((f) => code(`--${f}`))
+    .join(", ");
   const commands = s.commands;
   return commands === undefined || [...ALL_COMMANDS].every((c) => commands.includes(c)) ? flags : `${flags} (${commands.join(", ")})`;
 }

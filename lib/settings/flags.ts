@@ -55,7 +55,8 @@ export function parseCommandArgs(command: CommandName, argv: string[], ownFlags:
     }
   }
   const own = { ...COMMON_FLAGS, ...ownFlags };
-  for (const [name, f] of Object.entries(own)) options[name] = { type: f.type, ...(f.multiple ? { multiple: true } : {}), ...(f.short ? { short: f.short } : {}) };
+  for (const [name, f] of Object.entries(own))
+    options[name] = { type: f.type, ...(f.multiple ? { multiple: true } : {}), ...(f.short ? { short: f.short } : {}) };
 
   let parsed: ReturnType<typeof parseArgs>;
   try {

@@ -80,7 +80,8 @@ const DECLARED = [
     path: "daemon.address",
     kind: "string",
     default: "",
-    description: "Where the daemon listens and --remote connects: a unix socket path (default $XDG_RUNTIME_DIR/mcpx/daemon.sock, else $XDG_STATE_HOME/mcpx/daemon.sock; see docs/daemon.md) or http://127.0.0.1:PORT (TCP: loopback only, needs daemon.token)",
+    description:
+      "Where the daemon listens and --remote connects: a unix socket path (default $XDG_RUNTIME_DIR/mcpx/daemon.sock, else $XDG_STATE_HOME/mcpx/daemon.sock; see docs/daemon.md) or http://127.0.0.1:PORT (TCP: loopback only, needs daemon.token)",
     commands: ["run", "exec", "daemon"],
     remote: "caller",
   },
@@ -149,7 +150,8 @@ const DECLARED = [
     path: "exec.autoInstall",
     kind: "bool",
     default: "false",
-    description: "Let the script's runtime download and install npm packages the script imports but the project does not have (Bun's auto-install, Deno's npm: and remote imports); off: such an import is an error naming the package",
+    description:
+      "Let the script's runtime download and install npm packages the script imports but the project does not have (Bun's auto-install, Deno's npm: and remote imports); off: such an import is an error naming the package",
     commands: RUNS,
   },
   {
@@ -171,14 +173,16 @@ const DECLARED = [
     path: "mcp.startTimeout",
     kind: "duration",
     default: "60s",
-    description: "How long an upstream server may take to start and answer initialize (a first npx run downloads the server) before it fails naming the server; apart from mcp.callTimeout, so a short call timeout does not fail slow starts",
+    description:
+      "How long an upstream server may take to start and answer initialize (a first npx run downloads the server) before it fails naming the server; apart from mcp.callTimeout, so a short call timeout does not fail slow starts",
     commands: EVERY,
   },
   {
     path: "mcp.maxMessage",
     kind: "int",
     default: "67108864",
-    description: "Largest single MCP message mcpx reads over stdio, in bytes (an upstream server's answer; a request to mcpx serve); a larger one fails naming this setting",
+    description:
+      "Largest single MCP message mcpx reads over stdio, in bytes (an upstream server's answer; a request to mcpx serve); a larger one fails naming this setting",
     commands: EVERY,
   },
   {
@@ -211,7 +215,8 @@ const DECLARED = [
     path: "plugins",
     kind: "list",
     default: [],
-    description: "Plugin directories (or mcpx-plugin.json paths), relative to the config file: each brings one MCP server and hooks that are in force while its server runs",
+    description:
+      "Plugin directories (or mcpx-plugin.json paths), relative to the config file: each brings one MCP server and hooks that are in force while its server runs",
     commands: EVERY,
   },
   {
@@ -260,7 +265,8 @@ const DECLARED = [
     path: "hooks.mcpServers",
     kind: "string",
     default: "",
-    description: 'Upstream servers whose lifecycle hook tools (_PreToolUse, …) are called at their points: empty = none, exactly "*" = every server, else a comma list ("*,foo" is literal)',
+    description:
+      'Upstream servers whose lifecycle hook tools (_PreToolUse, …) are called at their points: empty = none, exactly "*" = every server, else a comma list ("*,foo" is literal)',
     commands: HOOKED,
     env: "MCP_HOOK_SERVERS",
   },
@@ -323,7 +329,14 @@ export function isListKind(kind: SettingKind): boolean {
 
 /** script.onError → MCPX_SCRIPT_ON_ERROR, unless the declaration names its own variable */
 export function envName(path: string): string {
-  return BY_PATH.get(path)?.env ?? "MCPX_" + path.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/\./g, "_").toUpperCase();
+  return (
+    BY_PATH.get(path)?.env ??
+    "MCPX_" +
+      path
+        .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+        .replace(/\./g, "_")
+        .toUpperCase()
+  );
 }
 
 /** the variables of secret settings: never inherited by a script (execute.ts) */
@@ -331,7 +344,10 @@ export const SECRET_ENV_NAMES: readonly string[] = SETTINGS.filter((s) => s.secr
 
 /** script.onError → script-on-error (the long flag, without dashes) */
 export function flagName(path: string): string {
-  return path.replace(/([a-z0-9])([A-Z])/g, "$1-$2").replace(/\./g, "-").toLowerCase();
+  return path
+    .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
+    .replace(/\./g, "-")
+    .toLowerCase();
 }
 
 /** every flag spelling of a setting, long form first */

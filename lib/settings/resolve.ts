@@ -46,7 +46,7 @@ export interface FlagValue {
 
 export interface SettingsInput {
   /** config files, lowest precedence first, as loaded by lib/config */
-  files: ReadonlyArray<{ path: string; data: Record<string, unknown>; /** the file's text, to give source lines their line numbers */ text?: string }>;
+  files: ReadonlyArray<{ path: string; data: Record<string, unknown> /** the file's text, to give source lines their line numbers */; text?: string }>;
   env: Record<string, string | undefined>;
   flags: readonly FlagValue[];
   cwd: string;
@@ -68,7 +68,9 @@ type Layer = { origin: string; items: unknown[]; itemOrigins?: Array<string | un
 
 function resolveOne(decl: SettingDecl, input: SettingsInput): ResolvedSetting {
   // the default goes through the same parser as every other layer, so "60s" is 60000 everywhere
-  const layers: Layer[] = [{ origin: "default", items: isListKind(decl.kind) ? (decl.default as unknown[]) : [scalarFromJson(decl, decl.default, `default of ${decl.path}`)] }];
+  const layers: Layer[] = [
+    { origin: "default", items: isListKind(decl.kind) ? (decl.default as unknown[]) : [scalarFromJson(decl, decl.default, `default of ${decl.path}`)] },
+  ];
   for (const file of input.files) layers.push(withLineOrigins(decl, file, fileLayer(decl, file.path, file.data)));
   layers.push(envLayer(decl, input.env, input.cwd));
   layers.push(flagLayer(decl, input.flags, input.cwd));
@@ -90,7 +92,10 @@ function resolveOne(decl: SettingDecl, input: SettingsInput): ResolvedSetting {
     decl,
     value: top.items[0],
     origin: top.origin,
-    shadowed: present.slice(0, -1).reverse().map((l) => ({ value: l.items[0], origin: l.origin })),
+    shadowed: present
+      .slice(0, -1)
+      .reverse()
+      .map((l) => ({ value: l.items[0], origin: l.origin })),
   };
 }
 
@@ -173,7 +178,9 @@ function checkKnownKeys(file: string, data: Record<string, unknown>): void {
       continue;
     }
     const choices = [...new Set([...TOP_KEYS, ...groups, ...SETTINGS.filter((s) => !s.path.includes(".")).map((s) => s.path)])];
-    throw new SettingsError(`${file}: unknown key "${key}": use one of ${choices.join(", ")} (or a dotted setting path)${suggest(key, [...known, ...choices])}`);
+    throw new SettingsError(
+      `${file}: unknown key "${key}": use one of ${choices.join(", ")} (or a dotted setting path)${suggest(key, [...known, ...choices])}`,
+    );
   }
 }
 
@@ -198,7 +205,10 @@ function flagLayer(decl: SettingDecl, flags: readonly FlagValue[], cwd: string):
   if (spellings.length > 1) {
     // two spellings that say the same thing are harmless; two that differ have no right answer
     const said = spellings.map((sp) => JSON.stringify(mine.filter((f) => f.spelling === sp).map((f) => f.value)));
-    if (new Set(said).size > 1) throw new SettingsError(`${spellings.join(" and ")} are two spellings of ${decl.path} and they disagree: use one of them (repeat it to give several lines)`);
+    if (new Set(said).size > 1)
+      throw new SettingsError(
+        `${spellings.join(" and ")} are two spellings of ${decl.path} and they disagree: use one of them (repeat it to give several lines)`,
+      );
     mine.splice(0, mine.length, ...mine.filter((f) => f.spelling === spellings[0]));
   }
   const origin = `flag:${mine[0]!.spelling}`;

@@ -17,7 +17,7 @@ export function setTransientLine(line: TransientLine | undefined): void {
   transient = line;
 }
 
-export function writeFd(fd: 1 | 2, text: string | Uint8Array): void {
+function writeFd(fd: 1 | 2, text: string | Uint8Array): void {
   if (transient) {
     const line = transient;
     transient = undefined;

@@ -17,7 +17,7 @@ const raw = (text: string) => {
 };
 
 /** quiet work shows nothing: a server that starts within this long never draws the line (change freely) */
-export const STATUS_DELAY_MS = 400;
+const STATUS_DELAY_MS = 400;
 const FRAME_MS = 100;
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 

@@ -210,7 +210,9 @@ async function run(argv: string[], check?: Check, onSpawn?: (pid: number) => voi
   live.delete(proc);
   const problem = code !== 0 ? `exited with ${proc.signalCode ?? code}` : check?.(stdout, stderr);
   if (problem) {
-    console.error(`bench: \`${argv.map((a) => (a === "" || /[\s'"{}]/.test(a) ? `'${a}'` : a)).join(" ")}\` ${problem}\n--- stdout\n${stdout}--- stderr\n${stderr}`);
+    console.error(
+      `bench: \`${argv.map((a) => (a === "" || /[\s'"{}]/.test(a) ? `'${a}'` : a)).join(" ")}\` ${problem}\n--- stdout\n${stdout}--- stderr\n${stderr}`,
+    );
     process.exit(1);
   }
   // Bun reports maxRSS in bytes on Linux (libuv's convention)
@@ -271,7 +273,12 @@ const LOOP: Pair = {
   title: `per call (${CALLS} sequential)`,
   unit: "µs",
   rounds: ROUNDS_CALLS,
-  mcpx: { label: "mcpx run calls-script.ts", argv: [MCPX, "run", SCRIPT, String(CALLS), String(CALL_WARMUP)], check: printsLoop, value: (r) => perCallUs(r.stdout) },
+  mcpx: {
+    label: "mcpx run calls-script.ts",
+    argv: [MCPX, "run", SCRIPT, String(CALLS), String(CALL_WARMUP)],
+    check: printsLoop,
+    value: (r) => perCallUs(r.stdout),
+  },
   peer: {
     label: "raw SDK client, one bun",
     argv: [BUN, SDK_PEER, String(CALLS), String(CALL_WARMUP), SERVER.command, ...SERVER.args],
@@ -383,7 +390,8 @@ function vmHwmKiB(pid: number): number {
   }
 }
 
-const HAVE_TIME = existsSync(TIME) && Bun.spawnSync([TIME, "-v", "true"], { stdout: "ignore", stderr: "pipe" }).stderr.toString().includes("Maximum resident set size");
+const HAVE_TIME =
+  existsSync(TIME) && Bun.spawnSync([TIME, "-v", "true"], { stdout: "ignore", stderr: "pipe" }).stderr.toString().includes("Maximum resident set size");
 
 async function memoryOf(side: Side): Promise<Memory> {
   const out = join(ENV.TMPDIR!, "time-v.txt");
@@ -409,7 +417,13 @@ async function memoryOf(side: Side): Promise<Memory> {
     if (!m) throw new Error(`no "Maximum resident set size" in ${TIME} -v output`);
     maxKiB = Number(m[1]);
   }
-  return { maxKiB, treeKiB: Math.max(maxKiB, [...peaks.values()].reduce((a, b) => a + b, 0)) };
+  return {
+    maxKiB,
+    treeKiB: Math.max(
+      maxKiB,
+      [...peaks.values()].reduce((a, b) => a + b, 0),
+    ),
+  };
 }
 
 async function memory(pair: Pair): Promise<{ mcpx: Memory; peer: Memory }> {
@@ -478,12 +492,17 @@ for (const c of HOOK_CONFIGS) writeJson(c.file, c.hooks ? { mcpServers: { fake: 
 function hookFramesCheck(c: HookConfig): Check {
   return (out, err) => {
     if (err.trim()) return "wrote to stderr (a hook failed or advised?)";
-    const frames = out.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const frames = out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const calls = frames.filter((f) => f.type === "call").length;
     const hooks = frames.filter((f) => f.type === "hook");
     if (calls !== HOOK_CHECK_CALLS) return `yielded ${calls} call frames, expected ${HOOK_CHECK_CALLS}`;
     if (hooks.length !== c.framesPerCall * HOOK_CHECK_CALLS) return `yielded ${hooks.length} hook frames, expected ${c.framesPerCall * HOOK_CHECK_CALLS}`;
-    const odd = hooks.find((h) => h.on !== "call" || h.phase !== "before" || h.action !== c.action || h.changed !== false || "advice" in h || "dropped" in h || "failed" in h);
+    const odd = hooks.find(
+      (h) => h.on !== "call" || h.phase !== "before" || h.action !== c.action || h.changed !== false || "advice" in h || "dropped" in h || "failed" in h,
+    );
     return odd ? `yielded a hook frame that is not a silent ${c.action} hook at call.before: ${JSON.stringify(odd)}` : undefined;
   };
 }
@@ -608,7 +627,14 @@ async function health(): Promise<{ pid: number; runs: { active: number; total: n
 
 /** an envelope (the --json shape, and /v1/exec's non-NDJSON answer) of one ok run with exactly one ok fake.echo call */
 function envelopeProblem(text: string): string | undefined {
-  let e: { ok?: unknown; exitCode?: unknown; error?: unknown; stderr?: unknown; calls?: Array<{ server?: string; tool?: string; ok?: unknown }>; runId?: unknown };
+  let e: {
+    ok?: unknown;
+    exitCode?: unknown;
+    error?: unknown;
+    stderr?: unknown;
+    calls?: Array<{ server?: string; tool?: string; ok?: unknown }>;
+    runId?: unknown;
+  };
   try {
     e = JSON.parse(text);
   } catch {
@@ -617,7 +643,8 @@ function envelopeProblem(text: string): string | undefined {
   if (e.ok !== true || e.exitCode !== 0 || e.error !== null) return `answered a failed run: ${text.slice(0, 400)}`;
   if (e.stderr !== "") return `answered a run that wrote to stderr: ${text.slice(0, 400)}`;
   const c = e.calls ?? [];
-  if (c.length !== 1 || c[0]!.server !== "fake" || c[0]!.tool !== "echo" || c[0]!.ok !== true) return `answered a run without exactly one ok fake.echo call: ${text.slice(0, 400)}`;
+  if (c.length !== 1 || c[0]!.server !== "fake" || c[0]!.tool !== "echo" || c[0]!.ok !== true)
+    return `answered a run without exactly one ok fake.echo call: ${text.slice(0, 400)}`;
   if (typeof e.runId !== "string" || !e.runId) return `answered a run without a runId: ${text.slice(0, 400)}`;
   return undefined;
 }
@@ -846,7 +873,14 @@ const ratio = (x: number) => `${x >= 10 ? x.toFixed(1) : x.toFixed(2)}×`;
 const mb = (kib: number) => `${(kib / 1024).toFixed(1)} MB`;
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd()).join("\n");
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!)))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }
 
 // ── main ─────────────────────────────────────────────────────────────────────
@@ -876,7 +910,9 @@ for (const pair of [EXEC, LOOP, ONESHOT]) mem.push([pair, await memory(pair)]);
 const loadHooks = loadavg()[0]!;
 progress(`6. hook gate: ${HOOK_CONFIGS.length} configs, 1 check run each + ${ROUNDS_HOOKS} rounds (${HOOK_CALLS} / ${HOOK_CALLS_GATED} calls)`);
 const hookUs = await measureHooks();
-progress(`7. daemon: ${WARMUP_RUNS} warm-up + ${ROUNDS_REMOTE} rounds of local vs --remote; /v1/exec throughput, ${ROUNDS_THROUGHPUT} rounds × ${THROUGHPUT_RUNS} runs at ${THROUGHPUT_LEVELS.join(", ")} clients`);
+progress(
+  `7. daemon: ${WARMUP_RUNS} warm-up + ${ROUNDS_REMOTE} rounds of local vs --remote; /v1/exec throughput, ${ROUNDS_THROUGHPUT} rounds × ${THROUGHPUT_RUNS} runs at ${THROUGHPUT_LEVELS.join(", ")} clients`,
+);
 const daemon = await measureDaemon();
 const loadSoak = loadavg()[0]!;
 progress(`8. soak: ${SOAK_SEQUENTIAL} sequential + ${SOAK_CONCURRENT} concurrent calls per run, 1 untimed + ${ROUNDS_SOAK} rounds per side`);
@@ -888,7 +924,9 @@ const elapsed = (performance.now() - started) / 1000;
 
 // the table
 const lines: string[] = [];
-lines.push(`mcpx bench — ${availableParallelism()} CPUs, load ${loadBefore.toFixed(2)} → ${loadavg()[0]!.toFixed(2)}, bun ${bunVersion}, mcpx ${mcpxVersion}, mcporter ${mcporterVersion}, MCP SDK ${sdkVersion}`);
+lines.push(
+  `mcpx bench — ${availableParallelism()} CPUs, load ${loadBefore.toFixed(2)} → ${loadavg()[0]!.toFixed(2)}, bun ${bunVersion}, mcpx ${mcpxVersion}, mcporter ${mcporterVersion}, MCP SDK ${sdkVersion}`,
+);
 lines.push(`medians of interleaved rounds after ${WARMUP_RUNS} warm-up runs per side; server: bun fixtures/servers/fake-server.ts (stdio)`);
 lines.push("");
 const rows: string[][] = [["", "mcpx", "peer", "mcpx", "peer", "mcpx/peer", "target", "met"]];
@@ -910,7 +948,16 @@ for (const m of results) {
     met = `${b / a >= TARGET_ONESHOT_SPEEDUP ? "yes" : "NO"} (${ratio(b / a)} faster)`;
   }
   if (met !== "—") verdict.push(`${m.pair.key}. ${m.pair.title}: ${met.startsWith("yes") ? "met" : "NOT met"}`);
-  rows.push([`${m.pair.key}. ${m.pair.title}`, m.pair.mcpx.label, m.pair.peer.label, `${num(a)} ${m.pair.unit}`, `${num(b)} ${m.pair.unit}`, ratio(q), target, met]);
+  rows.push([
+    `${m.pair.key}. ${m.pair.title}`,
+    m.pair.mcpx.label,
+    m.pair.peer.label,
+    `${num(a)} ${m.pair.unit}`,
+    `${num(b)} ${m.pair.unit}`,
+    ratio(q),
+    target,
+    met,
+  ]);
 }
 lines.push(table(rows));
 lines.push("");
@@ -925,14 +972,28 @@ lines.push("");
 const how = HAVE_TIME
   ? `max RSS from ${TIME} -v (ru_maxrss: the largest single process among the command and its waited-for children)`
   : "max RSS from Bun.spawn resourceUsage().maxRSS (ru_maxrss: the largest single process among the command and its waited-for children)";
-lines.push(`5. peak memory — ${how}; tree = sum of VmHWM over the processes of the tree, polled from /proc every ${TREE_POLL_MS} ms (at least max RSS; median of ${ROUNDS_MEMORY})`);
+lines.push(
+  `5. peak memory — ${how}; tree = sum of VmHWM over the processes of the tree, polled from /proc every ${TREE_POLL_MS} ms (at least max RSS; median of ${ROUNDS_MEMORY})`,
+);
 const memRows: string[][] = [["", "mcpx", "peer", "mcpx max RSS", "peer max RSS", "mcpx/peer", "mcpx tree", "peer tree", "tree mcpx/peer"]];
 for (const [pair, r] of mem) {
-  memRows.push([`5${"abc"[[EXEC, LOOP, ONESHOT].indexOf(pair)]}. ${pair.title}`, pair.mcpx.label, pair.peer.label, mb(r.mcpx.maxKiB), mb(r.peer.maxKiB), ratio(r.mcpx.maxKiB / r.peer.maxKiB), mb(r.mcpx.treeKiB), mb(r.peer.treeKiB), ratio(r.mcpx.treeKiB / r.peer.treeKiB)]);
+  memRows.push([
+    `5${"abc"[[EXEC, LOOP, ONESHOT].indexOf(pair)]}. ${pair.title}`,
+    pair.mcpx.label,
+    pair.peer.label,
+    mb(r.mcpx.maxKiB),
+    mb(r.peer.maxKiB),
+    ratio(r.mcpx.maxKiB / r.peer.maxKiB),
+    mb(r.mcpx.treeKiB),
+    mb(r.peer.treeKiB),
+    ratio(r.mcpx.treeKiB / r.peer.treeKiB),
+  ]);
 }
 lines.push(table(memRows));
 lines.push("");
-lines.push(`6. hook gate, per call — mcpx run --config FILE calls-script.ts N (loop timed in the script); medians of ${ROUNDS_HOOKS} rounds, order rotated every round, after 1 check run per config (load ${loadHooks.toFixed(2)} at its start)`);
+lines.push(
+  `6. hook gate, per call — mcpx run --config FILE calls-script.ts N (loop timed in the script); medians of ${ROUNDS_HOOKS} rounds, order rotated every round, after 1 check run per config (load ${loadHooks.toFixed(2)} at its start)`,
+);
 {
   const [A, B] = [hookUs.get(HOOK_CONFIGS[0]!)!, hookUs.get(HOOK_CONFIGS[1]!)!];
   const a = median(A);
@@ -964,7 +1025,9 @@ lines.push(`6. hook gate, per call — mcpx run --config FILE calls-script.ts N 
 lines.push("");
 {
   const D = daemon;
-  lines.push(`7. the daemon — one \`mcpx daemon --daemon-address SOCK\` started by the bench (listening ${num(D.readyMs)} ms after spawn; load ${D.load.toFixed(2)} at its start)`);
+  lines.push(
+    `7. the daemon — one \`mcpx daemon --daemon-address SOCK\` started by the bench (listening ${num(D.readyMs)} ms after spawn; load ${D.load.toFixed(2)} at its start)`,
+  );
   const loc = median(D.remote.local);
   const rem = median(D.remote.remote);
   const sp = (xs: number[]) => `${num(Math.min(...xs))} … ${num(Math.max(...xs))} ms`;
@@ -973,12 +1036,20 @@ lines.push("");
     table([
       ["", "command", "median", "min … max", "fake-server"],
       ["    local", `mcpx exec '${ECHO_SNIPPET}'`, `${num(loc)} ms`, sp(D.remote.local), "started and stopped by every run"],
-      ["    remote", `mcpx exec --remote --daemon-address SOCK '${ECHO_SNIPPET}'`, `${num(rem)} ms`, sp(D.remote.remote), "kept running between runs by the daemon's pool (the point of a daemon)"],
+      [
+        "    remote",
+        `mcpx exec --remote --daemon-address SOCK '${ECHO_SNIPPET}'`,
+        `${num(rem)} ms`,
+        sp(D.remote.remote),
+        "kept running between runs by the daemon's pool (the point of a daemon)",
+      ],
     ]),
   );
   lines.push(`    remote/local ${ratio(rem / loc)} (remote ${ratio(loc / rem)} faster); both warm: OS caches and compile caches, the same config`);
   const base = median(D.levels[0]!.rps);
-  lines.push(`7b. POST /v1/exec throughput — body ${ECHO_BODY}, JSON envelope answers, Bun fetch over the unix socket; ${THROUGHPUT_RUNS} runs per level and round, shared by the clients; medians of ${ROUNDS_THROUGHPUT} rounds, level order rotated, after ${THROUGHPUT_WARMUP} untimed runs`);
+  lines.push(
+    `7b. POST /v1/exec throughput — body ${ECHO_BODY}, JSON envelope answers, Bun fetch over the unix socket; ${THROUGHPUT_RUNS} runs per level and round, shared by the clients; medians of ${ROUNDS_THROUGHPUT} rounds, level order rotated, after ${THROUGHPUT_WARMUP} untimed runs`,
+  );
   const tRows: string[][] = [["", "clients", "runs/s", "min … max", "latency median", "latency max", "daemon CPU/run", "CPU busy", "ratio"]];
   for (const l of D.levels) {
     const r = median(l.rps);
@@ -996,12 +1067,18 @@ lines.push("");
   }
   lines.push(table(tRows));
   const cpus = availableParallelism();
-  lines.push(`    daemon CPU/run: CPU time of the daemon, the runners it reaped and its fake-server, per run; CPU busy: that plus the bench's own (the clients), over wall × ${cpus} CPUs — other sessions' load is not in it`);
-  lines.push(`    ${cpus} CPU${cpus === 1 ? "" : "s"} cap this: each run starts its own runner process on the daemon's side, so once ${cpus === 1 ? "the core is" : `the ${cpus} cores are`} busy more clients only queue (latency grows with the clients, runs/s does not); 4/1 and 16/1 measure this machine more than the daemon`);
+  lines.push(
+    `    daemon CPU/run: CPU time of the daemon, the runners it reaped and its fake-server, per run; CPU busy: that plus the bench's own (the clients), over wall × ${cpus} CPUs — other sessions' load is not in it`,
+  );
+  lines.push(
+    `    ${cpus} CPU${cpus === 1 ? "" : "s"} cap this: each run starts its own runner process on the daemon's side, so once ${cpus === 1 ? "the core is" : `the ${cpus} cores are`} busy more clients only queue (latency grows with the clients, runs/s does not); 4/1 and 16/1 measure this machine more than the daemon`,
+  );
   const same = D.fakeFirst.length === 1 && D.fakeLast.length === 1 && D.fakeFirst[0] === D.fakeLast[0];
   lines.push(
     `    checks: every answer 200, ok, exit 0, one ok fake.echo call, ${seenRunIds.size} distinct runIds; /v1/health counted ${D.runsCounted} runs for the ${D.runsSent} sent${D.runsCounted === D.runsSent ? "" : " (MISMATCH)"}; ` +
-      (same ? `one fake-server (pid ${D.fakeFirst[0]}) served every remote and /v1/exec run after the warm-up` : `fake-server pids under the daemon: ${D.fakeFirst.join(",") || "none"} after 7a, ${D.fakeLast.join(",") || "none"} after 7b`),
+      (same
+        ? `one fake-server (pid ${D.fakeFirst[0]}) served every remote and /v1/exec run after the warm-up`
+        : `fake-server pids under the daemon: ${D.fakeFirst.join(",") || "none"} after 7a, ${D.fakeLast.join(",") || "none"} after 7b`),
   );
   const S = D.stopped;
   lines.push(
@@ -1011,22 +1088,36 @@ lines.push("");
 }
 lines.push("");
 {
-  lines.push(`8. soak — ${SOAK_SEQUENTIAL} sequential then ${SOAK_CONCURRENT} concurrent fake.echo calls in one run, every answer checked against its own call; medians of ${ROUNDS_SOAK} interleaved rounds after 1 untimed run per side (load ${loadSoak.toFixed(2)} at its start)`);
+  lines.push(
+    `8. soak — ${SOAK_SEQUENTIAL} sequential then ${SOAK_CONCURRENT} concurrent fake.echo calls in one run, every answer checked against its own call; medians of ${ROUNDS_SOAK} interleaved rounds after 1 untimed run per side (load ${loadSoak.toFixed(2)} at its start)`,
+  );
   const soakRows: string[][] = [["", "side", "sequential/call", "concurrent/call", "wall/call", "host peak RSS", "tree peak RSS"]];
   const med = (xs: Soak[], k: keyof Soak) => median(xs.map((x) => x[k]));
   for (const side of ["mcpx", "peer"] as const) {
     const xs = soak[side];
-    soakRows.push([`8${side === "mcpx" ? "a" : "b"}.`, soakSides[side].label, `${num(med(xs, "seqUs"))} µs`, `${num(med(xs, "concUs"))} µs`, `${num(med(xs, "wallUs"))} µs`, mb(med(xs, "hostKiB")), mb(med(xs, "treeKiB"))]);
+    soakRows.push([
+      `8${side === "mcpx" ? "a" : "b"}.`,
+      soakSides[side].label,
+      `${num(med(xs, "seqUs"))} µs`,
+      `${num(med(xs, "concUs"))} µs`,
+      `${num(med(xs, "wallUs"))} µs`,
+      mb(med(xs, "hostKiB")),
+      mb(med(xs, "treeKiB")),
+    ]);
   }
   const q = (k: keyof Soak) => ratio(med(soak.mcpx, k) / med(soak.peer, k));
   soakRows.push(["", "mcpx/peer", q("seqUs"), q("concUs"), q("wallUs"), q("hostKiB"), q("treeKiB")]);
   lines.push(table(soakRows));
-  lines.push(`    host = VmHWM of the process the bench started (the mcpx CLI; the peer's one Bun), tree = sum of VmHWM over it and its descendants (mcpx: runner, script, fake-server), polled every ${TREE_POLL_MS} ms; wall/call = spawn to exit over ${SOAK_SEQUENTIAL + SOAK_CONCURRENT} calls`);
+  lines.push(
+    `    host = VmHWM of the process the bench started (the mcpx CLI; the peer's one Bun), tree = sum of VmHWM over it and its descendants (mcpx: runner, script, fake-server), polled every ${TREE_POLL_MS} ms; wall/call = spawn to exit over ${SOAK_SEQUENTIAL + SOAK_CONCURRENT} calls`,
+  );
 }
 lines.push("");
 lines.push(`first mcpx run in the fresh HOME (cold caches): exec '' ${num(results[0]!.coldMcpx)} ms, call ${num(results[2]!.coldMcpx)} ms`);
 lines.push(`fake-server start-up (spawn → initialize answered, seen by the SDK peer): median ${num(median(serverStartMs))} ms — both sides of 3 pay it`);
 lines.push(`targets: ${verdict.join("; ")}`);
-lines.push(left.length === 0 ? "left behind: no processes" : `left behind: ${left.length} process(es), killed: ${left.map((p) => `${p.pid} ${p.cmd}`).join("; ")}`);
+lines.push(
+  left.length === 0 ? "left behind: no processes" : `left behind: ${left.length} process(es), killed: ${left.map((p) => `${p.pid} ${p.cmd}`).join("; ")}`,
+);
 lines.push(`total ${elapsed.toFixed(0)} s`);
 console.log(lines.join("\n"));

@@ -22,7 +22,7 @@ const connectMs = performance.now() - c0;
 try {
   // mcpx lists the tools once before its first call; do the same so both sides warm up alike
   await client.listTools();
-  const text = (r: unknown) => ((r as { content?: Array<{ text?: string }> }).content?.[0]?.text);
+  const text = (r: unknown) => (r as { content?: Array<{ text?: string }> }).content?.[0]?.text;
   for (let i = 0; i < warmup; i++) await client.callTool({ name: "echo", arguments: { message: "warm" } });
   const t0 = performance.now();
   for (let i = 0; i < n; i++) {

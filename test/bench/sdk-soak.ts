@@ -19,7 +19,8 @@ await client.connect(new StdioClientTransport({ command, args, env, stderr: "ign
 try {
   // mcpx lists the tools once before its first call; do the same
   await client.listTools();
-  const echo = async (message: string) => ((await client.callTool({ name: "echo", arguments: { message } })) as { content?: Array<{ text?: string }> }).content?.[0]?.text;
+  const echo = async (message: string) =>
+    ((await client.callTool({ name: "echo", arguments: { message } })) as { content?: Array<{ text?: string }> }).content?.[0]?.text;
   let answered = 0;
   let mismatches = 0;
   const t0 = performance.now();

@@ -48,7 +48,13 @@ async function main(): Promise<number> {
   // the real daemon's /mcp, on loopback TCP with a token, reached through the token-adding proxy
   const token = crypto.randomUUID();
   const daemonUrl = `http://127.0.0.1:${freePort()}`;
-  const daemon = Bun.spawn([MCPX, "daemon", "--daemon-address", daemonUrl], { cwd: dir, env: { ...env, MCPX_DAEMON_TOKEN: token }, stdin: "ignore", stdout: "inherit", stderr: "pipe" });
+  const daemon = Bun.spawn([MCPX, "daemon", "--daemon-address", daemonUrl], {
+    cwd: dir,
+    env: { ...env, MCPX_DAEMON_TOKEN: token },
+    stdin: "ignore",
+    stdout: "inherit",
+    stderr: "pipe",
+  });
   const server = Bun.spawn([process.execPath, SERVER, daemonUrl, token], { cwd: dir, env, stdin: "pipe", stdout: "inherit", stderr: "pipe" });
   try {
     await saysListening(daemon);
@@ -63,7 +69,9 @@ async function main(): Promise<number> {
       stderr: "inherit",
     });
     const code = await suite.exited;
-    process.stderr.write(`conformance: ${code === 0 ? "every failure is expected (test/conformance/expected-failures.yml)" : `exit ${code}: an unexpected failure, or a baseline entry that now passes`}\n`);
+    process.stderr.write(
+      `conformance: ${code === 0 ? "every failure is expected (test/conformance/expected-failures.yml)" : `exit ${code}: an unexpected failure, or a baseline entry that now passes`}\n`,
+    );
     return code;
   } finally {
     server.stdin.end(); // its stdin closing ends it

@@ -55,7 +55,10 @@ describe("process.exit() loses nothing", () => {
     const r = await mcpx(sb, ["exec", "--output", "stream", "--timeout", "40s", printThenExit]);
     expectExit(r, 0);
     const frames = parseFrames(r.stdout);
-    const stdout = frames.filter((f) => f.type === "stdout").map((f) => String(f.data)).join("");
+    const stdout = frames
+      .filter((f) => f.type === "stdout")
+      .map((f) => String(f.data))
+      .join("");
     expect(stdout.length).toBe(5000 * 1024);
     expect(frames.some((f) => f.type === "log" && f.message === "last")).toBe(true);
   });

@@ -20,7 +20,11 @@ for (const [what, [entry, marker]] of Object.entries(BROKEN)) {
     const sb = sandbox();
     const file = writeConfig(sb, ".mcpx.json", { mcpServers: { ok: fakeServer(), bad: entry } });
     // the line of the offending key in the file writeConfig wrote
-    const line = 1 + readFileSync(file, "utf8").split("\n").findIndex((l) => l.includes(marker));
+    const line =
+      1 +
+      readFileSync(file, "utf8")
+        .split("\n")
+        .findIndex((l) => l.includes(marker));
 
     test("a script that does not touch it runs, with one warning naming the entry", async () => {
       const r = await mcpx(sb, ["exec", 'console.log(await ok.echo({ message: "fine" }))']);
@@ -93,7 +97,9 @@ describe("a legacy HTTP+SSE server", () => {
         break;
       }
     }
-    writeConfig(sb, ".mcpx.json", { mcpServers: { bysuffix: { url: `${base}/sse` }, typed: { type: "sse", url: `${base}/sse?x=1`, headers: { "X-Test": "1" } } } });
+    writeConfig(sb, ".mcpx.json", {
+      mcpServers: { bysuffix: { url: `${base}/sse` }, typed: { type: "sse", url: `${base}/sse?x=1`, headers: { "X-Test": "1" } } },
+    });
   });
 
   afterAll(async () => {

@@ -19,9 +19,15 @@ function everyKind(): { sb: Sandbox; proj: string } {
   writeConfig(sb, "home/.cursor/mcp.json", { mcpServers: entry("from_cursor_user") });
   writeConfig(sb, "proj/.vscode/mcp.json", { inputs: [], servers: { from_vscode: { type: "stdio", ...fakeServer({ WS: "${workspaceFolder}" }) } } });
   writeConfig(sb, "home/.codeium/windsurf/mcp_config.json", { mcpServers: entry("from_windsurf") });
-  writeConfig(sb, "proj/opencode.json", { $schema: "https://opencode.ai/config.json", mcp: { from_opencode: { type: "local", command: [BUN, FAKE_SERVER], environment: { K: "{env:HOME}" } } } });
+  writeConfig(sb, "proj/opencode.json", {
+    $schema: "https://opencode.ai/config.json",
+    mcp: { from_opencode: { type: "local", command: [BUN, FAKE_SERVER], environment: { K: "{env:HOME}" } } },
+  });
   writeConfig(sb, "home/.config/opencode/opencode.json", { mcp: { from_opencode_user: { type: "local", command: [BUN, FAKE_SERVER], enabled: true } } });
-  sb.write("home/.codex/config.toml", `# codex\n[mcp_servers.from_codex]\ncommand = ${JSON.stringify(BUN)}\nargs = [${JSON.stringify(FAKE_SERVER)}]\nenv = { A = "1" }\n`);
+  sb.write(
+    "home/.codex/config.toml",
+    `# codex\n[mcp_servers.from_codex]\ncommand = ${JSON.stringify(BUN)}\nargs = [${JSON.stringify(FAKE_SERVER)}]\nenv = { A = "1" }\n`,
+  );
   writeConfig(sb, "home/.config/Claude/claude_desktop_config.json", { mcpServers: entry("from_claude_desktop") });
   return { sb, proj };
 }
@@ -60,7 +66,14 @@ describe("every kind is read where its tool keeps it", () => {
   });
 
   test("a script calls imported servers; variables of each tool's own syntax are resolved", async () => {
-    const r = await mcpx(sb, ["exec", "console.log(await from_vscode.env({ name: 'WS' })); console.log(await from_opencode.env({ name: 'K' })); console.log(await from_codex.env({ name: 'A' }))"], { cwd: proj });
+    const r = await mcpx(
+      sb,
+      [
+        "exec",
+        "console.log(await from_vscode.env({ name: 'WS' })); console.log(await from_opencode.env({ name: 'K' })); console.log(await from_codex.env({ name: 'A' }))",
+      ],
+      { cwd: proj },
+    );
     expectExit(r, 0);
     expect(r.stdout).toBe(`${proj}\n${sb.home}\n1\n`);
   });
@@ -126,7 +139,13 @@ describe("mcpx config import", () => {
     writeConfig(sb, "home/.codeium/windsurf/mcp_config.json", { mcpServers: { off: { command: "x", disabled: true } } });
     const r = await mcpx(sb, ["config", "import", "--json"], { cwd: proj, env: { MCPX_CONFIG_IMPORTS: "cursor" } });
     expectExit(r, 0);
-    const kinds = JSON.parse(r.stdout) as Array<{ kind: string; inConfigImports: boolean; servers: Array<{ name: string }>; broken: Array<{ name: string; error: string }>; disabled: string[] }>;
+    const kinds = JSON.parse(r.stdout) as Array<{
+      kind: string;
+      inConfigImports: boolean;
+      servers: Array<{ name: string }>;
+      broken: Array<{ name: string; error: string }>;
+      disabled: string[];
+    }>;
     expect(kinds.map((k) => k.kind)).toEqual(["claude-code", "cursor", "vscode", "windsurf", "opencode", "codex", "claude-desktop"]);
     expect(kinds.find((k) => k.kind === "cursor")!.inConfigImports).toBe(true);
     expect(kinds.find((k) => k.kind === "codex")!.inConfigImports).toBe(false);
@@ -154,7 +173,9 @@ describe("mcpx config import", () => {
     const { sb, proj } = everyKind();
     const r = await mcpx(sb, ["config", "import", "codex"], { cwd: proj });
     expectExit(r, 0);
-    expect(JSON.parse(readFileSync(join(proj, ".mcpx.json"), "utf8"))).toEqual({ mcpServers: { from_codex: { command: BUN, args: [FAKE_SERVER], env: { A: "1" } } } });
+    expect(JSON.parse(readFileSync(join(proj, ".mcpx.json"), "utf8"))).toEqual({
+      mcpServers: { from_codex: { command: BUN, args: [FAKE_SERVER], env: { A: "1" } } },
+    });
     const bad = await mcpx(sb, ["config", "import", "codx"], { cwd: proj });
     expectExit(bad, 2);
     expect(bad.stderr).toContain('unknown import kind "codx" (did you mean codex?): use one of claude-code, cursor,');

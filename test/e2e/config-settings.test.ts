@@ -43,7 +43,13 @@ const SPLICED = [
 ];
 const WITHOUT_FLAGS = SPLICED.filter((s) => !s.origin.startsWith("flag:"));
 
-type Row = { path: string; value: unknown; origin: string; items?: Array<{ value: unknown; origin: string }>; shadowed: Array<{ value: unknown; origin: string }> };
+type Row = {
+  path: string;
+  value: unknown;
+  origin: string;
+  items?: Array<{ value: unknown; origin: string }>;
+  shadowed: Array<{ value: unknown; origin: string }>;
+};
 
 /** the `settings get` text lines that carry each expected line, in order: each must name its marker and its origin */
 function expectOriginLines(text: string, expected: Array<{ marker: string; origin: string }>): void {
@@ -130,9 +136,23 @@ describe.concurrent("mcpx settings", () => {
   test("settings list lists every setting path", async () => {
     const r = await mcpx(sb, ["settings", "list"]);
     expectExit(r, 0);
-    const listed = r.stdout.split("\n").filter(Boolean).map((l) => l.split(/\s/)[0]);
+    const listed = r.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => l.split(/\s/)[0]);
     // the issue's minimum, which the registry must hold …
-    const minimum = ["script.before", "script.prefix", "script.onSuccess", "script.onError", "script.suffix", "script.runtime", "exec.timeout", "logging.format", "logging.level", "hooks"];
+    const minimum = [
+      "script.before",
+      "script.prefix",
+      "script.onSuccess",
+      "script.onError",
+      "script.suffix",
+      "script.runtime",
+      "exec.timeout",
+      "logging.format",
+      "logging.level",
+      "hooks",
+    ];
     for (const p of minimum) expect(SETTINGS.map((s) => s.path)).toContain(p);
     // … and every registry entry is listed
     for (const s of SETTINGS) expect(listed).toContain(s.path);
@@ -140,7 +160,14 @@ describe.concurrent("mcpx settings", () => {
 
   test("settings list and get show a secret only as set, in text and --json, as /v1/settings does", async () => {
     const env = { MCPX_DAEMON_TOKEN: "tok-abcdefghijklmnop", MCPX_MODEL_API_KEY: "key-abcdefghijklmnop" };
-    const outputs = await Promise.all([["settings", "list"], ["settings", "list", "--json"], ["settings", "get", "daemon.token"], ["settings", "get", "model.apiKey", "--json"]].map((argv) => mcpx(sb, argv, { env })));
+    const outputs = await Promise.all(
+      [
+        ["settings", "list"],
+        ["settings", "list", "--json"],
+        ["settings", "get", "daemon.token"],
+        ["settings", "get", "model.apiKey", "--json"],
+      ].map((argv) => mcpx(sb, argv, { env })),
+    );
     for (const r of outputs) {
       expectExit(r, 0);
       expect(r.stdout).not.toContain("abcdefghijklmnop");
@@ -152,12 +179,18 @@ describe.concurrent("mcpx settings", () => {
   test("MCP_HOOK_SERVERS is the variable of the setting hooks.mcpServers: settings get shows its value and origin", async () => {
     const r = await mcpx(sb, ["settings", "get", "hooks.mcpServers", "--json"], { env: { MCP_HOOK_SERVERS: "fake,other" } });
     expectExit(r, 0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ value: "fake,other", origin: "env:MCP_HOOK_SERVERS", env: "MCP_HOOK_SERVERS", flags: ["--hooks-mcp-servers"] });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      value: "fake,other",
+      origin: "env:MCP_HOOK_SERVERS",
+      env: "MCP_HOOK_SERVERS",
+      flags: ["--hooks-mcp-servers"],
+    });
   });
 
   test("a script and what it starts do not inherit the daemon token or the model key", async () => {
     const env = { MCPX_DAEMON_TOKEN: "tok-abcdefghijklmnop", MCPX_MODEL_API_KEY: "key-abcdefghijklmnop", MCPX_E2E_VISIBLE: "yes" };
-    const snippet = 'const { execSync } = await import("node:child_process"); console.log(JSON.stringify([process.env.MCPX_DAEMON_TOKEN ?? null, process.env.MCPX_MODEL_API_KEY ?? null, process.env.MCPX_E2E_VISIBLE])); console.log(execSync("env").toString().includes("abcdefghijklmnop"))';
+    const snippet =
+      'const { execSync } = await import("node:child_process"); console.log(JSON.stringify([process.env.MCPX_DAEMON_TOKEN ?? null, process.env.MCPX_MODEL_API_KEY ?? null, process.env.MCPX_E2E_VISIBLE])); console.log(execSync("env").toString().includes("abcdefghijklmnop"))';
     const r = await mcpx(sb, ["exec", snippet], { env });
     expectExit(r, 0);
     expect(r.stdout).toBe('[null,null,"yes"]\nfalse\n');
@@ -322,7 +355,8 @@ describe.concurrent("--version and --help", () => {
   test("mcpx --help lists every command of the table with its description, and exits 0", async () => {
     const r = await mcpx(sb, ["--help"]);
     expectExit(r, 0);
-    for (const [name, description] of Object.entries(COMMAND_DESCRIPTIONS)) expect(r.stdout).toMatch(new RegExp(`^\\s*${name}\\s+${description.slice(0, 40).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "m"));
+    for (const [name, description] of Object.entries(COMMAND_DESCRIPTIONS))
+      expect(r.stdout).toMatch(new RegExp(`^\\s*${name}\\s+${description.slice(0, 40).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "m"));
   });
 
   // the top-level help reads the table without loading the commands: each command must really exist
@@ -339,7 +373,19 @@ describe.concurrent("--version and --help", () => {
     const r = await mcpx(sb, ["exec", "--help"]);
     expectExit(r, 0);
     const help = r.stdout + r.stderr;
-    for (const flag of ["--before", "--script-before", "--prefix", "--on-success", "--on-error", "--suffix", "--runtime", "--timeout", "--json", "--output", "--config"]) {
+    for (const flag of [
+      "--before",
+      "--script-before",
+      "--prefix",
+      "--on-success",
+      "--on-error",
+      "--suffix",
+      "--runtime",
+      "--timeout",
+      "--json",
+      "--output",
+      "--config",
+    ]) {
       expect(help).toContain(flag);
     }
   });

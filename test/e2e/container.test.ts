@@ -58,7 +58,9 @@ describe.skipIf(!asRoot)("in an empty root (a slim image, as root)", () => {
   test("with no HOME and no passwd entry it keeps its caches under TMPDIR and says so in one line", () => {
     const r = inRoot(root, ["exec", 'console.log("no home")'], ["PATH=/bin"], 4242);
     expect(r.stdout).toBe("no home\n");
-    expect(r.stderr.trim().split("\n")).toEqual(["[info] mcpx: HOME is not set and this user has no passwd entry: mcpx keeps its caches in /tmp/mcpx-home-4242 (set HOME, or XDG_CACHE_HOME and XDG_STATE_HOME, to choose)"]);
+    expect(r.stderr.trim().split("\n")).toEqual([
+      "[info] mcpx: HOME is not set and this user has no passwd entry: mcpx keeps its caches in /tmp/mcpx-home-4242 (set HOME, or XDG_CACHE_HOME and XDG_STATE_HOME, to choose)",
+    ]);
     expect(r.status).toBe(0);
   });
 

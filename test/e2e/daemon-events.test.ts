@@ -29,7 +29,8 @@ beforeAll(async () => {
 
 const lastSeq = async () => ((await (await d.fetch("/v1/health")).json()) as { events: { lastSeq: number } }).events.lastSeq;
 const threeCalls = 'for (const m of ["a", "b", "c"]) await fake.echo({ message: m })';
-const finishedFor = (runId: string) => (seen: Parameters<typeof events>[0]) => events(seen).some((e) => e.event === "script.finished" && e.data.data.runId === runId);
+const finishedFor = (runId: string) => (seen: Parameters<typeof events>[0]) =>
+  events(seen).some((e) => e.event === "script.finished" && e.data.data.runId === runId);
 
 describe("GET /v1/events", () => {
   let s0 = 0;
@@ -56,10 +57,22 @@ describe("GET /v1/events", () => {
   });
 
   test("an observe hook in the daemon's config sees the same events: same seq, same kind", async () => {
-    const lines = () => readdirSync(OBSERVED).filter((f) => f.endsWith(".json")).map((f) => readFileSync(join(OBSERVED, f), "utf8")).filter((t) => t.trim()).map((t) => JSON.parse(t) as { point: string; event: { seq: number; kind: string; data: { runId?: string } } });
-    for (let waited = 0; waited < 10_000 && !lines().some((l) => l.event.kind === "script.finished" && l.event.data.runId === runId); waited += 100) await Bun.sleep(100);
-    const hookSaw = lines().filter((l) => l.event.data.runId === runId).map((l) => `${l.event.seq} ${l.event.kind}`).sort();
-    const streamSaw = replayed.filter((e) => e.event.startsWith("script.") && e.data.data.runId === runId).map((e) => `${e.id} ${e.event}`).sort();
+    const lines = () =>
+      readdirSync(OBSERVED)
+        .filter((f) => f.endsWith(".json"))
+        .map((f) => readFileSync(join(OBSERVED, f), "utf8"))
+        .filter((t) => t.trim())
+        .map((t) => JSON.parse(t) as { point: string; event: { seq: number; kind: string; data: { runId?: string } } });
+    for (let waited = 0; waited < 10_000 && !lines().some((l) => l.event.kind === "script.finished" && l.event.data.runId === runId); waited += 100)
+      await Bun.sleep(100);
+    const hookSaw = lines()
+      .filter((l) => l.event.data.runId === runId)
+      .map((l) => `${l.event.seq} ${l.event.kind}`)
+      .sort();
+    const streamSaw = replayed
+      .filter((e) => e.event.startsWith("script.") && e.data.data.runId === runId)
+      .map((e) => `${e.id} ${e.event}`)
+      .sort();
     expect(hookSaw).toEqual(streamSaw);
     expect(hookSaw).toHaveLength(2);
   });

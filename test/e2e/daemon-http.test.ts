@@ -34,7 +34,8 @@ beforeAll(async () => {
   d = await startDaemon(sb, ["--daemon-max-body", String(MAX_BODY)], { env: { MCPX_DAEMON_TOKEN: TOKEN } });
 });
 
-const post = (path: string, body: string, headers: Record<string, string> = {}) => d.fetch(path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+  d.fetch(path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
 
 describe("the daemon listens where it says", () => {
   test("by default on $XDG_RUNTIME_DIR/mcpx/daemon.sock, a 0600 socket in a 0700 directory", () => {
@@ -71,8 +72,20 @@ describe.concurrent("routes", () => {
       return res;
     },
     "POST /mcp": () =>
-      post("/mcp", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "route-test", version: "1" } } }), { accept: "application/json, text/event-stream" }),
-    "GET /mcp": () => d.fetch("/mcp", { headers: { accept: "text/event-stream" }, signal: AbortSignal.timeout(3000) }).catch((e) => new Response(null, { status: 599, statusText: String(e) })),
+      post(
+        "/mcp",
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "route-test", version: "1" } },
+        }),
+        { accept: "application/json, text/event-stream" },
+      ),
+    "GET /mcp": () =>
+      d
+        .fetch("/mcp", { headers: { accept: "text/event-stream" }, signal: AbortSignal.timeout(3000) })
+        .catch((e) => new Response(null, { status: 599, statusText: String(e) })),
     "DELETE /mcp": () => d.fetch("/mcp", { method: "DELETE" }),
   };
 
@@ -116,10 +129,10 @@ describe.concurrent("routes", () => {
 
 const BODY_SCRIPT = [
   'log("a log line")',
-  'emit({ step: 1 })',
+  "emit({ step: 1 })",
   'console.error("to stderr")',
   'console.log(await fake.echo({ message: "via the shared pool" }))',
-  'export default () => ({ done: true })',
+  "export default () => ({ done: true })",
 ].join("\n");
 
 describe.concurrent("POST /v1/exec", () => {
@@ -130,8 +143,18 @@ describe.concurrent("POST /v1/exec", () => {
     expect(types[0]).toBe("start");
     expect(types.at(-1)).toBe("end");
     for (const t of ["hook", "log", "emit", "stderr", "call", "stdout", "result"]) expect(types).toContain(t);
-    expect(frames.find((f) => f.type === "hook")).toMatchObject({ on: "script", phase: "before", name: "daemon-advice", advice: ["hello from the daemon's config"] });
-    expect(frames.filter((f) => f.type === "stdout").map((f) => f.data).join("")).toBe("[before]\nvia the shared pool\n[suffix]\n");
+    expect(frames.find((f) => f.type === "hook")).toMatchObject({
+      on: "script",
+      phase: "before",
+      name: "daemon-advice",
+      advice: ["hello from the daemon's config"],
+    });
+    expect(
+      frames
+        .filter((f) => f.type === "stdout")
+        .map((f) => f.data)
+        .join(""),
+    ).toBe("[before]\nvia the shared pool\n[suffix]\n");
     expect(frames.find((f) => f.type === "result")!.value).toEqual({ done: true });
     expect(frames.at(-1)).toMatchObject({ type: "end", exitCode: 0 });
   });
@@ -141,11 +164,7 @@ describe.concurrent("POST /v1/exec", () => {
     // arrives, and the script waits for the file before it goes on. A buffered answer would hold
     // "early" back until the end, so the script would give up at its deadline and fail the run.
     const heard = join(sb.dir, `heard-early-${process.pid}`);
-    const source = [
-      'console.log("early");',
-      scriptAwaits(fileExists(heard), "the client read early"),
-      'console.log("late");',
-    ].join("\n");
+    const source = ['console.log("early");', scriptAwaits(fileExists(heard), "the client read early"), 'console.log("late");'].join("\n");
     const res = await post("/v1/exec", JSON.stringify({ source }), { accept: "application/x-ndjson" });
     expect(res.headers.get("content-type")).toStartWith("application/x-ndjson");
     const stdout: string[] = [];
@@ -171,7 +190,10 @@ describe.concurrent("POST /v1/exec", () => {
     const source = 'console.log("out"); console.error("err")';
     const streamed = await post("/v1/exec", JSON.stringify({ source, output: "stream" }));
     expect(streamed.headers.get("content-type")).toStartWith("application/x-ndjson");
-    const frames = (await streamed.text()).trim().split("\n").map((l) => JSON.parse(l) as { type: string });
+    const frames = (await streamed.text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string });
     expect(frames[0]!.type).toBe("start");
     expect(frames.at(-1)).toMatchObject({ type: "end", exitCode: 0 });
 
@@ -236,7 +258,10 @@ describe.concurrent("POST /v1/exec", () => {
   test("invalid JSON, an empty body and a JSON array are 400s", async () => {
     const bad = await post("/v1/exec", '{"source": ');
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: "BAD_JSON", message: expect.stringContaining("not valid JSON") });
+    expect(((await bad.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: "BAD_JSON",
+      message: expect.stringContaining("not valid JSON"),
+    });
     expect((await post("/v1/exec", "")).status).toBe(400);
     const arr = await post("/v1/exec", "[]");
     expect(arr.status).toBe(400);
@@ -252,7 +277,10 @@ describe.concurrent("POST /v1/exec", () => {
   test("a body over daemon.maxBody is a 413, by Content-Length", async () => {
     const res = await post("/v1/exec", JSON.stringify({ source: `// ${"x".repeat(MAX_BODY)}` }));
     expect(res.status).toBe(413);
-    expect(((await res.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: "TOO_LARGE", message: expect.stringContaining("daemon.maxBody (4096 bytes)") });
+    expect(((await res.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: "TOO_LARGE",
+      message: expect.stringContaining("daemon.maxBody (4096 bytes)"),
+    });
   });
 
   test("a body over daemon.maxBody is a 413 also when it is chunked, with no Content-Length to trust", async () => {

@@ -38,11 +38,16 @@ beforeAll(async () => {
 });
 
 const PHASES = [
-  "--before", 'console.error("[before]")',
-  "--prefix", 'console.error("[prefix]")',
-  "--on-success", 'console.error("[onSuccess]")',
-  "--on-error", 'console.error("[onError] " + result.error.message)',
-  "--suffix", 'console.error("[suffix]")',
+  "--before",
+  'console.error("[before]")',
+  "--prefix",
+  'console.error("[prefix]")',
+  "--on-success",
+  'console.error("[onSuccess]")',
+  "--on-error",
+  'console.error("[onError] " + result.error.message)',
+  "--suffix",
+  'console.error("[suffix]")',
 ];
 
 /** the same command locally and with --remote (inserted right after the subcommand) */
@@ -66,7 +71,8 @@ function joinChunks(frames: Array<{ type: string; [k: string]: unknown }>): Arra
   const out: typeof frames = [];
   for (const f of frames) {
     const prev = out.at(-1);
-    if (prev && (f.type === "stdout" || f.type === "stderr") && prev.type === f.type) out[out.length - 1] = { ...prev, data: String(prev.data) + String(f.data) };
+    if (prev && (f.type === "stdout" || f.type === "stderr") && prev.type === f.type)
+      out[out.length - 1] = { ...prev, data: String(prev.data) + String(f.data) };
     else out.push(f);
   }
   return out;
@@ -85,7 +91,12 @@ describe.concurrent("a remote run prints exactly what the local run prints", () 
     const r = await both(["exec", ...PHASES, 'console.log("[body]"); throw new Error("snippet went wrong")']);
     expectSame(r);
     expectExit(r.remote, 1);
-    expect(markersIn(r.remote.stderr, ["[before]", "[prefix]", "[onSuccess]", "[onError] snippet went wrong", "[suffix]"])).toEqual(["[before]", "[prefix]", "[onError] snippet went wrong", "[suffix]"]);
+    expect(markersIn(r.remote.stderr, ["[before]", "[prefix]", "[onSuccess]", "[onError] snippet went wrong", "[suffix]"])).toEqual([
+      "[before]",
+      "[prefix]",
+      "[onError] snippet went wrong",
+      "[suffix]",
+    ]);
     expect(r.remote.stderr).toContain("Error: snippet went wrong");
   });
 
@@ -123,7 +134,14 @@ describe.concurrent("a remote run prints exactly what the local run prints", () 
   });
 
   test("--output stream gives the same frames in the same order (stdout chunking aside)", async () => {
-    const r = await both(["exec", "--output", "stream", "--suffix", 'console.log("[suffix]")', 'log("l"); emit(1); console.log(await fake.echo({ message: "s" }))']);
+    const r = await both([
+      "exec",
+      "--output",
+      "stream",
+      "--suffix",
+      'console.log("[suffix]")',
+      'log("l"); emit(1); console.log(await fake.echo({ message: "s" }))',
+    ]);
     expect(r.remote.code).toBe(r.local.code);
     expect(normalise(joinChunks(parseFrames(r.remote.stdout)))).toEqual(normalise(joinChunks(parseFrames(r.local.stdout))));
   });
@@ -184,8 +202,15 @@ describe("the client and the socket", () => {
 
   test("Ctrl-C on a --remote client cancels the run on the daemon: exit 130, no process left", async () => {
     const marker = uniqueMarker("remote-sigint");
-    const snippet = 'import { spawn } from "node:child_process"; spawn("sleep", ["300"], { stdio: "ignore" }); console.log("spawned"); await new Promise(() => setInterval(() => {}, 1000))';
-    const proc = Bun.spawn([MCPX, "exec", "--remote", "--env", `MCPX_E2E_MARK=${marker}`, snippet], { cwd: sb.dir, env: sb.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const snippet =
+      'import { spawn } from "node:child_process"; spawn("sleep", ["300"], { stdio: "ignore" }); console.log("spawned"); await new Promise(() => setInterval(() => {}, 1000))';
+    const proc = Bun.spawn([MCPX, "exec", "--remote", "--env", `MCPX_E2E_MARK=${marker}`, snippet], {
+      cwd: sb.dir,
+      env: sb.env,
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
     let out = "";
     while (!out.includes("spawned")) {

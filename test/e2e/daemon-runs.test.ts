@@ -27,7 +27,11 @@ beforeAll(async () => {
   d = await startDaemon(sb, [], { env: { MCPX_DAEMON_KEEPALIVE_MS: "200" } });
   quietRun = (async () => {
     const frames: Array<Record<string, unknown>> = [];
-    const res = await d.fetch("/v1/exec", { method: "POST", headers: { accept: "application/x-ndjson" }, body: JSON.stringify({ source: 'await new Promise((r) => setTimeout(r, 14_000)); console.log("awake")' }) });
+    const res = await d.fetch("/v1/exec", {
+      method: "POST",
+      headers: { accept: "application/x-ndjson" },
+      body: JSON.stringify({ source: 'await new Promise((r) => setTimeout(r, 14_000)); console.log("awake")' }),
+    });
     await readLines(res, (line) => void frames.push(JSON.parse(line)));
     return frames;
   })();
@@ -65,7 +69,12 @@ describe.concurrent("runs are isolated and cancellable", () => {
     const marker = uniqueMarker("daemon-disconnect-json");
     const abort = new AbortController();
     const pending = d
-      .fetch("/v1/exec", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ source: SPAWN_AND_WAIT, env: { MCPX_E2E_MARK: marker } }), signal: abort.signal })
+      .fetch("/v1/exec", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ source: SPAWN_AND_WAIT, env: { MCPX_E2E_MARK: marker } }),
+        signal: abort.signal,
+      })
       .catch(() => undefined);
     await processesAppear(marker, 2); // the runtime and its sleep
     abort.abort();
@@ -106,7 +115,9 @@ describe("the shared pool", () => {
     await execEnvelope(d, { source: 'await fake.echo({ message: "1" })' });
     const { runId: last } = await execEnvelope(d, { source: 'await fake.echo({ message: "2" })' });
     // everything this daemon published so far (well under the history size), up to the last run's end
-    const seen = await sse(d, "/v1/events?since=0&kinds=server,script.finished", (m) => events(m).some((e) => e.event === "script.finished" && e.data.data.runId === last));
+    const seen = await sse(d, "/v1/events?since=0&kinds=server,script.finished", (m) =>
+      events(m).some((e) => e.event === "script.finished" && e.data.data.runId === last),
+    );
     const evs = events(seen);
     expect(evs.filter((e) => e.event === "script.finished").length).toBeGreaterThan(2);
     // a pool per run would start it once per run

@@ -38,7 +38,13 @@ export function defaultSocket(sb: Sandbox): string {
 
 /** starts `mcpx daemon ARGS` in the sandbox and resolves once it prints its listening line */
 export async function startDaemon(sb: Sandbox, args: string[] = [], opts: { env?: Record<string, string>; cwd?: string } = {}): Promise<Daemon> {
-  const proc = Bun.spawn([MCPX, "daemon", ...args], { cwd: opts.cwd ?? sb.dir, env: { ...sb.env, ...opts.env }, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+  const proc = Bun.spawn([MCPX, "daemon", ...args], {
+    cwd: opts.cwd ?? sb.dir,
+    env: { ...sb.env, ...opts.env },
+    stdin: "ignore",
+    stdout: "ignore",
+    stderr: "pipe",
+  });
   let said = "";
   const decoder = new TextDecoder();
   const reader = (proc.stderr as ReadableStream<Uint8Array>).getReader();
@@ -53,7 +59,11 @@ export async function startDaemon(sb: Sandbox, args: string[] = [], opts: { env?
       if (m) listening(m[1]!);
     }
   })();
-  const address = await Promise.race([ready, proc.exited.then((code) => Promise.reject(new Error(`mcpx daemon exited ${code} before listening: ${said}`))), Bun.sleep(20_000).then(() => Promise.reject(new Error(`mcpx daemon did not say it was listening within 20 s: ${said}`)))]);
+  const address = await Promise.race([
+    ready,
+    proc.exited.then((code) => Promise.reject(new Error(`mcpx daemon exited ${code} before listening: ${said}`))),
+    Bun.sleep(20_000).then(() => Promise.reject(new Error(`mcpx daemon did not say it was listening within 20 s: ${said}`))),
+  ]);
   const sock = address.startsWith("/") ? address : undefined;
   let stopping: Promise<number> | undefined;
   const d: Daemon = {
@@ -79,10 +89,17 @@ export async function startDaemon(sb: Sandbox, args: string[] = [], opts: { env?
 
 /** POST /v1/exec asking for NDJSON; every frame, in order */
 export async function execFrames(d: Daemon, body: unknown): Promise<Frame[]> {
-  const res = await d.fetch("/v1/exec", { method: "POST", headers: { "content-type": "application/json", accept: "application/x-ndjson" }, body: JSON.stringify(body) });
+  const res = await d.fetch("/v1/exec", {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/x-ndjson" },
+    body: JSON.stringify(body),
+  });
   expect(res.status).toBe(200);
   const text = await res.text();
-  return text.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as Frame);
+  return text
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as Frame);
 }
 
 export interface Envelope {
@@ -141,7 +158,13 @@ export interface SseMessage {
 }
 
 /** GET an SSE route and collect messages until `until` says stop (or `timeoutMs` passes: then it throws with what it saw) */
-export async function sse(d: Daemon, path: string, until: (seen: SseMessage[]) => boolean, headers: Record<string, string> = {}, timeoutMs = 30_000): Promise<SseMessage[]> {
+export async function sse(
+  d: Daemon,
+  path: string,
+  until: (seen: SseMessage[]) => boolean,
+  headers: Record<string, string> = {},
+  timeoutMs = 30_000,
+): Promise<SseMessage[]> {
   const abort = new AbortController();
   const res = await d.fetch(path, { headers, signal: abort.signal });
   if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${await res.text()}`);
@@ -167,7 +190,10 @@ export async function sse(d: Daemon, path: string, until: (seen: SseMessage[]) =
     abort,
   );
   clearTimeout(timer);
-  if (!until(seen)) throw new Error(`GET ${path}: the stream ended (or ${timeoutMs} ms passed) before the wanted events; saw:\n${seen.map((m) => JSON.stringify(m)).join("\n")}`);
+  if (!until(seen))
+    throw new Error(
+      `GET ${path}: the stream ended (or ${timeoutMs} ms passed) before the wanted events; saw:\n${seen.map((m) => JSON.stringify(m)).join("\n")}`,
+    );
   return seen;
 }
 

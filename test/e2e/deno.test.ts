@@ -15,13 +15,18 @@ writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer() } });
 describe.concurrent("--runtime deno", () => {
   // a flag that is accepted and dropped would pass every phase test on Bun
   test("the script really runs on Deno", async () => {
-    const r = await mcpx(sb, ["exec", "--runtime", "deno", 'console.log(typeof Deno, typeof Bun)']);
+    const r = await mcpx(sb, ["exec", "--runtime", "deno", "console.log(typeof Deno, typeof Bun)"]);
     expect(r.stdout).toBe("object undefined\n");
     expectExit(r, 0);
   });
 
   test("a script on Deno calls a fixture server tool through the generated client", async () => {
-    const r = await mcpx(sb, ["exec", "--runtime", "deno", 'console.log(await fake.echo({ message: "from deno" })); console.log(JSON.stringify(await fake.add({ a: 2, b: 5 })))']);
+    const r = await mcpx(sb, [
+      "exec",
+      "--runtime",
+      "deno",
+      'console.log(await fake.echo({ message: "from deno" })); console.log(JSON.stringify(await fake.add({ a: 2, b: 5 })))',
+    ]);
     expect(r.stdout).toBe('from deno\n{"sum":7}\n');
     expectExit(r, 0);
   });

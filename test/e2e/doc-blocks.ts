@@ -25,7 +25,7 @@ export const JSON_LANGS = ["json", "jsonc"];
 /** a container recipe: checked against the release binaries (docs-commands.test.ts), not built: no Docker engine here */
 export const DOCKER_LANGS = ["dockerfile"];
 /** what a program prints, shown as an example: prose, never run (a ```text block may hold lines that start with `mcpx`) */
-export const TEXT_LANGS = ["text"];
+const TEXT_LANGS = ["text"];
 
 /**
  * What a marker may say (the convention is documented at the top of docs-commands.test.ts):
@@ -35,7 +35,7 @@ export const TEXT_LANGS = ["text"];
  * oauth: its URLs stand for an OAuth-protected server, served by the local OAuth fixture, and a fake
  *   browser logs in when `mcpx auth` asks.
  */
-export const MARKERS = ["network", "output", "client-config", "oauth"] as const;
+const MARKERS = ["network", "output", "client-config", "oauth"] as const;
 
 const FENCE = /^(\s*)(`{3,}|~{3,})\s*([^\s`]*)/;
 const MARKER = /^\s*<!--\s*doc-test:\s*([\w-]+)\s*-->\s*$/;
@@ -133,7 +133,8 @@ export function blockProblem(block: DocBlock): string | undefined {
     return undefined;
   }
   if (SHELL_LANGS.includes(block.lang)) {
-    if (block.marker === "output" || block.marker === "client-config") return `${where}: marker "${block.marker}" is for JSON blocks; a shell block's commands are all run`;
+    if (block.marker === "output" || block.marker === "client-config")
+      return `${where}: marker "${block.marker}" is for JSON blocks; a shell block's commands are all run`;
     return undefined;
   }
   if (JSON_LANGS.includes(block.lang) || DOCKER_LANGS.includes(block.lang) || TEXT_LANGS.includes(block.lang)) return undefined;

@@ -42,11 +42,27 @@ import { chmodSync, mkdirSync, readFileSync, readdirSync, symlinkSync } from "no
 import { basename, join } from "node:path";
 import { parse as parseJsonc } from "jsonc-parser";
 import { BUN, EVERYTHING, FAKE_SERVER, MCPX, ROOT, sandbox, type Sandbox } from "./harness.ts";
-import { blockProblem, DOCKER_LANGS, examplePath, fencedBlocks, JSON_LANGS, program, SHELL_LANGS, shellCommands, type DocBlock, type DocCommand } from "./doc-blocks.ts";
+import {
+  blockProblem,
+  DOCKER_LANGS,
+  examplePath,
+  fencedBlocks,
+  JSON_LANGS,
+  program,
+  SHELL_LANGS,
+  shellCommands,
+  type DocBlock,
+  type DocCommand,
+} from "./doc-blocks.ts";
 import { startDaemon, stopDaemons, type Daemon } from "./daemon-support.ts";
 import { BROWSER, startOAuthServer, type OAuthFixture } from "./oauth-support.ts";
 
-const DOCS = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const DOCS = [
+  "README.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
 const BLOCKS = DOCS.flatMap((f) => fencedBlocks(f, readFileSync(join(ROOT, f), "utf8")));
 const README_FIRST = BLOCKS.find((b) => b.file === "README.md")!;
 
@@ -67,7 +83,8 @@ function docSandbox(): Sandbox & { path: string } {
   sb.write(".mcpx.json", JSON.stringify({ mcpServers: { everything: { command: EVERYTHING }, fake: { command: BUN, args: [FAKE_SERVER] } } }, null, 2));
   sb.write("report.ts", 'export default async function report() {\n  log("reporting");\n  return await everything.echo({ message: "report" });\n}\n');
   // the hook programs the docs name: each answers "no opinion"
-  for (const exe of ["guards/confirm", "guards/confirm-delete", "pre-tool-use.sh", "run-tests"]) chmodSync(sb.write(exe, "#!/bin/sh\ncat >/dev/null\nexit 0\n"), 0o755);
+  for (const exe of ["guards/confirm", "guards/confirm-delete", "pre-tool-use.sh", "run-tests"])
+    chmodSync(sb.write(exe, "#!/bin/sh\ncat >/dev/null\nexit 0\n"), 0o755);
   sb.write("hooks/rewrite-query.ts", "export default () => ({});\n");
   // the plugin server of docs/plugins.md (`bun ./server.ts`): the fixture server
   sb.write("plugins/guard/server.ts", `await import(${JSON.stringify(FAKE_SERVER)});\n`);
@@ -120,7 +137,13 @@ async function runShellBlock(block: DocBlock): Promise<void> {
   }
 }
 
-async function runCommand(sb: ReturnType<typeof docSandbox>, block: DocBlock, cmd: DocCommand, daemons: Daemon[], env: Record<string, string> = {}): Promise<void> {
+async function runCommand(
+  sb: ReturnType<typeof docSandbox>,
+  block: DocBlock,
+  cmd: DocCommand,
+  daemons: Daemon[],
+  env: Record<string, string> = {},
+): Promise<void> {
   const what = `${block.file}:${cmd.line} \`${cmd.text}\``;
   const words = cmd.text.split(/\s+/);
   if (program(cmd) === "mcpx" && words[1] === "daemon") {
@@ -162,7 +185,10 @@ async function checkRelease(what: string): Promise<void> {
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   expectSuccess(what, { code, stdout, stderr });
   const dir = join(ROOT, "dist/release");
-  const sums = readFileSync(join(dir, "SHA256SUMS"), "utf8").trim().split("\n").map((l) => l.split(/\s+/));
+  const sums = readFileSync(join(dir, "SHA256SUMS"), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => l.split(/\s+/));
   expect(sums.map(([, name]) => name).sort()).toEqual(Object.keys(RELEASE).sort());
   for (const [hash, name] of sums) {
     const bytes = readFileSync(join(dir, name!));
@@ -170,11 +196,21 @@ async function checkRelease(what: string): Promise<void> {
     const want = RELEASE[name!]!;
     const view = new DataView(bytes.buffer, bytes.byteOffset, 64);
     // ELF: 0x7f "ELF", e_machine at 18; Mach-O 64: magic 0xfeedfacf (little-endian), cputype at 4
-    const got = view.getUint32(0, false) === 0x7f454c46 ? { format: "elf", machine: view.getUint16(18, true) } : view.getUint32(0, true) === 0xfeedfacf ? { format: "macho", machine: view.getUint32(4, true) } : { format: "unknown", machine: 0 };
+    const got =
+      view.getUint32(0, false) === 0x7f454c46
+        ? { format: "elf", machine: view.getUint16(18, true) }
+        : view.getUint32(0, true) === 0xfeedfacf
+          ? { format: "macho", machine: view.getUint32(4, true) }
+          : { format: "unknown", machine: 0 };
     expect({ name, ...got }).toEqual({ name, ...want });
   }
   // the one this machine can run is a working mcpx
-  const native = Bun.spawn([join(dir, "mcpx-linux-x64"), "exec", "return 6 * 7"], { cwd: dir, env: { PATH: process.env.PATH!, HOME: join(dir, ".home") }, stdout: "pipe", stderr: "pipe" });
+  const native = Bun.spawn([join(dir, "mcpx-linux-x64"), "exec", "return 6 * 7"], {
+    cwd: dir,
+    env: { PATH: process.env.PATH!, HOME: join(dir, ".home") },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   expect((await new Response(native.stdout).text()).trim()).toBe("42");
   expect(await native.exited).toBe(0);
 }
@@ -214,7 +250,10 @@ test("every fenced block in README.md and docs/*.md is one this test knows how t
 test("a Dockerfile in the docs copies a release binary into an image and does nothing else", () => {
   const recipes = BLOCKS.filter((b) => DOCKER_LANGS.includes(b.lang));
   for (const b of recipes) {
-    const lines = b.body.trim().split("\n").map((l) => l.trim());
+    const lines = b.body
+      .trim()
+      .split("\n")
+      .map((l) => l.trim());
     expect(lines[0]).toMatch(/^FROM \S+$/);
     for (const line of lines.slice(1)) expect(line).toMatch(new RegExp(`^COPY dist/release/(${Object.keys(RELEASE).join("|")}) /usr/local/bin/mcpx$`));
   }
@@ -226,14 +265,20 @@ test("the README's first block is exactly `make` and `make test` (the suite itse
 });
 
 test("a config example that needs a network server says so with the network marker", () => {
-  const unmarked = BLOCKS.filter((b) => JSON_LANGS.includes(b.lang) && b.marker !== "network" && b.marker !== "oauth" && /"url"\s*:\s*"https?:\/\/(?!127\.0\.0\.1|localhost)/.test(b.body));
+  const unmarked = BLOCKS.filter(
+    (b) => JSON_LANGS.includes(b.lang) && b.marker !== "network" && b.marker !== "oauth" && /"url"\s*:\s*"https?:\/\/(?!127\.0\.0\.1|localhost)/.test(b.body),
+  );
   expect(unmarked.map((b) => `${b.file}:${b.line}`)).toEqual([]);
 });
 
 describe("documented commands", () => {
   for (const block of BLOCKS.filter((b) => SHELL_LANGS.includes(b.lang) && b !== README_FIRST)) {
     const cmds = shellCommands(block).map((c) => c.text);
-    test(`${block.file}:${block.line} runs and each command exits 0: ${cmds.join(" ; ")}`, () => runShellBlock(block), COMMAND_TIMEOUT_MS * Math.max(1, cmds.length));
+    test(
+      `${block.file}:${block.line} runs and each command exits 0: ${cmds.join(" ; ")}`,
+      () => runShellBlock(block),
+      COMMAND_TIMEOUT_MS * Math.max(1, cmds.length),
+    );
   }
 });
 
@@ -252,26 +297,37 @@ describe("documented config examples", () => {
     for (const block of blocks) {
       const path = examplePath(block);
       if (block.marker === "client-config") {
-        test(`${doc}:${block.line} (an MCP client's config) starts each of its servers, which lists its tools`, async () => {
-          const servers = (parseJsonc(block.body) as { mcpServers: Record<string, { command: string; args?: string[] }> }).mcpServers;
-          expect(Object.keys(servers).length).toBeGreaterThan(0);
-          for (const s of Object.values(servers)) expect((await listToolsOf(sb, s.command, s.args ?? [])).length).toBeGreaterThan(0);
-        }, COMMAND_TIMEOUT_MS);
+        test(
+          `${doc}:${block.line} (an MCP client's config) starts each of its servers, which lists its tools`,
+          async () => {
+            const servers = (parseJsonc(block.body) as { mcpServers: Record<string, { command: string; args?: string[] }> }).mcpServers;
+            expect(Object.keys(servers).length).toBeGreaterThan(0);
+            for (const s of Object.values(servers)) expect((await listToolsOf(sb, s.command, s.args ?? [])).length).toBeGreaterThan(0);
+          },
+          COMMAND_TIMEOUT_MS,
+        );
         continue;
       }
       if (!isConfig(block)) continue; // written by beforeAll
-      test(`${doc}:${block.line} loads as ${path}, and its servers, hooks and script lines work`, async () => {
-        const { text, env } = block.marker === "network" || block.marker === "oauth" ? localised(block) : { text: block.body, env: {} };
-        sb.write(".mcpx.json", text);
-        const config = parseJsonc(text) as Record<string, unknown>;
-        expectSuccess(`${doc}:${block.line} mcpx settings list`, await sh(sb, "mcpx settings list", env));
-        expectSuccess(`${doc}:${block.line} mcpx hooks list`, await sh(sb, "mcpx hooks list", env));
-        // an OAuth server is listed once logged in, as the doc says to
-        const urlServers = Object.entries((config.mcpServers ?? {}) as Record<string, { url?: string }>).filter(([, s]) => s.url).map(([n]) => n);
-        if (block.marker === "oauth") for (const name of urlServers) expectSuccess(`${doc}:${block.line} mcpx auth ${name}`, await sh(sb, `mcpx auth ${name}`, env));
-        if (config.mcpServers || config.plugins) expectSuccess(`${doc}:${block.line} mcpx ls`, await sh(sb, "mcpx ls", env));
-        if (config.script) expectSuccess(`${doc}:${block.line} mcpx exec`, await sh(sb, "mcpx exec 'console.log(1)'", env));
-      }, COMMAND_TIMEOUT_MS * 4);
+      test(
+        `${doc}:${block.line} loads as ${path}, and its servers, hooks and script lines work`,
+        async () => {
+          const { text, env } = block.marker === "network" || block.marker === "oauth" ? localised(block) : { text: block.body, env: {} };
+          sb.write(".mcpx.json", text);
+          const config = parseJsonc(text) as Record<string, unknown>;
+          expectSuccess(`${doc}:${block.line} mcpx settings list`, await sh(sb, "mcpx settings list", env));
+          expectSuccess(`${doc}:${block.line} mcpx hooks list`, await sh(sb, "mcpx hooks list", env));
+          // an OAuth server is listed once logged in, as the doc says to
+          const urlServers = Object.entries((config.mcpServers ?? {}) as Record<string, { url?: string }>)
+            .filter(([, s]) => s.url)
+            .map(([n]) => n);
+          if (block.marker === "oauth")
+            for (const name of urlServers) expectSuccess(`${doc}:${block.line} mcpx auth ${name}`, await sh(sb, `mcpx auth ${name}`, env));
+          if (config.mcpServers || config.plugins) expectSuccess(`${doc}:${block.line} mcpx ls`, await sh(sb, "mcpx ls", env));
+          if (config.script) expectSuccess(`${doc}:${block.line} mcpx exec`, await sh(sb, "mcpx exec 'console.log(1)'", env));
+        },
+        COMMAND_TIMEOUT_MS * 4,
+      );
     }
   }
 });

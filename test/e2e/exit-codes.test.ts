@@ -79,7 +79,10 @@ describe("every exit code of the table, through the binary", () => {
       text += decoder.decode(value, { stream: true });
     }
     expect(await proc.exited).toBe(exitCodeOf("INTERRUPTED"));
-    const frames = text.trim().split("\n").map((l) => JSON.parse(l) as { type: string; error?: { code?: string }; exitCode?: number });
+    const frames = text
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; error?: { code?: string }; exitCode?: number });
     expect(frames.find((f) => f.type === "error")?.error?.code).toBe(frameCodeOf("INTERRUPTED"));
     expect(frames.at(-1)).toMatchObject({ type: "end", exitCode: 130 });
   });

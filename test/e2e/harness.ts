@@ -72,7 +72,11 @@ export interface Result {
 }
 
 /** runs the binary to completion */
-export async function mcpx(sb: Sandbox, args: string[], opts: { cwd?: string; env?: Record<string, string>; stdin?: string; killAfterMs?: number } = {}): Promise<Result> {
+export async function mcpx(
+  sb: Sandbox,
+  args: string[],
+  opts: { cwd?: string; env?: Record<string, string>; stdin?: string; killAfterMs?: number } = {},
+): Promise<Result> {
   const proc = Bun.spawn([MCPX, ...args], {
     cwd: opts.cwd ?? sb.dir,
     env: { ...sb.env, ...opts.env },
@@ -82,7 +86,10 @@ export async function mcpx(sb: Sandbox, args: string[], opts: { cwd?: string; en
   });
   // a hang becomes a failure (exit 137 and a note on stderr) instead of a stuck test
   let killed = false;
-  const timer = opts.killAfterMs === undefined ? undefined : setTimeout(() => {
+  const timer =
+    opts.killAfterMs === undefined
+      ? undefined
+      : setTimeout(() => {
           killed = true;
           proc.kill("SIGKILL");
         }, opts.killAfterMs);
@@ -92,9 +99,19 @@ export async function mcpx(sb: Sandbox, args: string[], opts: { cwd?: string; en
 }
 
 /** runs the binary with stdout and stderr on one pipe, to check their relative order */
-export async function mcpxMerged(sb: Sandbox, args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<{ code: number; output: string }> {
+export async function mcpxMerged(
+  sb: Sandbox,
+  args: string[],
+  opts: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<{ code: number; output: string }> {
   const quoted = [MCPX, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(" ");
-  const proc = Bun.spawn(["sh", "-c", `${quoted} 2>&1`], { cwd: opts.cwd ?? sb.dir, env: { ...sb.env, ...opts.env }, stdout: "pipe", stderr: "inherit", stdin: "ignore" });
+  const proc = Bun.spawn(["sh", "-c", `${quoted} 2>&1`], {
+    cwd: opts.cwd ?? sb.dir,
+    env: { ...sb.env, ...opts.env },
+    stdout: "pipe",
+    stderr: "inherit",
+    stdin: "ignore",
+  });
   const [output, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
   return { code, output };
 }

@@ -52,7 +52,7 @@ describe.concurrent("module hooks", () => {
 describe.concurrent("plugin hooks", () => {
   test('a plugin hook "fake.echo" whose fixed args make it answer {"advise": "via plugin"} gives that advice', async () => {
     const record = recordPath(sb);
-    const r = await execStream(sb, tryCall('fake.add({ a: 1, b: 2 })'), {
+    const r = await execStream(sb, tryCall("fake.add({ a: 1, b: 2 })"), {
       record,
       hooks: [{ name: "plug", on: "call", phase: "before", when: { tool: "add" }, plugin: "fake.echo", args: { message: '{"advise":"via plugin"}' } }],
     });
@@ -65,7 +65,9 @@ describe.concurrent("plugin hooks", () => {
 
   test("a refusing plugin hook at script.before keeps the script from starting", async () => {
     const r = await execStream(sb, 'console.log("ran")', {
-      hooks: [{ name: "plug-refuse", on: "script", phase: "before", plugin: "fake.echo", args: { message: '{"refuse":"the plugin says no"}' }, effect: "refuse" }],
+      hooks: [
+        { name: "plug-refuse", on: "script", phase: "before", plugin: "fake.echo", args: { message: '{"refuse":"the plugin says no"}' }, effect: "refuse" },
+      ],
     });
     expectExit(r, 77);
     expect(JSON.stringify(finalFrame(r.frames))).toContain("the plugin says no");
@@ -130,11 +132,25 @@ describe.concurrent("observe hooks", () => {
 
   test("an observe hook's MCPX_HOOK_POINT is the event kind, with the run id, server and tool of the call it saw", async () => {
     const saved = join(sb.dir, `${uniqueMarker("observe-env")}.env`);
-    const r = await execStream(sb, tryCall(ECHO), { hooks: [{ name: "watch-env", on: "call", phase: "observe", run: ["sh", "-c", 'cat > /dev/null; env | grep "^MCPX_HOOK_" | sort > "$0"', saved] }] });
+    const r = await execStream(sb, tryCall(ECHO), {
+      hooks: [{ name: "watch-env", on: "call", phase: "observe", run: ["sh", "-c", 'cat > /dev/null; env | grep "^MCPX_HOOK_" | sort > "$0"', saved] }],
+    });
     expectExit(r, 0);
     const runId = r.frames.find((f) => f.type === "start")?.runId;
-    const vars = Object.fromEntries(readFileSync(saved, "utf8").trim().split("\n").map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
-    expect(vars).toMatchObject({ MCPX_HOOK_POINT: "call.finished", MCPX_HOOK_PHASE: "observe", MCPX_HOOK_NAME: "watch-env", MCPX_HOOK_RUN_ID: runId, MCPX_HOOK_SERVER: "fake", MCPX_HOOK_TOOL: "echo" });
+    const vars = Object.fromEntries(
+      readFileSync(saved, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
+    );
+    expect(vars).toMatchObject({
+      MCPX_HOOK_POINT: "call.finished",
+      MCPX_HOOK_PHASE: "observe",
+      MCPX_HOOK_NAME: "watch-env",
+      MCPX_HOOK_RUN_ID: runId,
+      MCPX_HOOK_SERVER: "fake",
+      MCPX_HOOK_TOOL: "echo",
+    });
   });
 
   test("an observe hook never changes the outcome, whatever it answers and whatever effect it declares", async () => {
@@ -153,7 +169,9 @@ describe.concurrent("observe hooks", () => {
   });
 
   test("an observe hook that fails does not fail the run", async () => {
-    const r = await execStream(sb, tryCall(ECHO), { hooks: [{ name: "observe-broken", on: "call", phase: "observe", run: ["sh", "-c", "cat > /dev/null; exit 1"] }] });
+    const r = await execStream(sb, tryCall(ECHO), {
+      hooks: [{ name: "observe-broken", on: "call", phase: "observe", run: ["sh", "-c", "cat > /dev/null; exit 1"] }],
+    });
     expectExit(r, 0);
     expect(printed(r.frames)).toEqual({ ok: true, value: "hi" });
   });
@@ -169,7 +187,19 @@ describe.concurrent("what a run hook receives", () => {
     const runId = r.frames.find((f) => f.type === "start")?.runId;
     const payload = JSON.parse(readFileSync(saved, "utf8"));
     expect(payload).toMatchObject({ point: "call", phase: "before", runId, call: { server: "fake", tool: "echo", arguments: { message: "hi" } } });
-    const vars = Object.fromEntries(readFileSync(`${saved}.env`, "utf8").trim().split("\n").map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
-    expect(vars).toMatchObject({ MCPX_HOOK_POINT: "call", MCPX_HOOK_PHASE: "before", MCPX_HOOK_NAME: "spy", MCPX_HOOK_RUN_ID: runId, MCPX_HOOK_SERVER: "fake", MCPX_HOOK_TOOL: "echo" });
+    const vars = Object.fromEntries(
+      readFileSync(`${saved}.env`, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
+    );
+    expect(vars).toMatchObject({
+      MCPX_HOOK_POINT: "call",
+      MCPX_HOOK_PHASE: "before",
+      MCPX_HOOK_NAME: "spy",
+      MCPX_HOOK_RUN_ID: runId,
+      MCPX_HOOK_SERVER: "fake",
+      MCPX_HOOK_TOOL: "echo",
+    });
   });
 });

@@ -15,7 +15,13 @@ writeConfig(sb, ".mcpx.json", {
 async function onTerminal(snippet: string, answer: string): Promise<string> {
   // a real width, or the prompt wraps after every character
   const cmd = `stty cols 160 rows 40; ${MCPX} exec '${snippet.replace(/'/g, `'\\''`)}'`;
-  const proc = Bun.spawn(["script", "-qec", cmd, "/dev/null"], { cwd: sb.dir, env: { ...sb.env, TERM: "xterm" }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(["script", "-qec", cmd, "/dev/null"], {
+    cwd: sb.dir,
+    env: { ...sb.env, TERM: "xterm" },
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const decoder = new TextDecoder();
   let shown = "";
   let answered = false;

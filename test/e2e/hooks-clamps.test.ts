@@ -4,29 +4,27 @@
 // frame's `effect` is the effective level.
 
 import { describe, expect, test } from "bun:test";
-import {
-  execStream,
-  expectExit,
-  finalFrame,
-  hookSandbox,
-  onlyHookFrame,
-  printed,
-  recordedCalls,
-  recordPath,
-  say,
-  tryCall,
-} from "./hooks-support.ts";
+import { execStream, expectExit, finalFrame, hookSandbox, onlyHookFrame, printed, recordedCalls, recordPath, say, tryCall } from "./hooks-support.ts";
 
 const sb = hookSandbox();
 const ECHO = 'fake.echo({ message: "hi" })';
 
 /** the dropped entry for `key`, or a message listing what was dropped */
-const droppedKey = (dropped: string[] | undefined, key: string) => dropped?.find((d) => d.startsWith(`${key}:`)) ?? `no dropped entry for ${key} in ${JSON.stringify(dropped)}`;
+const droppedKey = (dropped: string[] | undefined, key: string) =>
+  dropped?.find((d) => d.startsWith(`${key}:`)) ?? `no dropped entry for ${key} in ${JSON.stringify(dropped)}`;
 
 describe.concurrent("the phase clamp", () => {
   test("apply at call.suffix is dropped and reported: suffix hooks only advise, and the result is unchanged", async () => {
     const r = await execStream(sb, tryCall(ECHO), {
-      hooks: [{ name: "late-rewrite", on: "call", phase: "suffix", run: say({ apply: { content: [{ type: "text", text: "too late" }] }, advise: "kept" }), effect: "apply" }],
+      hooks: [
+        {
+          name: "late-rewrite",
+          on: "call",
+          phase: "suffix",
+          run: say({ apply: { content: [{ type: "text", text: "too late" }] }, advise: "kept" }),
+          effect: "apply",
+        },
+      ],
     });
     expectExit(r, 0);
     const frame = onlyHookFrame(r.frames, "late-rewrite");

@@ -6,19 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  bunHook,
-  execStream,
-  expectExit,
-  hookSandbox,
-  onlyHookFrame,
-  printed,
-  recordedCalls,
-  recordPath,
-  say,
-  script,
-  tryCall,
-} from "./hooks-support.ts";
+import { bunHook, execStream, expectExit, hookSandbox, onlyHookFrame, printed, recordedCalls, recordPath, say, script, tryCall } from "./hooks-support.ts";
 
 const sb = hookSandbox();
 
@@ -52,7 +40,13 @@ describe.concurrent("an unmodified Claude Code PreToolUse guard refuses MCP call
     const record = recordPath(sb);
     const r = await execStream(sb, `${tryCall(DELETE)}\n${tryCall('fake.echo({ message: "still allowed" })')}`, { record, hooks: [denyExit2] });
     expectExit(r, 0);
-    const lines = r.frames.filter((f) => f.type === "stdout").map((f) => String(f.data)).join("").trim().split("\n").map((l) => JSON.parse(l));
+    const lines = r.frames
+      .filter((f) => f.type === "stdout")
+      .map((f) => String(f.data))
+      .join("")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ ok: false, isToolError: true, code: "REFUSED" });
     expect(String(lines[0].message)).toContain("cc-exit2");
     expect(String(lines[0].message)).toContain("Blocked by policy: deleting items needs a human");
@@ -78,14 +72,23 @@ describe.concurrent("an unmodified Claude Code PreToolUse guard refuses MCP call
     expectExit(r, 0);
     const input = JSON.parse(readFileSync(saved, "utf8"));
     const runId = r.frames.find((f) => f.type === "start")?.runId;
-    expect(input).toMatchObject({ hook_event_name: "PreToolUse", tool_name: "mcp__fake__delete_item", tool_input: { id: "42" }, session_id: runId, transcript_path: "" });
+    expect(input).toMatchObject({
+      hook_event_name: "PreToolUse",
+      tool_name: "mcp__fake__delete_item",
+      tool_input: { id: "42" },
+      session_id: runId,
+      transcript_path: "",
+    });
     expect(typeof input.cwd).toBe("string");
   });
 
   test("a compat hook's updatedInput rewrites the arguments when its effect allows apply", async () => {
     const record = recordPath(sb);
     const answer = { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: { message: "from claude code" } } };
-    const r = await execStream(sb, tryCall('fake.echo({ message: "hi" })'), { record, hooks: [{ name: "cc-rewrite", on: "call", phase: "before", compat: "claude-code", run: say(answer), effect: "apply" }] });
+    const r = await execStream(sb, tryCall('fake.echo({ message: "hi" })'), {
+      record,
+      hooks: [{ name: "cc-rewrite", on: "call", phase: "before", compat: "claude-code", run: say(answer), effect: "apply" }],
+    });
     expectExit(r, 0);
     expect(printed(r.frames)).toEqual({ ok: true, value: "from claude code" });
     expect(recordedCalls(record, "echo").map((c) => c.args)).toEqual([{ message: "from claude code" }]);

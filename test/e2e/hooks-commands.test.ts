@@ -47,7 +47,13 @@ describe.concurrent("mcpx hooks list", () => {
     expectExit(r, 0);
     const rows = (JSON.parse(r.stdout) as { hooks: Array<Record<string, string>> }).hooks;
     expect(rows.map((h) => h.name).sort()).toEqual(["call.suffix#2", "echo-note", "no-delete", "start-note", "sum-guard", "sum-note", "watch"]);
-    expect(rows.find((h) => h.name === "no-delete")).toMatchObject({ on: "call", phase: "before", action: "run", effect: "refuse", origin: `${CONFIG} hooks[0]` });
+    expect(rows.find((h) => h.name === "no-delete")).toMatchObject({
+      on: "call",
+      phase: "before",
+      action: "run",
+      effect: "refuse",
+      origin: `${CONFIG} hooks[0]`,
+    });
   });
 
   test("a hook layered on from MCPX_HOOKS (null splices the config's in) is listed with the variable as its origin", async () => {
@@ -74,14 +80,23 @@ describe.concurrent("mcpx hooks explain", () => {
   });
 
   test("with MCPX_HOOKS_AUTONOMY=advise it shows the refuse clamped to advise, naming the clamp", async () => {
-    const [text, json] = await Promise.all([hooks(["explain", "fake.delete_item"], { MCPX_HOOKS_AUTONOMY: "advise" }), hooks(["explain", "fake.delete_item", "--json"], { MCPX_HOOKS_AUTONOMY: "advise" })]);
+    const [text, json] = await Promise.all([
+      hooks(["explain", "fake.delete_item"], { MCPX_HOOKS_AUTONOMY: "advise" }),
+      hooks(["explain", "fake.delete_item", "--json"], { MCPX_HOOKS_AUTONOMY: "advise" }),
+    ]);
     expectExit(text, 0);
     const line = text.stdout.split("\n").find((l) => l.includes("no-delete")) ?? text.stdout;
     expect(line).toContain("refuse → advise");
     expect(line).toContain("hooks.autonomy");
     expectExit(json, 0);
     const rows = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
-    expect(rows.find((row) => row.hook === "no-delete")).toMatchObject({ phase: "before", declared: "refuse", effective: "advise", clampedBy: ["hooks.autonomy"], origin: `${CONFIG} hooks[0]` });
+    expect(rows.find((row) => row.hook === "no-delete")).toMatchObject({
+      phase: "before",
+      declared: "refuse",
+      effective: "advise",
+      clampedBy: ["hooks.autonomy"],
+      origin: `${CONFIG} hooks[0]`,
+    });
   });
 
   test("with MCP_HOOK_SERVERS=fake it also shows the server's _PreToolUse hook tool at call.before", async () => {
@@ -95,7 +110,12 @@ describe.concurrent("mcpx hooks explain", () => {
 
 describe.concurrent("when.tool takes either spelling, and explain says what the gate does", () => {
   test("a guard on the identifier get_sum refuses the call to the tool the server lists as get-sum", async () => {
-    const r = await mcpxWith(sb, ["exec", "--timeout", "30s", 'try { await fake.get_sum({ values: [1] }); console.log("went through") } catch (e) { console.log(e.message) }']);
+    const r = await mcpxWith(sb, [
+      "exec",
+      "--timeout",
+      "30s",
+      'try { await fake.get_sum({ values: [1] }); console.log("went through") } catch (e) { console.log(e.message) }',
+    ]);
     expectExit(r, 0);
     expect(r.stdout).toContain("refused by hook sum-guard: no sums today");
   });

@@ -53,8 +53,16 @@ describe.concurrent("a bad hook is refused when the config loads", () => {
       const slug = c.title.replace(/[^a-z]+/gi, "-").slice(0, 40);
       const record = recordPath(sb, slug);
       const ran = join(sb.dir, `${slug}-ran.txt`);
-      const config = writeConfig(sb, `${slug}.json`, { mcpServers: { fake: { command: "bun", args: [FAKE_SERVER], env: { FAKE_MCP_RECORD: record } } }, hooks: [GOOD, c.hook] });
-      const r = await mcpx(sb, ["exec", "--config", config, `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(ran)}, "ran"); console.log(await fake.echo({ message: "ran" }))`]);
+      const config = writeConfig(sb, `${slug}.json`, {
+        mcpServers: { fake: { command: "bun", args: [FAKE_SERVER], env: { FAKE_MCP_RECORD: record } } },
+        hooks: [GOOD, c.hook],
+      });
+      const r = await mcpx(sb, [
+        "exec",
+        "--config",
+        config,
+        `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(ran)}, "ran"); console.log(await fake.echo({ message: "ran" }))`,
+      ]);
       expectExit(r, 2);
       expect(r.stdout).toBe("");
       expect(r.stderr).toContain(config);
@@ -76,7 +84,10 @@ describe.concurrent("a bad hook is refused when the config loads", () => {
 
   test("mcpx call refuses a config with a bad hook too, before calling anything", async () => {
     const record = recordPath(sb, "call");
-    const config = writeConfig(sb, "call-bad.json", { mcpServers: { fake: { command: "bun", args: [FAKE_SERVER], env: { FAKE_MCP_RECORD: record } } }, hooks: [GOOD, { on: "call", phase: "before", run: "rm -rf /tmp/nothing" }] });
+    const config = writeConfig(sb, "call-bad.json", {
+      mcpServers: { fake: { command: "bun", args: [FAKE_SERVER], env: { FAKE_MCP_RECORD: record } } },
+      hooks: [GOOD, { on: "call", phase: "before", run: "rm -rf /tmp/nothing" }],
+    });
     const r = await mcpx(sb, ["call", "--config", config, "fake.echo", '{"message":"hi"}']);
     expectExit(r, 2);
     expect(r.stderr).toContain(config);

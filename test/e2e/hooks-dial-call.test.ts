@@ -5,18 +5,7 @@
 // arrives once per attempt.
 
 import { describe, expect, test } from "bun:test";
-import {
-  execStream,
-  execText,
-  expectExit,
-  hookSandbox,
-  onlyHookFrame,
-  printed,
-  recordedCalls,
-  recordPath,
-  say,
-  tryCall,
-} from "./hooks-support.ts";
+import { execStream, execText, expectExit, hookSandbox, onlyHookFrame, printed, recordedCalls, recordPath, say, tryCall } from "./hooks-support.ts";
 
 const sb = hookSandbox();
 
@@ -24,7 +13,14 @@ const ECHO = 'fake.echo({ message: "hi" })';
 const FAIL = 'fake.fail({ message: "upstream said no" })';
 
 /** one hook on call.PHASE answering `answer`, declared with `effect` */
-const hook = (name: string, phase: string, answer: unknown, effect: string, when: Record<string, string> = {}) => ({ name, on: "call", phase, when, run: say(answer), effect });
+const hook = (name: string, phase: string, answer: unknown, effect: string, when: Record<string, string> = {}) => ({
+  name,
+  on: "call",
+  phase,
+  when,
+  run: say(answer),
+  effect,
+});
 
 describe.concurrent("advise at every call phase", () => {
   for (const [phase, expr] of [
@@ -75,7 +71,10 @@ describe.concurrent("refuse and ask", () => {
 
   test("an asking call.before hook with nobody at a terminal refuses the call, and the server never sees it", async () => {
     const record = recordPath(sb);
-    const r = await execStream(sb, tryCall('fake.delete_item({ id: "2" })'), { record, hooks: [hook("ask-delete", "before", { ask: "really delete?" }, "ask")] });
+    const r = await execStream(sb, tryCall('fake.delete_item({ id: "2" })'), {
+      record,
+      hooks: [hook("ask-delete", "before", { ask: "really delete?" }, "ask")],
+    });
     expectExit(r, 0);
     const caught = printed(r.frames);
     expect(caught).toMatchObject({ ok: false, isToolError: true, code: "REFUSED" });
@@ -105,7 +104,9 @@ describe.concurrent("refuse and ask", () => {
   });
 
   test("an uncaught refusal fails the run with exit 1 and names the hook on stderr", async () => {
-    const r = await execText(sb, `await fake.delete_item({ id: "3" })`, { hooks: [hook("no-delete-uncaught", "before", { refuse: "not on my watch" }, "refuse")] });
+    const r = await execText(sb, `await fake.delete_item({ id: "3" })`, {
+      hooks: [hook("no-delete-uncaught", "before", { refuse: "not on my watch" }, "refuse")],
+    });
     expectExit(r, 1);
     expect(r.stderr).toContain("no-delete-uncaught");
     expect(r.stderr).toContain("not on my watch");
@@ -131,7 +132,9 @@ describe.concurrent("propose reports and never replaces", () => {
   });
 
   test("a proposing call.onError hook's recovery is reported in its frame and the error still reaches the script", async () => {
-    const r = await execStream(sb, tryCall(FAIL), { hooks: [hook("propose-recovery", "onError", { propose: { content: [{ type: "text", text: "fallback" }] } }, "propose")] });
+    const r = await execStream(sb, tryCall(FAIL), {
+      hooks: [hook("propose-recovery", "onError", { propose: { content: [{ type: "text", text: "fallback" }] } }, "propose")],
+    });
     expectExit(r, 0);
     expect(onlyHookFrame(r.frames, "propose-recovery")).toMatchObject({ changed: false, proposed: { content: [{ type: "text", text: "fallback" }] } });
     expect(printed(r.frames)).toMatchObject({ ok: false, isToolError: true });
@@ -149,7 +152,9 @@ describe.concurrent("apply replaces", () => {
   });
 
   test("an applying call.onSuccess hook replaces the result the script gets, and the frame carries the original result", async () => {
-    const r = await execStream(sb, tryCall(ECHO), { hooks: [hook("rewrite-result", "onSuccess", { apply: { content: [{ type: "text", text: "replaced result" }] } }, "apply")] });
+    const r = await execStream(sb, tryCall(ECHO), {
+      hooks: [hook("rewrite-result", "onSuccess", { apply: { content: [{ type: "text", text: "replaced result" }] } }, "apply")],
+    });
     expectExit(r, 0);
     expect(printed(r.frames)).toEqual({ ok: true, value: "replaced result" });
     const frame = onlyHookFrame(r.frames, "rewrite-result");
@@ -157,7 +162,9 @@ describe.concurrent("apply replaces", () => {
   });
 
   test("an applying call.onError hook recovers the call with its value, and the run exits 0", async () => {
-    const r = await execStream(sb, `console.log(JSON.stringify(await ${FAIL}))`, { hooks: [hook("recover-call", "onError", { apply: { content: [{ type: "text", text: "recovered" }] } }, "apply")] });
+    const r = await execStream(sb, `console.log(JSON.stringify(await ${FAIL}))`, {
+      hooks: [hook("recover-call", "onError", { apply: { content: [{ type: "text", text: "recovered" }] } }, "apply")],
+    });
     expectExit(r, 0);
     expect(printed<string>(r.frames)).toBe("recovered");
     expect(onlyHookFrame(r.frames, "recover-call")).toMatchObject({ effect: "apply", changed: true });

@@ -8,18 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "./harness.ts";
-import {
-  execStream,
-  execText,
-  expectExit,
-  finalFrame,
-  hookSandbox,
-  onlyHookFrame,
-  recordedStarts,
-  recordPath,
-  say,
-  stdoutOf,
-} from "./hooks-support.ts";
+import { execStream, execText, expectExit, finalFrame, hookSandbox, onlyHookFrame, recordedStarts, recordPath, say, stdoutOf } from "./hooks-support.ts";
 
 const sb = hookSandbox();
 
@@ -29,7 +18,8 @@ const hook = (name: string, phase: string, answer: unknown, effect: string) => (
 let n = 0;
 /** a file the script appends a line to each time its body runs */
 const runsFile = () => join(sb.dir, `runs-${++n}.txt`);
-const countingSnippet = (file: string, body: string) => `import { appendFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(file)}, "ran\\n");\n${body}`;
+const countingSnippet = (file: string, body: string) =>
+  `import { appendFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(file)}, "ran\\n");\n${body}`;
 const runsIn = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean).length : 0);
 
 const SUCCEEDS = 'export default () => "the value"';
@@ -53,7 +43,9 @@ describe.concurrent("advise at every script phase", () => {
       expectExit(stream, code);
       expect(onlyHookFrame(stream.frames, name)).toMatchObject({ on: "script", phase, action: "run", effect: "advise", changed: false, advice: [text] });
       // an onError hook is a hook, not a handler: the error still propagates
-      expect(finalFrame(stream.frames)).toMatchObject(code === 0 ? { type: "result", value: "the value" } : { type: "error", error: { message: "the script broke" } });
+      expect(finalFrame(stream.frames)).toMatchObject(
+        code === 0 ? { type: "result", value: "the value" } : { type: "error", error: { message: "the script broke" } },
+      );
     });
   }
 });
@@ -93,14 +85,20 @@ describe.concurrent("script.before", () => {
   });
 
   test("a proposing script.before hook's args are reported in its frame and the script gets the original args", async () => {
-    const r = await execStream(sb, "export default (args: string[]) => args", { args: ["a", "b"], hooks: [hook("propose-args", "before", { propose: ["x"] }, "propose")] });
+    const r = await execStream(sb, "export default (args: string[]) => args", {
+      args: ["a", "b"],
+      hooks: [hook("propose-args", "before", { propose: ["x"] }, "propose")],
+    });
     expectExit(r, 0);
     expect(onlyHookFrame(r.frames, "propose-args")).toMatchObject({ changed: false, proposed: ["x"] });
     expect(finalFrame(r.frames)).toMatchObject({ type: "result", value: ["a", "b"] });
   });
 
   test("an applying script.before hook replaces the script's args and its frame carries the original args", async () => {
-    const r = await execStream(sb, "export default (args: string[]) => args", { args: ["a", "b"], hooks: [hook("rewrite-args", "before", { apply: ["x", "y"] }, "apply")] });
+    const r = await execStream(sb, "export default (args: string[]) => args", {
+      args: ["a", "b"],
+      hooks: [hook("rewrite-args", "before", { apply: ["x", "y"] }, "apply")],
+    });
     expectExit(r, 0);
     expect(finalFrame(r.frames)).toMatchObject({ type: "result", value: ["x", "y"] });
     expect(onlyHookFrame(r.frames, "rewrite-args")).toMatchObject({ effect: "apply", changed: true, original: ["a", "b"] });
@@ -159,7 +157,10 @@ describe.concurrent("script.onError", () => {
 
   test("a script.onError hook that always says retry, with hooks.retryBudget 2, runs the script 3 times and the error still propagates", async () => {
     const file = runsFile();
-    const r = await execStream(sb, countingSnippet(file, THROWS), { hooks: [hook("retry-run", "onError", { run: "retry" }, "run")], env: { MCPX_HOOKS_RETRY_BUDGET: "2" } });
+    const r = await execStream(sb, countingSnippet(file, THROWS), {
+      hooks: [hook("retry-run", "onError", { run: "retry" }, "run")],
+      env: { MCPX_HOOKS_RETRY_BUDGET: "2" },
+    });
     expectExit(r, 1);
     // a budget that reset on every retry would never stop; an off-by-one gives 2 or 4
     expect(runsIn(file)).toBe(3);
@@ -168,7 +169,10 @@ describe.concurrent("script.onError", () => {
 
   test("with hooks.retryBudget 0 the same hook runs the script exactly once", async () => {
     const file = runsFile();
-    const r = await execStream(sb, countingSnippet(file, THROWS), { hooks: [hook("retry-run-0", "onError", { run: "retry" }, "run")], env: { MCPX_HOOKS_RETRY_BUDGET: "0" } });
+    const r = await execStream(sb, countingSnippet(file, THROWS), {
+      hooks: [hook("retry-run-0", "onError", { run: "retry" }, "run")],
+      env: { MCPX_HOOKS_RETRY_BUDGET: "0" },
+    });
     expectExit(r, 1);
     expect(runsIn(file)).toBe(1);
   });

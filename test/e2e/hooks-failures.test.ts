@@ -129,7 +129,11 @@ describe.concurrent("failing open (the default): the run carries on", () => {
       const marker = uniqueMarker("fail-closed");
       const record = recordPath(sb);
       const argv = kind.run(marker, sb);
-      const r = await execStream(sb, snippet(kind, argv), { record, env: kind.env ?? {}, hooks: [failingHook(kind, marker, argv, { effect: "refuse", failure: "closed" })] });
+      const r = await execStream(sb, snippet(kind, argv), {
+        record,
+        env: kind.env ?? {},
+        hooks: [failingHook(kind, marker, argv, { effect: "refuse", failure: "closed" })],
+      });
       expectExit(r, 0);
       const caught = printed(r.frames);
       expect(caught).toMatchObject({ ok: false, isToolError: true, code: "REFUSED" });
@@ -186,7 +190,12 @@ describe.concurrent("a hook whose executable is missing when the config loads", 
         { on: "call", phase: "before", run: ["./hooks/not-there.sh"] },
       ],
     });
-    const r = await mcpx(sb, ["exec", "--config", config, `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(ran)}, "ran"); await fake.echo({ message: "hi" })`]);
+    const r = await mcpx(sb, [
+      "exec",
+      "--config",
+      config,
+      `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(ran)}, "ran"); await fake.echo({ message: "hi" })`,
+    ]);
     expectExit(r, 2);
     expect(r.stderr).toContain(config);
     expect(r.stderr).toContain("hooks[1]");

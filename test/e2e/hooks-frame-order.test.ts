@@ -12,7 +12,9 @@ import { frameOrderProblems, productGuardProblems, type Frame } from "./support.
 const sb = hookSandbox({ broken: { command: "sh", args: ["-c", "exit 3"] } });
 
 /** an advising hook at every point and phase */
-const EVERY_PHASE = POINT_NAMES.flatMap((point) => phasesOf(point).map((phase) => ({ name: `order-${point}-${phase}`, on: point, phase, run: say({ advise: `${point}.${phase}` }) })));
+const EVERY_PHASE = POINT_NAMES.flatMap((point) =>
+  phasesOf(point).map((phase) => ({ name: `order-${point}-${phase}`, on: point, phase, run: say({ advise: `${point}.${phase}` }) })),
+);
 
 const BODY = [
   'console.log("body starts")',
@@ -36,7 +38,18 @@ describe.concurrent("frame order holds with hooks at every phase", () => {
     const r = await execStream(sb, `${BODY}\nexport default () => "done"`, { hooks: EVERY_PHASE });
     expectExit(r, 0);
     expect(phasesSeen(r.frames)).toEqual(
-      ["call.before", "call.onError", "call.onSuccess", "call.suffix", "script.before", "script.onSuccess", "script.suffix", "server.start.before", "server.start.onError", "server.start.onSuccess"].sort(),
+      [
+        "call.before",
+        "call.onError",
+        "call.onSuccess",
+        "call.suffix",
+        "script.before",
+        "script.onSuccess",
+        "script.suffix",
+        "server.start.before",
+        "server.start.onError",
+        "server.start.onSuccess",
+      ].sort(),
     );
     expect(orderProblems(r.frames)).toEqual([]);
   });

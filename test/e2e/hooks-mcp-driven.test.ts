@@ -51,7 +51,10 @@ describe.concurrent("an allowlisted server's _PreToolUse", () => {
 
   test("a dial-object answer is read as one: advice from the hook tool is attributed to it and the call goes through", async () => {
     const record = recordPath(sb);
-    const r = await execStream(sb, tryCall(ECHO), { record, env: { MCP_HOOK_SERVERS: "fake", FAKE_MCP_HOOK_TEXT: JSON.stringify({ advise: "from the server" }) } });
+    const r = await execStream(sb, tryCall(ECHO), {
+      record,
+      env: { MCP_HOOK_SERVERS: "fake", FAKE_MCP_HOOK_TEXT: JSON.stringify({ advise: "from the server" }) },
+    });
     expectExit(r, 0);
     expect(printed(r.frames)).toEqual({ ok: true, value: "hi" });
     const advice = hookFrames(r.frames, { on: "call", phase: "before" }).flatMap((f) => f.advice ?? []);
@@ -82,8 +85,13 @@ describe.concurrent("an allowlisted server's _PreToolUse", () => {
       env: { MCP_HOOK_SERVERS: "fake", FAKE_MCP_HOOK_TEXT: OBJECTION, FAKE_MCP_HOOK_DELAY: "3000", MCPX_HOOKS_MCP_TIMEOUT: "300ms" },
     });
     expectExit(r, 0);
-    const failed = hookFrames(r.frames, { on: "call", phase: "before" }).filter((f) => f.name === "fake._PreToolUse").map((f) => f.failed);
-    expect(failed).toEqual(["timed out after 300ms (hooks.mcpTimeout); no objection", "timed out after 300ms (hooks.mcpTimeout); no objection, and the server is restarted (a second timeout in a row)"]);
+    const failed = hookFrames(r.frames, { on: "call", phase: "before" })
+      .filter((f) => f.name === "fake._PreToolUse")
+      .map((f) => f.failed);
+    expect(failed).toEqual([
+      "timed out after 300ms (hooks.mcpTimeout); no objection",
+      "timed out after 300ms (hooks.mcpTimeout); no objection, and the server is restarted (a second timeout in a row)",
+    ]);
     expect(recordedCalls(record, "echo")).toHaveLength(2);
   });
 

@@ -36,7 +36,9 @@ const AGENT_POINTS = ["agent.stop", "agent.compact"];
 const RUN_POINTS = POINT_NAMES.filter((p) => !AGENT_POINTS.includes(p));
 
 /** one advising hook at every point and phase the table declares */
-const EVERY_PHASE = RUN_POINTS.flatMap((point) => phasesOf(point).map((phase) => ({ name: `guard-${point}-${phase}`, on: point, phase, run: say({ advise: advice(point, phase) }) })));
+const EVERY_PHASE = RUN_POINTS.flatMap((point) =>
+  phasesOf(point).map((phase) => ({ name: `guard-${point}-${phase}`, on: point, phase, run: say({ advise: advice(point, phase) }) })),
+);
 
 const BODY = [tryCall('fake.echo({ message: "hi" })'), tryCall('fake.fail({ message: "no" })'), tryCall('broken.echo({ message: "hi" })')].join("\n");
 
@@ -72,7 +74,16 @@ describe.concurrent("server.start", () => {
     const record = recordPath(sb);
     const r = await execStream(sb, tryCall('fake.echo({ message: "hi" })'), {
       record,
-      hooks: [{ name: "no-fake-server", on: "server.start", phase: "before", when: { server: "fake" }, run: say({ refuse: "fake is quarantined" }), effect: "refuse" }],
+      hooks: [
+        {
+          name: "no-fake-server",
+          on: "server.start",
+          phase: "before",
+          when: { server: "fake" },
+          run: say({ refuse: "fake is quarantined" }),
+          effect: "refuse",
+        },
+      ],
     });
     expectExit(r, 0);
     const caught = printed(r.frames);
@@ -110,7 +121,14 @@ describe.concurrent("server.start", () => {
 });
 
 describe.concurrent("the call point gates mcpx call too", () => {
-  const noDelete = { name: "no-delete", on: "call", phase: "before", when: { tool: "delete_*" }, run: say({ refuse: "deleting is not allowed" }), effect: "refuse" };
+  const noDelete = {
+    name: "no-delete",
+    on: "call",
+    phase: "before",
+    when: { tool: "delete_*" },
+    run: say({ refuse: "deleting is not allowed" }),
+    effect: "refuse",
+  };
 
   test("mcpx call fake.delete_item is refused by the same call.before hook: exit 1, the hook and reason on stderr, and the server never sees it", async () => {
     const record = recordPath(sb);

@@ -118,7 +118,8 @@ export function hookFrames(frames: Frame[], filter: { on?: string; phase?: strin
 /** the one hook frame of the hook with this name; fails the test with the frames when there is not exactly one */
 export function onlyHookFrame(frames: Frame[], name: string): HookFrame {
   const found = hookFrames(frames, { name });
-  if (found.length !== 1) throw new Error(`expected exactly one hook frame named ${name}, got ${found.length}:\n${frames.map((f) => JSON.stringify(f)).join("\n")}`);
+  if (found.length !== 1)
+    throw new Error(`expected exactly one hook frame named ${name}, got ${found.length}:\n${frames.map((f) => JSON.stringify(f)).join("\n")}`);
   return found[0]!;
 }
 

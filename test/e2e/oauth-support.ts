@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BUN, ROOT } from "./harness.ts";
 
-export const OAUTH_SERVER = join(ROOT, "fixtures/servers/oauth-server.ts");
+const OAUTH_SERVER = join(ROOT, "fixtures/servers/oauth-server.ts");
 export const FAKE_BROWSER = join(ROOT, "fixtures/servers/fake-browser.ts");
 /** what BROWSER is set to so that `mcpx auth` logs in with no person: the fake browser follows the redirects */
 export const BROWSER = `${BUN} ${FAKE_BROWSER}`;
@@ -51,5 +51,9 @@ export type OAuthEvent = { event: "register" | "authorize" | "token" | "mcp"; gr
 /** the fixture's FAKE_OAUTH_RECORD lines; [] before the first */
 export function oauthEvents(file: string): OAuthEvent[] {
   if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as OAuthEvent);
+  return readFileSync(file, "utf8")
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as OAuthEvent);
 }

@@ -20,7 +20,8 @@ let server: OAuthFixture;
 const withBrowser = { BROWSER, FAKE_BROWSER_RECORD: opened };
 
 const tokenFiles = () => (existsSync(authDir) ? readdirSync(authDir).map((f) => join(authDir, f)) : []);
-const storedTokens = () => tokenFiles().map((f) => (JSON.parse(readFileSync(f, "utf8")) as { tokens?: { access_token: string; refresh_token?: string } }).tokens);
+const storedTokens = () =>
+  tokenFiles().map((f) => (JSON.parse(readFileSync(f, "utf8")) as { tokens?: { access_token: string; refresh_token?: string } }).tokens);
 const events = (kind: string) => oauthEvents(record).filter((e) => e.event === kind);
 
 beforeAll(async () => {
@@ -87,9 +88,16 @@ describe("an HTTP server that requires OAuth", () => {
   test("a script then calls the server's tools with the stored token, and the token is nowhere a script or a frame can see", async () => {
     const token = storedTokens()[0]!.access_token;
     const refresh = storedTokens()[0]!.refresh_token!;
-    const r = await mcpx(sb, ["exec", "--output", "stream", 'console.log(await notes.echo({ message: "authorized" })); console.log(JSON.stringify(process.env))'], { env: withBrowser });
+    const r = await mcpx(
+      sb,
+      ["exec", "--output", "stream", 'console.log(await notes.echo({ message: "authorized" })); console.log(JSON.stringify(process.env))'],
+      { env: withBrowser },
+    );
     expectExit(r, 0);
-    const out = parseFrames(r.stdout).filter((f) => f.type === "stdout").map((f) => String(f.data ?? f.text ?? "")).join("");
+    const out = parseFrames(r.stdout)
+      .filter((f) => f.type === "stdout")
+      .map((f) => String(f.data ?? f.text ?? ""))
+      .join("");
     expect(r.stdout).toContain("authorized");
     for (const secret of [token, refresh]) {
       expect(r.stdout).not.toContain(secret);

@@ -243,7 +243,13 @@ describe.concurrent("help and errors", () => {
 
 /** mcpx under a pseudo-terminal (util-linux `script`): what a user at a terminal sees, stdout and stderr as one */
 async function onTerminal(args: string[], env: Record<string, string>): Promise<string> {
-  const proc = Bun.spawn(["script", "-qfec", quote([MCPX, ...args]), "/dev/null"], { cwd: bare.dir, env: { ...bare.env, TERM: "xterm", ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(["script", "-qfec", quote([MCPX, ...args]), "/dev/null"], {
+    cwd: bare.dir,
+    env: { ...bare.env, TERM: "xterm", ...env },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const text = await new Response(proc.stdout).text();
   await proc.exited;
   return text;

@@ -155,7 +155,12 @@ describe.concurrent("--output stream", () => {
   });
 
   test("stdout, stderr, logs and emits keep the order the script produced them in", async () => {
-    const r = await mcpx(sb, ["exec", "--output", "stream", 'console.log("s1"); log("l1"); console.error("e1"); emit({ k: 1 }); process.stdout.write("s2\\n"); log.error("l2"); console.log("s3")']);
+    const r = await mcpx(sb, [
+      "exec",
+      "--output",
+      "stream",
+      'console.log("s1"); log("l1"); console.error("e1"); emit({ k: 1 }); process.stdout.write("s2\\n"); log.error("l2"); console.log("s3")',
+    ]);
     expectExit(r, 0);
     const frames = parseFrames(r.stdout);
     expect(bodyOf(frames)).toEqual([
@@ -171,7 +176,18 @@ describe.concurrent("--output stream", () => {
   });
 
   test("inline source phases produce no hook frames: what they print arrives as stdout and stderr in order", async () => {
-    const r = await mcpx(sb, ["exec", "--output", "stream", "--before", 'console.error("[before]")', "--on-success", 'console.log("[onSuccess]")', "--suffix", 'console.error("[suffix]")', 'console.log("[body]")']);
+    const r = await mcpx(sb, [
+      "exec",
+      "--output",
+      "stream",
+      "--before",
+      'console.error("[before]")',
+      "--on-success",
+      'console.log("[onSuccess]")',
+      "--suffix",
+      'console.error("[suffix]")',
+      'console.log("[body]")',
+    ]);
     expectExit(r, 0);
     const frames = parseFrames(r.stdout);
     expect(frames.filter((f) => f.type === "hook")).toEqual([]);
@@ -194,7 +210,12 @@ describe.concurrent("--output stream", () => {
 
 // a guard that accepts everything would make every order assertion above vacuous
 test("both order checks reject a stream with a frame after its result", () => {
-  const bad: Frame[] = [{ type: "start", runId: "r" }, { type: "result", value: 1 }, { type: "stdout", data: "late\n" }, { type: "end", exitCode: 0, durationMs: 1 }];
+  const bad: Frame[] = [
+    { type: "start", runId: "r" },
+    { type: "result", value: 1 },
+    { type: "stdout", data: "late\n" },
+    { type: "end", exitCode: 0, durationMs: 1 },
+  ];
   expect(frameOrderProblems(bad)).toEqual(["a stdout frame follows the final result"]);
   expect(productGuardProblems(bad)).toEqual([expect.stringContaining("frame 2 (stdout)")]);
 });

@@ -94,7 +94,7 @@ const CASES: Case[] = [
   {
     knob: "exec.sandbox",
     // in the sandbox, reading a variable mcpx's environment had is refused by Deno's permissions
-    source: 'export default () => { try { return typeof process.env.HOME; } catch (e) { return (e as Error).name; } }',
+    source: "export default () => { try { return typeof process.env.HOME; } catch (e) { return (e as Error).name; } }",
     cli: ["--sandbox", "on"],
     options: { sandbox: "on" },
     check: (e) => expect(e.result).toBe("NotCapable"),
@@ -118,7 +118,7 @@ const CASES: Case[] = [
   },
   {
     knob: "args",
-    source: "export default (args: string[]) => args.join(\",\")",
+    source: 'export default (args: string[]) => args.join(",")',
     cli: ["--", "a", "b"],
     options: { args: ["a", "b"] },
     check: (e) => expect(e.result).toBe("a,b"),
@@ -188,7 +188,8 @@ const CASES: Case[] = [
 const NOT_RUN_BEHAVIOUR: Record<string, string> = {
   "logging.format": "rendering on the client's stderr; the frames are the same",
   "logging.level": "rendering on the client's stderr; the frames are the same",
-  "hooks.mcpTimeout": "travels like hooks.timeout (the same table, lib/hooks/policy.ts, unit-tested); a case would need an allowlisted hook server that delays every call of every case",
+  "hooks.mcpTimeout":
+    "travels like hooks.timeout (the same table, lib/hooks/policy.ts, unit-tested); a case would need an allowlisted hook server that delays every call of every case",
   // the daemon's own: --remote refuses their flags (the test below), locally they are the process's settings
   "mcp.maxMessage": "the read limit of the pool that serves the call: the daemon's own",
   "mcp.startTimeout": "how long the pool's servers may take to start: the daemon's own",
@@ -198,8 +199,10 @@ const NOT_RUN_BEHAVIOUR: Record<string, string> = {
   "model.apiKey": "prompt hooks are the gate's, where the run executes",
   plugins: "plugins live where the gate runs (the daemon's config)",
   "config.imports": "which servers the pool has is the serving process's own (its config, its imports): --remote refuses the flag (below)",
-  "exec.sandboxAllow": "what a sandboxed run may reach is the serving process's own: --remote refuses the flag (below), no request can widen it; sandbox-settings.test.ts covers it",
-  "exec.autoInstall": "whether a runtime may download packages is the serving process's own: --remote refuses the flag (below); sandbox-settings.test.ts covers it",
+  "exec.sandboxAllow":
+    "what a sandboxed run may reach is the serving process's own: --remote refuses the flag (below), no request can widen it; sandbox-settings.test.ts covers it",
+  "exec.autoInstall":
+    "whether a runtime may download packages is the serving process's own: --remote refuses the flag (below); sandbox-settings.test.ts covers it",
   "daemon.address": "how --remote finds the daemon",
   "daemon.token": "how --remote authenticates",
   "--config": "which config file the client reads",
@@ -219,7 +222,12 @@ const DOORS: Record<string, Door> = {
   local: async (c) => JSON.parse((await mcpx(sb, ["exec", "--json", ...withSource(c)])).stdout),
   remote: async (c) => JSON.parse((await mcpx(sb, ["exec", "--remote", "--json", "--daemon-address", SOCKET, ...withSource(c)])).stdout),
   "POST /v1/exec": async (c) => {
-    const res = await fetch("http://localhost/v1/exec", { unix: SOCKET, method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ source: c.source, ...c.options }) } as RequestInit);
+    const res = await fetch("http://localhost/v1/exec", {
+      unix: SOCKET,
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ source: c.source, ...c.options }),
+    } as RequestInit);
     return (await res.json()) as Envelope;
   },
   mcpx_exec: async (c) => {
@@ -239,8 +247,22 @@ beforeAll(async () => {
   writeConfig(sb, ".mcpx.json", {
     mcpServers: { fake: fakeServer() },
     hooks: [
-      { name: "parity-rewrite", on: "call", phase: "before", when: { tool: "echo" }, run: ["sh", "-c", `cat > /dev/null; echo '{"apply": {"message": "rewritten"}}'`], effect: "apply" },
-      { name: "parity-retry", on: "call", phase: "onError", when: { tool: "fail" }, run: ["sh", "-c", `cat > /dev/null; echo '{"run": "retry"}'`], effect: "run" },
+      {
+        name: "parity-rewrite",
+        on: "call",
+        phase: "before",
+        when: { tool: "echo" },
+        run: ["sh", "-c", `cat > /dev/null; echo '{"apply": {"message": "rewritten"}}'`],
+        effect: "apply",
+      },
+      {
+        name: "parity-retry",
+        on: "call",
+        phase: "onError",
+        when: { tool: "fail" },
+        run: ["sh", "-c", `cat > /dev/null; echo '{"run": "retry"}'`],
+        effect: "run",
+      },
       { name: "parity-slow", on: "call", phase: "before", when: { tool: "add" }, run: ["sh", "-c", "cat > /dev/null; sleep 5"] },
     ],
   });
@@ -263,7 +285,11 @@ afterAll(async () => {
 
 describe("every knob that changes a run has a parity case", () => {
   test("each run/exec setting is covered by a case or named as not run behaviour", () => {
-    const knobs = [...new Set([...settingsFor("run"), ...settingsFor("exec")].map((s) => s.path)), ...Object.keys({ ...SCRIPT_FLAGS, ...AD_HOC_FLAGS }).map((f) => `--${f}`), "--config"];
+    const knobs = [
+      ...new Set([...settingsFor("run"), ...settingsFor("exec")].map((s) => s.path)),
+      ...Object.keys({ ...SCRIPT_FLAGS, ...AD_HOC_FLAGS }).map((f) => `--${f}`),
+      "--config",
+    ];
     const uncovered = knobs.filter((k) => !CASES.some((c) => c.knob === k) && !OUTPUT_KNOBS.includes(k) && !(k in NOT_RUN_BEHAVIOUR));
     expect(uncovered).toEqual([]);
   });
@@ -273,7 +299,20 @@ describe("--remote refuses a flag that cannot travel, naming it", () => {
   // the daemon's own settings: a flag for one with --remote would otherwise be accepted and dropped
   const staying = [...new Set([...settingsFor("run"), ...settingsFor("exec")])].filter((d) => d.remote === undefined);
   // config.imports checks its items when the session opens, so its sample must be a valid one
-  const sample = (d: (typeof staying)[number]) => (d.path === "config.imports" ? "none" : d.kind === "enum" ? d.values![0]! : d.kind === "int" ? "1" : d.kind === "duration" ? "1s" : d.kind === "bool" ? "true" : d.kind === "json" ? "{}" : "x");
+  const sample = (d: (typeof staying)[number]) =>
+    d.path === "config.imports"
+      ? "none"
+      : d.kind === "enum"
+        ? d.values![0]!
+        : d.kind === "int"
+          ? "1"
+          : d.kind === "duration"
+            ? "1s"
+            : d.kind === "bool"
+              ? "true"
+              : d.kind === "json"
+                ? "{}"
+                : "x";
   for (const d of staying) {
     test(`--${flagName(d.path)} with --remote is exit 2 naming the flag and ${d.path}`, async () => {
       const r = await mcpx(sb, ["exec", "--remote", "--daemon-address", SOCKET, `--${flagName(d.path)}`, sample(d), "1"]);
@@ -284,7 +323,15 @@ describe("--remote refuses a flag that cannot travel, naming it", () => {
   }
 
   test("a call-point hook given by --hooks with --remote is exit 2 (only script hooks travel)", async () => {
-    const r = await mcpx(sb, ["exec", "--remote", "--daemon-address", SOCKET, "--hooks", JSON.stringify([{ name: "mine", on: "call", phase: "before", run: ["true"] }]), "1"]);
+    const r = await mcpx(sb, [
+      "exec",
+      "--remote",
+      "--daemon-address",
+      SOCKET,
+      "--hooks",
+      JSON.stringify([{ name: "mine", on: "call", phase: "before", run: ["true"] }]),
+      "1",
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("only script-point hooks travel with --remote");
   });
@@ -315,7 +362,12 @@ const OUTPUT_DOORS: Record<string, (mode: string) => Promise<string>> = {
   local: async (mode) => (await mcpx(sb, ["exec", "--output", mode, OUTPUT_SOURCE])).stdout,
   remote: async (mode) => (await mcpx(sb, ["exec", "--remote", "--output", mode, "--daemon-address", SOCKET, OUTPUT_SOURCE])).stdout,
   "POST /v1/exec": async (mode) => {
-    const res = await fetch("http://localhost/v1/exec", { unix: SOCKET, method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ source: OUTPUT_SOURCE, output: mode }) } as RequestInit);
+    const res = await fetch("http://localhost/v1/exec", {
+      unix: SOCKET,
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ source: OUTPUT_SOURCE, output: mode }),
+    } as RequestInit);
     return res.text();
   },
   mcpx_exec: async (mode) => {
@@ -327,14 +379,24 @@ const OUTPUT_DOORS: Record<string, (mode: string) => Promise<string>> = {
 describe("--output has the same effect through every door", () => {
   for (const [door, answer] of Object.entries(OUTPUT_DOORS)) {
     test(`${door}: stream is the run's frames as NDJSON, in the same order`, async () => {
-      const frames = (await answer("stream")).trim().split("\n").map((l) => JSON.parse(l) as { type: string; data?: string; value?: unknown });
+      const frames = (await answer("stream"))
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { type: string; data?: string; value?: unknown });
       expect(frames.map((f) => f.type)).toEqual(["start", "stdout", "log", "emit", "result", "end"]);
       expect(frames[1]!.data).toBe("a\n");
       expect(frames[4]!.value).toBe(2);
     });
 
     test(`${door}: json is one envelope`, async () => {
-      expect(JSON.parse(await answer("json"))).toMatchObject({ ok: true, exitCode: 0, stdout: "a\n", result: 2, emits: [1], logs: [expect.objectContaining({ message: "b" })] });
+      expect(JSON.parse(await answer("json"))).toMatchObject({
+        ok: true,
+        exitCode: 0,
+        stdout: "a\n",
+        result: 2,
+        emits: [1],
+        logs: [expect.objectContaining({ message: "b" })],
+      });
     });
 
     test(`${door}: text is what \`mcpx exec\` prints on stdout (mcpx_exec labels the result for the agent)`, async () => {

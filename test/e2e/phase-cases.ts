@@ -8,11 +8,16 @@ import { expectExit, markersIn, mcpx, mcpxMerged, parseFrames } from "./support.
 
 /** one flag per phase, each printing its own marker on stderr, so stdout (the body) sits between them */
 const PHASE_FLAGS = [
-  "--before", 'console.error("[before]")',
-  "--prefix", 'console.error("[prefix]")',
-  "--on-success", 'console.error("[onSuccess]")',
-  "--on-error", 'console.error("[onError]")',
-  "--suffix", 'console.error("[suffix]")',
+  "--before",
+  'console.error("[before]")',
+  "--prefix",
+  'console.error("[prefix]")',
+  "--on-success",
+  'console.error("[onSuccess]")',
+  "--on-error",
+  'console.error("[onError]")',
+  "--suffix",
+  'console.error("[suffix]")',
 ];
 const MARKERS = ["[before]", "[prefix]", "[body]", "[onSuccess]", "[onError]", "[suffix]"];
 
@@ -52,7 +57,8 @@ export function phaseOrderTests(runtime: "bun" | "deno"): void {
 
     test("before sees log, emit, script and result but not the tool globals, which prefix sees", async () => {
       // decision 0005: what needs no server is installed before `before`; tools and call come after it
-      const probe = (phase: string) => `console.error("[${phase}] " + [typeof log, typeof log?.warn, typeof emit, typeof script, typeof result, typeof ToolError, typeof tools, typeof call].join(" "))`;
+      const probe = (phase: string) =>
+        `console.error("[${phase}] " + [typeof log, typeof log?.warn, typeof emit, typeof script, typeof result, typeof ToolError, typeof tools, typeof call].join(" "))`;
       const r = await mcpxMerged(sb, ["run", ...rt, "--before", probe("before"), "--prefix", probe("prefix"), "globals.ts"]);
       const before = "[before] function function function object object function undefined undefined";
       const prefix = "[prefix] function function function object object function object function";
@@ -80,16 +86,35 @@ export function phaseOrderTests(runtime: "bun" | "deno"): void {
       const r = await mcpx(sb, ["run", ...rt, ...PHASE_FLAGS, "--on-error", 'console.error("[saw] " + result.error.message)', "throws.ts"]);
       expectExit(r, 1);
       expect(r.stdout).toContain("[body]");
-      expect(markersIn(r.stderr, [...MARKERS, "[saw] top level went wrong"])).toEqual(["[before]", "[prefix]", "[onError]", "[saw] top level went wrong", "[suffix]"]);
+      expect(markersIn(r.stderr, [...MARKERS, "[saw] top level went wrong"])).toEqual([
+        "[before]",
+        "[prefix]",
+        "[onError]",
+        "[saw] top level went wrong",
+        "[suffix]",
+      ]);
       // the error itself is reported on stderr, not swallowed by the hooks
       expect(r.stderr.replace("[saw] top level went wrong", "")).toContain("top level went wrong");
     });
 
     test("an exec snippet that throws runs onError and suffix, skips onSuccess, and exits 1 with the error on stderr", async () => {
-      const r = await mcpx(sb, ["exec", ...rt, ...PHASE_FLAGS, "--on-error", 'console.error("[saw] " + result.error.message)', 'console.log("[body]"); throw new Error("snippet went wrong")']);
+      const r = await mcpx(sb, [
+        "exec",
+        ...rt,
+        ...PHASE_FLAGS,
+        "--on-error",
+        'console.error("[saw] " + result.error.message)',
+        'console.log("[body]"); throw new Error("snippet went wrong")',
+      ]);
       expectExit(r, 1);
       expect(r.stdout).toContain("[body]");
-      expect(markersIn(r.stderr, [...MARKERS, "[saw] snippet went wrong"])).toEqual(["[before]", "[prefix]", "[onError]", "[saw] snippet went wrong", "[suffix]"]);
+      expect(markersIn(r.stderr, [...MARKERS, "[saw] snippet went wrong"])).toEqual([
+        "[before]",
+        "[prefix]",
+        "[onError]",
+        "[saw] snippet went wrong",
+        "[suffix]",
+      ]);
       expect(r.stderr.replace("[saw] snippet went wrong", "")).toContain("snippet went wrong");
     });
 
@@ -98,7 +123,9 @@ export function phaseOrderTests(runtime: "bun" | "deno"): void {
       expectExit(r, 0);
       const envelope = JSON.parse(r.stdout);
       expect(envelope).toMatchObject({ ok: true, exitCode: 0, result: { answer: 42 }, error: null });
-      expect(envelope.logs).toEqual([expect.objectContaining({ level: "error", message: expect.stringContaining("suffix broke (script.suffix line 1, from --suffix)") })]);
+      expect(envelope.logs).toEqual([
+        expect.objectContaining({ level: "error", message: expect.stringContaining("suffix broke (script.suffix line 1, from --suffix)") }),
+      ]);
     });
 
     test("a throwing suffix cannot replace the body's error: the body's error is what the run reports", async () => {
@@ -110,7 +137,13 @@ export function phaseOrderTests(runtime: "bun" | "deno"): void {
     });
 
     test("onError sees result.error and the error still propagates", async () => {
-      const r = await mcpx(sb, ["exec", ...rt, "--on-error", 'console.error("[onError] " + (result.error instanceof Error) + " " + result.error.message)', 'throw new Error("kept")']);
+      const r = await mcpx(sb, [
+        "exec",
+        ...rt,
+        "--on-error",
+        'console.error("[onError] " + (result.error instanceof Error) + " " + result.error.message)',
+        'throw new Error("kept")',
+      ]);
       expect(r.stderr).toContain("[onError] true kept");
       expectExit(r, 1);
     });

@@ -13,7 +13,7 @@ import { expectExit, mcpx, parseFrames } from "./support.ts";
 const sb = sandbox();
 // the config's script.suffix line sits on line 4 of the file: the origin must say so
 sb.write(".mcpx.json", "{}\n");
-const CONFIG = sb.write("configured/.mcpx.json", ['{', '  "script": {', '    "suffix": [', '      "configured()"', '    ]', '  }', '}', ''].join("\n"));
+const CONFIG = sb.write("configured/.mcpx.json", ["{", '  "script": {', '    "suffix": [', '      "configured()"', "    ]", "  }", "}", ""].join("\n"));
 sb.write("ok.ts", "export default () => 1\n");
 sb.write("configured/ok.ts", "export default () => 1\n");
 const CONFIGURED = join(sb.dir, "configured");
@@ -61,7 +61,9 @@ describe.concurrent("phase errors name their origin", () => {
     const json = JSON.parse((await mcpx(sb, [...args, "--json"])).stdout);
     expect(json.error.message).toBe("baz is not defined (script.onSuccess line 1, from --on-success)");
     const frames = parseFrames((await mcpx(sb, [...args, "--output", "stream"])).stdout);
-    expect(frames.find((f) => f.type === "error")).toMatchObject({ error: { name: "ReferenceError", message: "baz is not defined (script.onSuccess line 1, from --on-success)" } });
+    expect(frames.find((f) => f.type === "error")).toMatchObject({
+      error: { name: "ReferenceError", message: "baz is not defined (script.onSuccess line 1, from --on-success)" },
+    });
   });
 });
 
@@ -87,7 +89,9 @@ describe("phase errors name their origin on the daemon and mcpx_exec doors", () 
   });
 
   test("mcpx_exec names its arguments", async () => {
-    const r = (await client.callTool({ name: "mcpx_exec", arguments: { source: "1", script: { prefix: ["viaMcp()"] } } })) as unknown as { structuredContent: { error: { message: string } } };
+    const r = (await client.callTool({ name: "mcpx_exec", arguments: { source: "1", script: { prefix: ["viaMcp()"] } } })) as unknown as {
+      structuredContent: { error: { message: string } };
+    };
     expect(r.structuredContent.error.message).toBe("viaMcp is not defined (script.prefix line 1, from the mcpx_exec arguments)");
   });
 });

@@ -33,7 +33,7 @@ sb.write("deep/er/still/.keep", "");
 const TRICKY = [
   "/* a block comment */ const tick = `back${'tick'}s */ and ${1 + 1}`;",
   'console.log("[1]", tick);',
-  "console.log(\"[2] @suffix @before @import @onError */ /* ${not.a.hole}\");",
+  'console.log("[2] @suffix @before @import @onError */ /* ${not.a.hole}");',
   "// a trailing line comment with */ and ` and ${ and @suffix",
   'console.log("[3] end");',
 ].join("\n");
@@ -48,10 +48,14 @@ describe.concurrent("spliced source", () => {
   test("the same text inside phase lines does not break the launcher", async () => {
     const r = await mcpxMerged(sb, [
       "exec",
-      "--before", 'const b = `*/ ${"@suffix"}`; console.error("[before]", b) // */ `',
-      "--prefix", "/* @onSuccess */ console.error('[prefix] @import ${x}')",
-      "--on-success", 'console.error("[onSuccess] */ `@suffix`")',
-      "--suffix", 'console.error("[suffix] @before */")',
+      "--before",
+      'const b = `*/ ${"@suffix"}`; console.error("[before]", b) // */ `',
+      "--prefix",
+      "/* @onSuccess */ console.error('[prefix] @import ${x}')",
+      "--on-success",
+      'console.error("[onSuccess] */ `@suffix`")',
+      "--suffix",
+      'console.error("[suffix] @before */")',
       'console.log("[body]")',
     ]);
     expect(r.output.split("\n").filter((l) => l.startsWith("["))).toEqual([
@@ -65,7 +69,14 @@ describe.concurrent("spliced source", () => {
   });
 
   test("a const in one phase does not collide with the same const in another phase or the script", async () => {
-    const r = await mcpx(sb, ["exec", "--before", "const x = 1; console.error('b' + x)", "--suffix", "const x = 2; console.error('s' + x)", "const x = 3; console.log('body' + x)"]);
+    const r = await mcpx(sb, [
+      "exec",
+      "--before",
+      "const x = 1; console.error('b' + x)",
+      "--suffix",
+      "const x = 2; console.error('s' + x)",
+      "const x = 3; console.log('body' + x)",
+    ]);
     expect(r.stdout).toBe("body3\n");
     expect(markersIn(r.stderr, ["b1", "s2"])).toEqual(["b1", "s2"]);
     expectExit(r, 0);
@@ -126,7 +137,10 @@ describe.concurrent("the default runtime", () => {
 
   // a leaked BUN_BE_BUN would make a child mcpx behave as plain bun; a leaked MCPX_RUN hands the channel on
   test("a child the script starts sees neither BUN_BE_BUN nor the run's channel", async () => {
-    const r = await mcpx(sb, ["exec", 'const { spawnSync } = await import("node:child_process"); console.log(spawnSync("sh", ["-c", "echo ${BUN_BE_BUN:-unset} ${MCPX_RUN:-unset}"]).stdout.toString().trim())']);
+    const r = await mcpx(sb, [
+      "exec",
+      'const { spawnSync } = await import("node:child_process"); console.log(spawnSync("sh", ["-c", "echo ${BUN_BE_BUN:-unset} ${MCPX_RUN:-unset}"]).stdout.toString().trim())',
+    ]);
     expect(r.stdout).toBe("unset unset\n");
     expectExit(r, 0);
   });

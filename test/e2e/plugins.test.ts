@@ -35,7 +35,15 @@ describe("a plugin", () => {
     const config = writeConfig(sb, "plugin-stops.json", {
       mcpServers: { fake: fakeServer() },
       plugins: [join(ROOT, "fixtures/plugins/guard")],
-      hooks: [{ name: "see-guard-stop", on: "server.stopped", phase: "observe", when: { server: "guard" }, run: ["sh", "-c", 'cat > "$0.tmp" && mv "$0.tmp" "$0"', stopped] }],
+      hooks: [
+        {
+          name: "see-guard-stop",
+          on: "server.stopped",
+          phase: "observe",
+          when: { server: "guard" },
+          run: ["sh", "-c", 'cat > "$0.tmp" && mv "$0.tmp" "$0"', stopped],
+        },
+      ],
     });
     const script = [
       'await fake.echo({ message: "1" });',
@@ -48,20 +56,30 @@ describe("a plugin", () => {
     // the last server.stopped is the pool's close at the end (the restarted server), so only the kind is pinned
     expect(JSON.parse(readFileSync(stopped, "utf8")).event).toMatchObject({ kind: "server.stopped", data: { server: "guard" } });
     const frames = parseFrames(r.stdout);
-    const calls = frames.filter((f) => f.type === "call" || (f.type === "hook" && f.name === "guard-advice")).map((f) => (f.type === "call" ? `call ${f.server}.${f.tool}` : `guard-advice ${f.failed ? "failed" : (f.advice as string[]).join()}`));
+    const calls = frames
+      .filter((f) => f.type === "call" || (f.type === "hook" && f.name === "guard-advice"))
+      .map((f) => (f.type === "call" ? `call ${f.server}.${f.tool}` : `guard-advice ${f.failed ? "failed" : (f.advice as string[]).join()}`));
     expect(calls).toEqual(["guard-advice guard is watching", "call fake.echo", "call guard.slow", "guard-advice guard is watching", "call fake.echo"]);
   });
 
   test("a closed guard whose plugin server cannot start is a hook failure that refuses the call, reported on stderr", async () => {
     const dir = join(sb.dir, "broken-guard");
-    sb.write("broken-guard/mcpx-plugin.json", JSON.stringify({
-      name: "broken",
-      server: { command: "false" },
-      hooks: [{ name: "must-ask-broken", on: "call", phase: "before", plugin: "broken.echo", effect: "refuse", failure: "closed" }],
-    }));
+    sb.write(
+      "broken-guard/mcpx-plugin.json",
+      JSON.stringify({
+        name: "broken",
+        server: { command: "false" },
+        hooks: [{ name: "must-ask-broken", on: "call", phase: "before", plugin: "broken.echo", effect: "refuse", failure: "closed" }],
+      }),
+    );
     const record = join(sb.dir, "broken-guard.jsonl");
     const config = writeConfig(sb, "broken-guard.json", { mcpServers: { fake: fakeServer({ FAKE_MCP_RECORD: record }) }, plugins: [dir] });
-    const r = await mcpx(sb, ["exec", "--config", config, 'try { await fake.echo({ message: "guarded" }); console.log("went through") } catch (e) { console.log("refused: " + e.code) }']);
+    const r = await mcpx(sb, [
+      "exec",
+      "--config",
+      config,
+      'try { await fake.echo({ message: "guarded" }); console.log("went through") } catch (e) { console.log("refused: " + e.code) }',
+    ]);
     expectExit(r, 0);
     expect(r.stdout).toBe("refused: REFUSED\n");
     expect(r.stderr).toContain("hook must-ask-broken");

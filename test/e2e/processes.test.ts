@@ -71,7 +71,11 @@ function scriptFile(source: string): string {
 /** starts mcpx in the background (not capped: the test signals it), with its output collected */
 function background(args: string[], env: Record<string, string> = {}) {
   const proc = Bun.spawn([MCPX, ...args], { cwd: sb.dir, env: { ...sb.env, ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const out = Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]).then(([stdout, stderr, code]) => ({ stdout, stderr, code }));
+  const out = Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]).then(([stdout, stderr, code]) => ({
+    stdout,
+    stderr,
+    code,
+  }));
   return { proc, out };
 }
 
@@ -125,11 +129,17 @@ describe("on the daemon, where runs are concurrent", () => {
     const kept = marker("daemon-concurrent-kept");
     // the run whose child must survive the other's end: it waits until a file appears, then returns
     const flag = `${sb.dir}/release-${kept}`;
-    const keptSource = leaver(kept, "setsid", { exit: true }) + `\nwhile (!(await Bun.file(${JSON.stringify(flag)}).exists())) await new Promise((r) => setTimeout(r, 50));`;
+    const keptSource =
+      leaver(kept, "setsid", { exit: true }) + `\nwhile (!(await Bun.file(${JSON.stringify(flag)}).exists())) await new Promise((r) => setTimeout(r, 50));`;
     const keptRun = execEnvelope(d, { source: keptSource });
     const abort = new AbortController();
     const goneRun = d
-      .fetch("/v1/exec", { method: "POST", headers: { accept: "application/x-ndjson" }, body: JSON.stringify({ source: leaver(gone, "setsid") }), signal: abort.signal })
+      .fetch("/v1/exec", {
+        method: "POST",
+        headers: { accept: "application/x-ndjson" },
+        body: JSON.stringify({ source: leaver(gone, "setsid") }),
+        signal: abort.signal,
+      })
       .then((res) => res.text())
       .catch(() => undefined);
     await appeared(gone);
@@ -196,7 +206,12 @@ describe.concurrent("a hook's timeout bounds everything it started", () => {
     await appeared(m);
     return { m, r: await run };
   }
-  const hookFrame = (stdout: string) => stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l)).find((f) => f.type === "hook");
+  const hookFrame = (stdout: string) =>
+    stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .find((f) => f.type === "hook");
   // a grandchild in a session of its own, holding the hook's stdout open, carrying the marker as $0
   const grandchild = 'setsid sh -c "while :; do sleep 1; done" "$0" &';
 
@@ -253,7 +268,14 @@ describe.concurrent("an upstream server that ignores the end of its stdin and SI
 
   test("a server dropped after a call timeout is ended even when the run ends right after", async () => {
     const { m, config } = stubbornServer("server-call-timeout", { FAKE_MCP_HANG_TOOL: "slow" });
-    const r = await mcpx(sb, ["exec", "--config", config, "--mcp-call-timeout", "1s", 'await fake.slow({ ms: 1 }).catch((e) => console.log(e.code ?? e.message))']);
+    const r = await mcpx(sb, [
+      "exec",
+      "--config",
+      config,
+      "--mcp-call-timeout",
+      "1s",
+      "await fake.slow({ ms: 1 }).catch((e) => console.log(e.code ?? e.message))",
+    ]);
     expectExit(r, 0);
     expect(r.stdout).toContain("UPSTREAM_TIMEOUT");
     expect(processesWith(m)).toEqual([]);

@@ -60,7 +60,8 @@ afterAll(async () => {
   listener.stop(true);
 });
 
-const exec = async (door: Door, source: string, extra: Record<string, unknown> = {}) => (await door.client.callTool({ name: "mcpx_exec", arguments: { source, ...extra } })) as Result;
+const exec = async (door: Door, source: string, extra: Record<string, unknown> = {}) =>
+  (await door.client.callTool({ name: "mcpx_exec", arguments: { source, ...extra } })) as Result;
 
 /** the run failed with the sandbox's refusal (Deno's NotCapable, "Requires … access") and never showed `secret` */
 function expectRefused(r: Result, secret?: string): void {

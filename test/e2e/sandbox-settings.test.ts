@@ -33,7 +33,10 @@ describe("the CLI", () => {
   });
 
   test("MCPX_EXEC_SANDBOX=on does the same, and a file script may still read itself and return a value", async () => {
-    const script = sb.write("own.ts", 'import { readFileSync } from "node:fs";\nexport default () => readFileSync(new URL(import.meta.url).pathname, "utf8").length;\n');
+    const script = sb.write(
+      "own.ts",
+      'import { readFileSync } from "node:fs";\nexport default () => readFileSync(new URL(import.meta.url).pathname, "utf8").length;\n',
+    );
     const r = await mcpx(sb, ["run", "--json", script], { env: { MCPX_EXEC_SANDBOX: "on" } });
     expectExit(r, 0);
     expect(envelope(r).result).toBeGreaterThan(10);

@@ -55,7 +55,13 @@ const hooks = (list: unknown[]) => ({ MCPX_HOOKS: JSON.stringify(list) });
 
 /** a test runner as a run hook: objects while PASSED does not exist in the sandbox */
 function testRunner(passed: string) {
-  return { name: "tests", on: "agent.stop", phase: "before", run: ["sh", "-c", `test -f ${passed} || echo '{"refuse":"tests are failing"}'`], effect: "refuse" };
+  return {
+    name: "tests",
+    on: "agent.stop",
+    phase: "before",
+    run: ["sh", "-c", `test -f ${passed} || echo '{"refuse":"tests are failing"}'`],
+    effect: "refuse",
+  };
 }
 
 describe.concurrent("_Stop", () => {
@@ -105,7 +111,9 @@ describe.concurrent("_Stop", () => {
   test("an ask objects when the client cannot be asked", async () => {
     const list = [{ name: "confirm", on: "agent.stop", phase: "before", run: say({ ask: "stop with a dirty tree?" }), effect: "ask" }];
     await withServe(hooks(list), async (s) => {
-      expect(JSON.parse(await hookText(s, "_Stop"))).toEqual([{ hook: "confirm", server: "mcpx", text: "stop with a dirty tree? (asked, and nobody can answer here)" }]);
+      expect(JSON.parse(await hookText(s, "_Stop"))).toEqual([
+        { hook: "confirm", server: "mcpx", text: "stop with a dirty tree? (asked, and nobody can answer here)" },
+      ]);
     });
   });
 
@@ -133,7 +141,12 @@ describe.concurrent("_Stop", () => {
 describe.concurrent("_Stop fans out to allowlisted servers' _Stop tools", () => {
   test("MCP_HOOK_SERVERS=fake: the server's _Stop text is an objection attributed to it, after mcpx's own, and it gets {}", async () => {
     const record = recordPath(sb, "stop");
-    const env = { ...hooks([testRunner(join(sb.dir, "never-passes"))]), MCP_HOOK_SERVERS: "fake", FAKE_MCP_STOP_TEXT: "3 tasks still open", FAKE_MCP_RECORD: record };
+    const env = {
+      ...hooks([testRunner(join(sb.dir, "never-passes"))]),
+      MCP_HOOK_SERVERS: "fake",
+      FAKE_MCP_STOP_TEXT: "3 tasks still open",
+      FAKE_MCP_RECORD: record,
+    };
     await withServe(env, async (s) => {
       expect(JSON.parse(await hookText(s, "_Stop"))).toEqual([
         { hook: "tests", server: "mcpx", text: "tests are failing" },
@@ -161,7 +174,13 @@ describe.concurrent("_Stop fans out to allowlisted servers' _Stop tools", () => 
 
   test("a _Stop slower than hooks.mcpTimeout is no objection; the second timeout in a row restarts the server", async () => {
     const record = recordPath(sb, "stop-slow");
-    const env = { MCP_HOOK_SERVERS: "fake", FAKE_MCP_STOP_TEXT: "too late", FAKE_MCP_HOOK_DELAY: "3000", MCPX_HOOKS_MCP_TIMEOUT: "300ms", FAKE_MCP_RECORD: record };
+    const env = {
+      MCP_HOOK_SERVERS: "fake",
+      FAKE_MCP_STOP_TEXT: "too late",
+      FAKE_MCP_HOOK_DELAY: "3000",
+      MCPX_HOOKS_MCP_TIMEOUT: "300ms",
+      FAKE_MCP_RECORD: record,
+    };
     await withServe(env, async (s) => {
       expect(await hookText(s, "_Stop")).toBe("");
       expect(recordedStarts(record)).toHaveLength(1); // one slow answer is tolerated

@@ -67,9 +67,32 @@ describe("tools/list", () => {
     const exec = (await s.client.listTools()).tools.find((t) => t.name === "mcpx_exec")!;
     const props = exec.inputSchema.properties as Record<string, { properties?: Record<string, unknown> }>;
     expect(exec.inputSchema.required).toEqual(["source"]);
-    expect(Object.keys(props).sort()).toEqual(["args", "cwd", "env", "export", "hooks", "name", "output", "runtime", "sandbox", "script", "settings", "source", "stdin", "timeout", "timeoutMs"]);
+    expect(Object.keys(props).sort()).toEqual([
+      "args",
+      "cwd",
+      "env",
+      "export",
+      "hooks",
+      "name",
+      "output",
+      "runtime",
+      "sandbox",
+      "script",
+      "settings",
+      "source",
+      "stdin",
+      "timeout",
+      "timeoutMs",
+    ]);
     expect(Object.keys(props.script!.properties!)).toEqual(["before", "prefix", "onSuccess", "onError", "suffix"]);
-    expect(Object.keys(props.settings!.properties!).sort()).toEqual(["autonomy.max", "hooks.autonomy", "hooks.mcpTimeout", "hooks.retryBudget", "hooks.timeout", "mcp.callTimeout"]);
+    expect(Object.keys(props.settings!.properties!).sort()).toEqual([
+      "autonomy.max",
+      "hooks.autonomy",
+      "hooks.mcpTimeout",
+      "hooks.retryBudget",
+      "hooks.timeout",
+      "mcp.callTimeout",
+    ]);
     expect((exec.inputSchema as { additionalProperties?: unknown }).additionalProperties).toBe(false);
   });
 });
@@ -87,9 +110,21 @@ describe("mcpx_exec", () => {
   test("runs before, prefix, the source, onSuccess and suffix; stdout and the result come back as text and in the envelope", async () => {
     const r = await call(s, "mcpx_exec", { source: 'console.log(await fake.echo({ message: "hi" }));\nexport default () => ({ answer: 42 })', script: PHASES });
     expect(r.isError).toBe(false);
-    const env = r.structuredContent as { ok: boolean; exitCode: number; stdout: string; stderr: string; result: unknown; calls: Array<{ server: string; tool: string; ok: boolean }> };
+    const env = r.structuredContent as {
+      ok: boolean;
+      exitCode: number;
+      stdout: string;
+      stderr: string;
+      result: unknown;
+      calls: Array<{ server: string; tool: string; ok: boolean }>;
+    };
     expect(env).toMatchObject({ ok: true, exitCode: 0, stdout: "hi\n", result: { answer: 42 } });
-    expect(env.stderr.split("\n").filter(Boolean)).toEqual(["[before] call is undefined", "[prefix] call is function", '[onSuccess] {"answer":42}', "[suffix]"]);
+    expect(env.stderr.split("\n").filter(Boolean)).toEqual([
+      "[before] call is undefined",
+      "[prefix] call is function",
+      '[onSuccess] {"answer":42}',
+      "[suffix]",
+    ]);
     expect(env.calls.map((c) => `${c.server}.${c.tool} ${c.ok}`)).toEqual(["fake.echo true"]);
     expect(textOf(r)).toBe('hi\nresult: {"answer":42}');
   });
@@ -102,10 +137,18 @@ describe("mcpx_exec", () => {
     expect(JSON.parse(textOf(asJson))).toEqual(asJson.structuredContent as Record<string, unknown>);
     expect(asJson.structuredContent).toMatchObject({ ok: true, stdout: "out\n", result: 7 });
     const asStream = await call(s, "mcpx_exec", { source, output: "stream" });
-    const frames = textOf(asStream).trim().split("\n").map((l) => JSON.parse(l) as { type: string; data?: string; value?: unknown });
+    const frames = textOf(asStream)
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; data?: string; value?: unknown });
     expect(frames[0]!.type).toBe("start");
     expect(frames.at(-1)).toMatchObject({ type: "end", exitCode: 0 });
-    expect(frames.filter((f) => f.type === "stdout").map((f) => f.data).join("")).toBe("out\n");
+    expect(
+      frames
+        .filter((f) => f.type === "stdout")
+        .map((f) => f.data)
+        .join(""),
+    ).toBe("out\n");
     expect(frames.find((f) => f.type === "result")!.value).toBe(7);
     expect(asStream.structuredContent).toMatchObject({ ok: true, stdout: "out\n", result: 7 });
   });
@@ -115,7 +158,12 @@ describe("mcpx_exec", () => {
     expect(r.isError).toBe(true);
     const env = r.structuredContent as { ok: boolean; exitCode: number; stdout: string; stderr: string; error: { message: string } };
     expect(env).toMatchObject({ ok: false, exitCode: 1, stdout: "[body]\n", error: { message: "the snippet fails" } });
-    expect(env.stderr.split("\n").filter(Boolean)).toEqual(["[before] call is undefined", "[prefix] call is function", "[onError] the snippet fails", "[suffix]"]);
+    expect(env.stderr.split("\n").filter(Boolean)).toEqual([
+      "[before] call is undefined",
+      "[prefix] call is function",
+      "[onError] the snippet fails",
+      "[suffix]",
+    ]);
     expect(textOf(r)).toContain("the snippet fails");
     expect(textOf(r)).toContain("[body]");
   });
@@ -136,7 +184,8 @@ describe("mcpx_exec", () => {
 
   test("args, stdin and env reach the script", async () => {
     const r = await call(s, "mcpx_exec", {
-      source: "let input = '';\nfor await (const chunk of process.stdin) input += chunk;\nexport default (args: string[]) => [args.join(','), input, process.env.SERVE_E2E]",
+      source:
+        "let input = '';\nfor await (const chunk of process.stdin) input += chunk;\nexport default (args: string[]) => [args.join(','), input, process.env.SERVE_E2E]",
       args: ["a", "b"],
       stdin: "from stdin",
       env: { SERVE_E2E: "set" },
@@ -260,12 +309,32 @@ describe("argument validation: isError results that name the key and what it tak
   const cases: Array<{ name: string; tool: string; args: Record<string, unknown>; says: string[] }> = [
     { name: "mcpx_exec without source", tool: "mcpx_exec", args: {}, says: ['missing required key "source"', "string"] },
     { name: "mcpx_exec with a number as source", tool: "mcpx_exec", args: { source: 1 }, says: ["source: expected string, got 1"] },
-    { name: "mcpx_exec with a misspelt key", tool: "mcpx_exec", args: { source: "1", sript: {} }, says: ['unknown key "sript"', "source, name, args", "did you mean script?"] },
+    {
+      name: "mcpx_exec with a misspelt key",
+      tool: "mcpx_exec",
+      args: { source: "1", sript: {} },
+      says: ['unknown key "sript"', "source, name, args", "did you mean script?"],
+    },
     { name: "mcpx_exec with file, which MCP does not offer", tool: "mcpx_exec", args: { source: "1", file: "x.ts" }, says: ['unknown key "file"'] },
-    { name: "mcpx_exec with an unknown phase", tool: "mcpx_exec", args: { source: "1", script: { after: ["x"] } }, says: ['unknown key "script.after"', "before, prefix, onSuccess, onError, suffix"] },
-    { name: "mcpx_exec with an unknown runtime", tool: "mcpx_exec", args: { source: "1", runtime: "python" }, says: ["runtime", '"auto" | "bun" | "deno" | "node"', '"python"'] },
+    {
+      name: "mcpx_exec with an unknown phase",
+      tool: "mcpx_exec",
+      args: { source: "1", script: { after: ["x"] } },
+      says: ['unknown key "script.after"', "before, prefix, onSuccess, onError, suffix"],
+    },
+    {
+      name: "mcpx_exec with an unknown runtime",
+      tool: "mcpx_exec",
+      args: { source: "1", runtime: "python" },
+      says: ["runtime", '"auto" | "bun" | "deno" | "node"', '"python"'],
+    },
     { name: "mcpx_exec with a string timeout", tool: "mcpx_exec", args: { source: "1", timeoutMs: "5s" }, says: ["timeoutMs: expected number"] },
-    { name: "mcpx_exec with a per-run hook on another point", tool: "mcpx_exec", args: { source: "1", hooks: [{ on: "call", phase: "before", run: ["true"] }] }, says: ['a per-run hook must be on "script"'] },
+    {
+      name: "mcpx_exec with a per-run hook on another point",
+      tool: "mcpx_exec",
+      args: { source: "1", hooks: [{ on: "call", phase: "before", run: ["true"] }] },
+      says: ['a per-run hook must be on "script"'],
+    },
     { name: "mcpx_call without tool", tool: "mcpx_call", args: { server: "fake" }, says: ['missing required key "tool"'] },
     { name: "mcpx_call with an array as args", tool: "mcpx_call", args: { server: "fake", tool: "echo", args: ["hi"] }, says: ["args: expected an object"] },
     { name: "mcpx_namespaces with an argument", tool: "mcpx_namespaces", args: { server: "fake" }, says: ['unknown key "server"', "no keys"] },
@@ -314,7 +383,18 @@ describe("the stdio channel", () => {
     const messages = [
       { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } },
       { jsonrpc: "2.0", method: "notifications/initialized" },
-      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "mcpx_exec", arguments: { source: 'console.log("printed"); console.error("on stderr"); export default () => 1', script: { before: ['console.log("before prints")'] } } } },
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: {
+          name: "mcpx_exec",
+          arguments: {
+            source: 'console.log("printed"); console.error("on stderr"); export default () => 1',
+            script: { before: ['console.log("before prints")'] },
+          },
+        },
+      },
     ];
     proc.stdin.write(messages.map((m) => JSON.stringify(m) + "\n").join(""));
     proc.stdin.flush();

@@ -107,7 +107,10 @@ describe.concurrent("calling tools from a script", () => {
   });
 
   test("the call global and the tools object reach the same server as the namespace", async () => {
-    const r = await mcpx(sb, ["exec", 'console.log(await call("fake", "echo", { message: "via call" })); console.log(await tools.fake.echo({ message: "via tools" })); console.log(await tools["fake"].get_sum({ values: [2, 2] }))']);
+    const r = await mcpx(sb, [
+      "exec",
+      'console.log(await call("fake", "echo", { message: "via call" })); console.log(await tools.fake.echo({ message: "via tools" })); console.log(await tools["fake"].get_sum({ values: [2, 2] }))',
+    ]);
     expect(r.stdout).toBe("via call\nvia tools\n4\n");
     expectExit(r, 0);
   });
@@ -148,7 +151,12 @@ describe.concurrent("calling tools from a script", () => {
 
 describe.concurrent("upstream errors are classified by the SDK's codes, never by their words", () => {
   test("a server's JSON-RPC error that says 'Request timed out' (even with the timeout code) is UPSTREAM_ERROR, and the healthy server keeps serving", async () => {
-    const r = await mcpx(sb, ["exec", "--config", rpcConfig, `${errorOf('fake.rpc_error({ code: -32001, message: "Request timed out" })')}\nconsole.log(await fake.echo({ message: "still here" }))`]);
+    const r = await mcpx(sb, [
+      "exec",
+      "--config",
+      rpcConfig,
+      `${errorOf('fake.rpc_error({ code: -32001, message: "Request timed out" })')}\nconsole.log(await fake.echo({ message: "still here" }))`,
+    ]);
     expectExit(r, 0);
     const [error, after] = r.stdout.trim().split("\n");
     expect(JSON.parse(error!)).toMatchObject({ code: "UPSTREAM_ERROR" });
@@ -200,8 +208,18 @@ describe.concurrent("lifecycle hook tools (`_` names) are invisible and uncallab
 
   test("calling one gives exactly the error an unknown tool gives, and the server never receives it", async () => {
     // `_secret` through every spelling a script has; no start line either: the server is never contacted
-    const hidden = await mcpx(sb, ["exec", "--config", secretConfig, `${errorOf("fake._secret({})")}\n${errorOf('call("fake", "_secret", {})')}\n${errorOf('tools.fake._secret({})')}`]);
-    const unknown = await mcpx(sb, ["exec", "--config", unknownConfig, `${errorOf("fake.no_such_tool({})")}\n${errorOf('call("fake", "no_such_tool", {})')}\n${errorOf('tools.fake.no_such_tool({})')}`]);
+    const hidden = await mcpx(sb, [
+      "exec",
+      "--config",
+      secretConfig,
+      `${errorOf("fake._secret({})")}\n${errorOf('call("fake", "_secret", {})')}\n${errorOf("tools.fake._secret({})")}`,
+    ]);
+    const unknown = await mcpx(sb, [
+      "exec",
+      "--config",
+      unknownConfig,
+      `${errorOf("fake.no_such_tool({})")}\n${errorOf('call("fake", "no_such_tool", {})')}\n${errorOf("tools.fake.no_such_tool({})")}`,
+    ]);
     expectExit(hidden, 0);
     expectExit(unknown, 0);
     const hiddenErrors = hidden.stdout.trim().split("\n");

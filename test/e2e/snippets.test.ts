@@ -20,7 +20,16 @@ describe.concurrent("a snippet's value", () => {
     });
 
     test(`on ${runtime}, a syntax error names the snippet's line and column, and onError and suffix still run`, async () => {
-      const r = await mcpx(sb, ["exec", "--runtime", runtime, "--on-error", 'console.log("onError")', "--suffix", 'console.log("suffix")', "const a = 1;\nconst x = ;"]);
+      const r = await mcpx(sb, [
+        "exec",
+        "--runtime",
+        runtime,
+        "--on-error",
+        'console.log("onError")',
+        "--suffix",
+        'console.log("suffix")',
+        "const a = 1;\nconst x = ;",
+      ]);
       expectExit(r, 1);
       expect(r.stdout).toBe("onError\nsuffix\n");
       expect(r.stderr).toContain("snippet line 2:11");
@@ -50,7 +59,9 @@ describe.concurrent("a snippet's value", () => {
 
 describe("mcpx exec -", () => {
   test("reads the snippet from stdin, and the script then reads an empty stdin", async () => {
-    const r = await mcpx(sb, ["exec", "-"], { stdin: 'const rest = await new Response(Bun.stdin.stream()).text();\nconsole.log("from stdin", JSON.stringify(rest))' });
+    const r = await mcpx(sb, ["exec", "-"], {
+      stdin: 'const rest = await new Response(Bun.stdin.stream()).text();\nconsole.log("from stdin", JSON.stringify(rest))',
+    });
     expectExit(r, 0);
     expect(r.stdout).toBe('from stdin ""\n');
   });

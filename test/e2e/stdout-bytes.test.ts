@@ -46,7 +46,11 @@ describe("stdout keeps the script's bytes", () => {
     const remote = await stdoutBytes(["exec", "--remote", SNIPPET]);
     expect(remote.code).toBe(0);
     expect(remote.out.equals(EXPECTED)).toBe(true);
-    const res = await daemon.fetch("/v1/exec", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ source: SNIPPET, output: "text" }) });
+    const res = await daemon.fetch("/v1/exec", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ source: SNIPPET, output: "text" }),
+    });
     expect(Buffer.from(await res.arrayBuffer()).equals(EXPECTED)).toBe(true);
   });
 });

@@ -49,7 +49,10 @@ export function writeConfig(sb: Sandbox, rel: string, config: Record<string, unk
 
 /** the lines of `output` that are exactly one of `markers`, in order: the relative order of phases */
 export function markersIn(output: string, markers: readonly string[]): string[] {
-  return output.split("\n").map((l) => l.trim()).filter((l) => markers.includes(l));
+  return output
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => markers.includes(l));
 }
 
 export type Frame = { type: string; [k: string]: unknown };
@@ -136,4 +139,3 @@ export const fileExists = (path: string): string => `(await import("node:fs")).e
 export function uniqueMarker(label: string): string {
   return `mcpx-e2e-${label}-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
 }
-

@@ -87,7 +87,12 @@ describe.concurrent("--timeout", () => {
     const types = frames.map((f) => f.type);
     expect(types.filter((t) => t === "result" || t === "error")).toEqual(["error"]);
     expect(types.indexOf("stdout")).toBeLessThan(types.indexOf("error"));
-    expect(frames.filter((f) => f.type === "stdout").map((f) => f.data).join("")).toContain("[before timeout]");
+    expect(
+      frames
+        .filter((f) => f.type === "stdout")
+        .map((f) => f.data)
+        .join(""),
+    ).toContain("[before timeout]");
     expect(frames[frames.length - 1]).toMatchObject({ type: "end", exitCode: 124 });
     expect(frameOrderProblems(frames)).toEqual([]);
     expect(productGuardProblems(frames)).toEqual([]);
@@ -115,7 +120,9 @@ describe.concurrent("--timeout", () => {
   test("a timeout while a tool call hangs ends the run with 124 and leaves neither the script nor the server behind", async () => {
     const marker = uniqueMarker("timeout-hang");
     const record = join(sb.dir, `${marker}.jsonl`);
-    const config = writeConfig(sb, "hang.json", { mcpServers: { fake: fakeServer({ FAKE_MCP_HANG_TOOL: "slow", FAKE_MCP_RECORD: record, MCPX_E2E_MARKER: marker }) } });
+    const config = writeConfig(sb, "hang.json", {
+      mcpServers: { fake: fakeServer({ FAKE_MCP_HANG_TOOL: "slow", FAKE_MCP_RECORD: record, MCPX_E2E_MARKER: marker }) },
+    });
     // 3s, not 1s: under load a 1s timeout could fire while the server was still starting, and then no
     // call was hanging at all; the record below proves the call reached the server before the timeout
     const r = await mcpx(sb, ["exec", "--config", config, "--timeout", "3s", 'console.log("[calling]"); await fake.slow({ ms: 1 }); console.log("[never]")']);

@@ -48,7 +48,11 @@ describe("mcpx-globals.d.ts", () => {
     expect(JSON.parse(r.stdout)).toEqual(["fake", "fail", "TOOL_ERROR", expect.anything(), 0]);
     const dts = readFileSync(join(sb.dir, "mcpx-globals.d.ts"), "utf8");
     expect(dts).toContain("const guard: McpxServer_guard;");
-    const tc = spawnSync(TSC, ["--noEmit", "--strict", "--target", "esnext", "--module", "esnext", "--moduleResolution", "bundler", "--lib", "esnext", "every.ts"], { cwd: sb.dir, encoding: "utf8" });
+    const tc = spawnSync(
+      TSC,
+      ["--noEmit", "--strict", "--target", "esnext", "--module", "esnext", "--moduleResolution", "bundler", "--lib", "esnext", "every.ts"],
+      { cwd: sb.dir, encoding: "utf8" },
+    );
     expect(`${tc.stdout}${tc.stderr}`).toBe("");
     expect(tc.status).toBe(0);
   });

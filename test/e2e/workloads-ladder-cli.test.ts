@@ -8,7 +8,17 @@
 import { describe, expect, test } from "bun:test";
 import { fakeServer, sandbox } from "./harness.ts";
 import { expectExit, leftoverProcesses, mcpx, writeConfig } from "./support.ts";
-import { KILL_AFTER_MS, RUNGS, RUN_TIMEOUT, TEST_TIMEOUT_MS, argumentScript, digestOf, expectPayload, outputScript, resultScript } from "./workloads-support.ts";
+import {
+  KILL_AFTER_MS,
+  RUNGS,
+  RUN_TIMEOUT,
+  TEST_TIMEOUT_MS,
+  argumentScript,
+  digestOf,
+  expectPayload,
+  outputScript,
+  resultScript,
+} from "./workloads-support.ts";
 
 const sb = sandbox();
 writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer() } });
@@ -18,33 +28,49 @@ describe.concurrent("the payload ladder through a script", () => {
   RUNGS.forEach(({ label, size }, i) => {
     const seed = 100 + i * 10;
 
-    test(`a ${label} argument built by a script reaches the tool intact`, async () => {
-      const r = await exec(argumentScript(size, seed));
-      expectExit(r, 0);
-      expect(r.stdout).toBe(`${digestOf(size, seed)}\n`);
-    }, TEST_TIMEOUT_MS);
+    test(
+      `a ${label} argument built by a script reaches the tool intact`,
+      async () => {
+        const r = await exec(argumentScript(size, seed));
+        expectExit(r, 0);
+        expect(r.stdout).toBe(`${digestOf(size, seed)}\n`);
+      },
+      TEST_TIMEOUT_MS,
+    );
 
-    test(`a ${label} tool result reaches the script intact`, async () => {
-      const r = await exec(resultScript(size, seed + 1));
-      expectExit(r, 0);
-      expect(r.stdout).toBe(`${digestOf(size, seed + 1)}\n`);
-    }, TEST_TIMEOUT_MS);
+    test(
+      `a ${label} tool result reaches the script intact`,
+      async () => {
+        const r = await exec(resultScript(size, seed + 1));
+        expectExit(r, 0);
+        expect(r.stdout).toBe(`${digestOf(size, seed + 1)}\n`);
+      },
+      TEST_TIMEOUT_MS,
+    );
 
-    test(`a ${label} stdout of mcpx run reaches the caller intact`, async () => {
-      const file = sb.write(`out-${size}.ts`, outputScript(size, seed + 2, false));
-      const r = await mcpx(sb, ["run", "--timeout", RUN_TIMEOUT, file], { killAfterMs: KILL_AFTER_MS });
-      expectExit(r, 0);
-      expectPayload(r.stdout, size, seed + 2, "\n");
-    }, TEST_TIMEOUT_MS);
+    test(
+      `a ${label} stdout of mcpx run reaches the caller intact`,
+      async () => {
+        const file = sb.write(`out-${size}.ts`, outputScript(size, seed + 2, false));
+        const r = await mcpx(sb, ["run", "--timeout", RUN_TIMEOUT, file], { killAfterMs: KILL_AFTER_MS });
+        expectExit(r, 0);
+        expectPayload(r.stdout, size, seed + 2, "\n");
+      },
+      TEST_TIMEOUT_MS,
+    );
 
-    test(`a ${label} stdout and a ${label} returned value reach the caller of mcpx exec --json intact`, async () => {
-      const r = await exec(outputScript(size, seed + 4), ["--json"]);
-      expectExit(r, 0);
-      const envelope = JSON.parse(r.stdout) as { ok: boolean; stdout: string; result: unknown };
-      expect(envelope.ok).toBe(true);
-      expectPayload(envelope.stdout, size, seed + 4, "\n");
-      expectPayload(envelope.result, size, seed + 5);
-    }, TEST_TIMEOUT_MS);
+    test(
+      `a ${label} stdout and a ${label} returned value reach the caller of mcpx exec --json intact`,
+      async () => {
+        const r = await exec(outputScript(size, seed + 4), ["--json"]);
+        expectExit(r, 0);
+        const envelope = JSON.parse(r.stdout) as { ok: boolean; stdout: string; result: unknown };
+        expect(envelope.ok).toBe(true);
+        expectPayload(envelope.stdout, size, seed + 4, "\n");
+        expectPayload(envelope.result, size, seed + 5);
+      },
+      TEST_TIMEOUT_MS,
+    );
   });
 });
 
@@ -52,18 +78,26 @@ describe.concurrent("the payload ladder through mcpx call", () => {
   RUNGS.forEach(({ label, size }, i) => {
     const seed = 200 + i * 10;
 
-    test(`mcpx call sends a ${label} argument read from stdin and the tool receives it intact`, async () => {
-      const { payload } = await import("../../fixtures/servers/payload.ts");
-      const r = await mcpx(sb, ["call", "fake.sha256", "-"], { stdin: JSON.stringify({ data: payload(size, seed) }), killAfterMs: KILL_AFTER_MS });
-      expectExit(r, 0);
-      expect(r.stdout).toBe(`${digestOf(size, seed)}\n`);
-    }, TEST_TIMEOUT_MS);
+    test(
+      `mcpx call sends a ${label} argument read from stdin and the tool receives it intact`,
+      async () => {
+        const { payload } = await import("../../fixtures/servers/payload.ts");
+        const r = await mcpx(sb, ["call", "fake.sha256", "-"], { stdin: JSON.stringify({ data: payload(size, seed) }), killAfterMs: KILL_AFTER_MS });
+        expectExit(r, 0);
+        expect(r.stdout).toBe(`${digestOf(size, seed)}\n`);
+      },
+      TEST_TIMEOUT_MS,
+    );
 
-    test(`mcpx call prints a ${label} result intact`, async () => {
-      const r = await mcpx(sb, ["call", "fake.bytes", JSON.stringify({ size, seed: seed + 1 })], { killAfterMs: KILL_AFTER_MS });
-      expectExit(r, 0);
-      expectPayload(r.stdout, size, seed + 1, "\n");
-    }, TEST_TIMEOUT_MS);
+    test(
+      `mcpx call prints a ${label} result intact`,
+      async () => {
+        const r = await mcpx(sb, ["call", "fake.bytes", JSON.stringify({ size, seed: seed + 1 })], { killAfterMs: KILL_AFTER_MS });
+        expectExit(r, 0);
+        expectPayload(r.stdout, size, seed + 1, "\n");
+      },
+      TEST_TIMEOUT_MS,
+    );
   });
 
   test("mcpx call - refuses arguments on stdin that are not a JSON object, and says where they came from", async () => {

@@ -21,32 +21,56 @@ describe.concurrent("the payload ladder through POST /v1/exec", () => {
   RUNGS.forEach(({ label, size }, i) => {
     const seed = 300 + i * 10;
 
-    test(`a ${label} argument built by the script reaches the tool intact`, async () => {
-      const env = await execEnvelope(d, { source: argumentScript(size, seed), timeout: RUN_TIMEOUT });
-      expect(env.error).toBeNull();
-      expect(env.stdout).toBe(`${digestOf(size, seed)}\n`);
-    }, TEST_TIMEOUT_MS);
+    test(
+      `a ${label} argument built by the script reaches the tool intact`,
+      async () => {
+        const env = await execEnvelope(d, { source: argumentScript(size, seed), timeout: RUN_TIMEOUT });
+        expect(env.error).toBeNull();
+        expect(env.stdout).toBe(`${digestOf(size, seed)}\n`);
+      },
+      TEST_TIMEOUT_MS,
+    );
 
-    test(`a ${label} tool result reaches the script intact`, async () => {
-      const env = await execEnvelope(d, { source: resultScript(size, seed + 1), timeout: RUN_TIMEOUT });
-      expect(env.error).toBeNull();
-      expect(env.stdout).toBe(`${digestOf(size, seed + 1)}\n`);
-    }, TEST_TIMEOUT_MS);
+    test(
+      `a ${label} tool result reaches the script intact`,
+      async () => {
+        const env = await execEnvelope(d, { source: resultScript(size, seed + 1), timeout: RUN_TIMEOUT });
+        expect(env.error).toBeNull();
+        expect(env.stdout).toBe(`${digestOf(size, seed + 1)}\n`);
+      },
+      TEST_TIMEOUT_MS,
+    );
 
-    test(`a ${label} stdout and a ${label} returned value reach the caller intact in the JSON envelope`, async () => {
-      const env = await execEnvelope(d, { source: outputScript(size, seed + 2), timeout: RUN_TIMEOUT });
-      expect(env.error).toBeNull();
-      expect(env.ok).toBe(true);
-      expectPayload(env.stdout, size, seed + 2, "\n");
-      expectPayload(env.result, size, seed + 3);
-    }, TEST_TIMEOUT_MS);
+    test(
+      `a ${label} stdout and a ${label} returned value reach the caller intact in the JSON envelope`,
+      async () => {
+        const env = await execEnvelope(d, { source: outputScript(size, seed + 2), timeout: RUN_TIMEOUT });
+        expect(env.error).toBeNull();
+        expect(env.ok).toBe(true);
+        expectPayload(env.stdout, size, seed + 2, "\n");
+        expectPayload(env.result, size, seed + 3);
+      },
+      TEST_TIMEOUT_MS,
+    );
 
-    test(`a ${label} stdout and a ${label} returned value reach the caller intact as NDJSON frames`, async () => {
-      const frames = await execFrames(d, { source: outputScript(size, seed + 4), timeout: RUN_TIMEOUT });
-      expect(frames.at(-1)).toMatchObject({ type: "end", exitCode: 0 });
-      expectPayload(frames.filter((f) => f.type === "stdout").map((f) => f.data as string).join(""), size, seed + 4, "\n");
-      expectPayload(frames.find((f) => f.type === "result")?.value, size, seed + 5);
-    }, TEST_TIMEOUT_MS);
+    test(
+      `a ${label} stdout and a ${label} returned value reach the caller intact as NDJSON frames`,
+      async () => {
+        const frames = await execFrames(d, { source: outputScript(size, seed + 4), timeout: RUN_TIMEOUT });
+        expect(frames.at(-1)).toMatchObject({ type: "end", exitCode: 0 });
+        expectPayload(
+          frames
+            .filter((f) => f.type === "stdout")
+            .map((f) => f.data as string)
+            .join(""),
+          size,
+          seed + 4,
+          "\n",
+        );
+        expectPayload(frames.find((f) => f.type === "result")?.value, size, seed + 5);
+      },
+      TEST_TIMEOUT_MS,
+    );
   });
 });
 

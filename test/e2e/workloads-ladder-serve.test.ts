@@ -12,7 +12,18 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { MCPX, fakeServer, sandbox } from "./harness.ts";
 import { leftoverProcesses, writeConfig } from "./support.ts";
-import { MiB, PAYLOAD_MODULE, RUNGS, RUN_TIMEOUT, TEST_TIMEOUT_MS, argumentScript, digestOf, expectPayload, outputScript, resultScript } from "./workloads-support.ts";
+import {
+  MiB,
+  PAYLOAD_MODULE,
+  RUNGS,
+  RUN_TIMEOUT,
+  TEST_TIMEOUT_MS,
+  argumentScript,
+  digestOf,
+  expectPayload,
+  outputScript,
+  resultScript,
+} from "./workloads-support.ts";
 
 const sb = sandbox();
 writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer() } });
@@ -20,7 +31,16 @@ writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer() } });
 let client: Client;
 beforeAll(async () => {
   client = new Client({ name: "workloads-serve", version: "0" });
-  await client.connect(new StdioClientTransport({ command: MCPX, args: ["serve"], cwd: sb.dir, env: { ...sb.env, MCPX_EXEC_SANDBOX_ALLOW: JSON.stringify({ read: [PAYLOAD_MODULE] }) }, stderr: "ignore", maxBufferSize: 64 * MiB }));
+  await client.connect(
+    new StdioClientTransport({
+      command: MCPX,
+      args: ["serve"],
+      cwd: sb.dir,
+      env: { ...sb.env, MCPX_EXEC_SANDBOX_ALLOW: JSON.stringify({ read: [PAYLOAD_MODULE] }) },
+      stderr: "ignore",
+      maxBufferSize: 64 * MiB,
+    }),
+  );
 });
 afterAll(async () => {
   await client?.close();
@@ -34,7 +54,9 @@ interface Envelope {
 }
 
 async function mcpxExec(source: string): Promise<Envelope> {
-  const r = (await client.callTool({ name: "mcpx_exec", arguments: { source, timeout: RUN_TIMEOUT, output: "json" } }, undefined, { timeout: TEST_TIMEOUT_MS })) as CallToolResult;
+  const r = (await client.callTool({ name: "mcpx_exec", arguments: { source, timeout: RUN_TIMEOUT, output: "json" } }, undefined, {
+    timeout: TEST_TIMEOUT_MS,
+  })) as CallToolResult;
   const env = r.structuredContent as unknown as Envelope;
   expect(env.error ?? null).toBeNull();
   expect(r.isError).toBe(false);
@@ -45,20 +67,32 @@ describe.concurrent("the payload ladder through mcpx_exec", () => {
   RUNGS.forEach(({ label, size }, i) => {
     const seed = 400 + i * 10;
 
-    test(`a ${label} argument built by the script reaches the tool intact`, async () => {
-      expect((await mcpxExec(argumentScript(size, seed))).stdout).toBe(`${digestOf(size, seed)}\n`);
-    }, TEST_TIMEOUT_MS);
+    test(
+      `a ${label} argument built by the script reaches the tool intact`,
+      async () => {
+        expect((await mcpxExec(argumentScript(size, seed))).stdout).toBe(`${digestOf(size, seed)}\n`);
+      },
+      TEST_TIMEOUT_MS,
+    );
 
-    test(`a ${label} tool result reaches the script intact`, async () => {
-      expect((await mcpxExec(resultScript(size, seed + 1))).stdout).toBe(`${digestOf(size, seed + 1)}\n`);
-    }, TEST_TIMEOUT_MS);
+    test(
+      `a ${label} tool result reaches the script intact`,
+      async () => {
+        expect((await mcpxExec(resultScript(size, seed + 1))).stdout).toBe(`${digestOf(size, seed + 1)}\n`);
+      },
+      TEST_TIMEOUT_MS,
+    );
 
-    test(`a ${label} stdout and a ${label} returned value reach the MCP client intact`, async () => {
-      const env = await mcpxExec(outputScript(size, seed + 2));
-      expect(env.ok).toBe(true);
-      expectPayload(env.stdout, size, seed + 2, "\n");
-      expectPayload(env.result, size, seed + 3);
-    }, TEST_TIMEOUT_MS);
+    test(
+      `a ${label} stdout and a ${label} returned value reach the MCP client intact`,
+      async () => {
+        const env = await mcpxExec(outputScript(size, seed + 2));
+        expect(env.ok).toBe(true);
+        expectPayload(env.stdout, size, seed + 2, "\n");
+        expectPayload(env.result, size, seed + 3);
+      },
+      TEST_TIMEOUT_MS,
+    );
   });
 });
 

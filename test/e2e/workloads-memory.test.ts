@@ -12,7 +12,9 @@ import { KILL_AFTER_MS, RUN_TIMEOUT, TEST_TIMEOUT_MS } from "./workloads-support
 
 const sb = sandbox();
 const MEMORY_FILE = join(sb.dir, "memory.jsonl");
-writeConfig(sb, ".mcpx.json", { mcpServers: { memory: { command: join(ROOT, "node_modules/.bin/mcp-server-memory"), args: [], env: { MEMORY_FILE_PATH: MEMORY_FILE } } } });
+writeConfig(sb, ".mcpx.json", {
+  mcpServers: { memory: { command: join(ROOT, "node_modules/.bin/mcp-server-memory"), args: [], env: { MEMORY_FILE_PATH: MEMORY_FILE } } },
+});
 const run = (source: string) => mcpx(sb, ["exec", "--timeout", RUN_TIMEOUT, source], { killAfterMs: KILL_AFTER_MS });
 
 const PEOPLE = 300;
@@ -60,8 +62,10 @@ for (const want of [person(10) + " knows " + person(11), person(10) + " works_at
 console.log(graph.entities.length + " entities, " + graph.relations.length + " relations");
 console.log(fail.length === 0 ? "ok" : "FAILED: " + fail.join("; "));`;
 
-test("a script builds a graph of a few hundred entities, relations and observations and every query answers from it", async () => {
-  const r = await run(`${GRAPH}
+test(
+  "a script builds a graph of a few hundred entities, relations and observations and every query answers from it",
+  async () => {
+    const r = await run(`${GRAPH}
 const made = await memory.create_entities({ entities: [...people, ...orgs] });
 const linked = await memory.create_relations({ relations });
 console.log("created " + made.entities.length + " entities, " + linked.relations.length + " relations");
@@ -70,16 +74,20 @@ console.log("added " + added.results.length);
 ${CHECKS}
 const checkedIn = await memory.search_nodes({ query: "checked in" });
 console.log("checked in: " + checkedIn.entities.map((e: { name: string }) => e.name).sort().join(","));`);
-  expectExit(r, 0);
-  const edges = PEOPLE + PEOPLE - 1;
-  const checkedIn = Array.from({ length: PEOPLE / 50 }, (_, k) => `person-${String(k * 50).padStart(3, "0")}`).join(",");
-  expect(r.stdout).toBe(`created ${PEOPLE + ORGS} entities, ${edges} relations\nadded ${PEOPLE / 50}\n${PEOPLE + ORGS} entities, ${edges} relations\nok\nchecked in: ${checkedIn}\n`);
+    expectExit(r, 0);
+    const edges = PEOPLE + PEOPLE - 1;
+    const checkedIn = Array.from({ length: PEOPLE / 50 }, (_, k) => `person-${String(k * 50).padStart(3, "0")}`).join(",");
+    expect(r.stdout).toBe(
+      `created ${PEOPLE + ORGS} entities, ${edges} relations\nadded ${PEOPLE / 50}\n${PEOPLE + ORGS} entities, ${edges} relations\nok\nchecked in: ${checkedIn}\n`,
+    );
 
-  // a second run starts a fresh server process, which reads the graph back from MEMORY_FILE_PATH
-  const again = await run(`${GRAPH}\n${CHECKS}`);
-  expectExit(again, 0);
-  expect(again.stdout).toBe(`${PEOPLE + ORGS} entities, ${edges} relations\nok\n`);
-}, TEST_TIMEOUT_MS);
+    // a second run starts a fresh server process, which reads the graph back from MEMORY_FILE_PATH
+    const again = await run(`${GRAPH}\n${CHECKS}`);
+    expectExit(again, 0);
+    expect(again.stdout).toBe(`${PEOPLE + ORGS} entities, ${edges} relations\nok\n`);
+  },
+  TEST_TIMEOUT_MS,
+);
 
 test("no server process started by this file's runs is left behind", async () => {
   expect(await leftoverProcesses(sb.dir)).toEqual([]);

@@ -25,12 +25,18 @@ describe("key=value items are coerced by the schema", () => {
   });
 
   test("numbers, integers, booleans, null and JSON arrays are parsed", () => {
-    expect(parseKeyValues(["count=3", "ratio=0.5", "loud=true", "tags=[\"a\"]", "maybe=null"], SCHEMA)).toEqual({ count: 3, ratio: 0.5, loud: true, tags: ["a"], maybe: null });
+    expect(parseKeyValues(["count=3", "ratio=0.5", "loud=true", 'tags=["a"]', "maybe=null"], SCHEMA)).toEqual({
+      count: 3,
+      ratio: 0.5,
+      loud: true,
+      tags: ["a"],
+      maybe: null,
+    });
   });
 
   test("a union with string keeps the text; key:=JSON gives JSON exactly", () => {
-    expect(parseKeyValues(["target={\"id\":1}"], SCHEMA)).toEqual({ target: '{"id":1}' });
-    expect(parseKeyValues(["target:={\"id\":1}", "message:=\"7\""], SCHEMA)).toEqual({ target: { id: 1 }, message: "7" });
+    expect(parseKeyValues(['target={"id":1}'], SCHEMA)).toEqual({ target: '{"id":1}' });
+    expect(parseKeyValues(['target:={"id":1}', 'message:="7"'], SCHEMA)).toEqual({ target: { id: 1 }, message: "7" });
   });
 
   test("a value the key's type cannot take is an error naming the key and the type", () => {
@@ -70,11 +76,18 @@ describe("arguments are checked against the input schema with the schema's own w
 
   test("an enum lists the allowed values; an unknown key gets a did-you-mean", async () => {
     await expect(checkArgs("s", tool(SCHEMA), { message: "m", mode: "medium" })).rejects.toThrow(/"fast", "slow"/);
-    await expect(checkArgs("s", tool({ type: "object", properties: { message: { type: "string" } }, additionalProperties: false }), { mesage: "x" })).rejects.toThrow(/unknown argument "mesage" \(did you mean message\?\)/);
+    await expect(
+      checkArgs("s", tool({ type: "object", properties: { message: { type: "string" } }, additionalProperties: false }), { mesage: "x" }),
+    ).rejects.toThrow(/unknown argument "mesage" \(did you mean message\?\)/);
   });
 
   test("draft 2020-12 and draft-07 schemas are both read by their own dialect", async () => {
-    const d2020 = { $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", prefixItems: [], properties: { xs: { type: "array", prefixItems: [{ type: "number" }] } } };
+    const d2020 = {
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "object",
+      prefixItems: [],
+      properties: { xs: { type: "array", prefixItems: [{ type: "number" }] } },
+    };
     await expect(checkArgs("s", tool(d2020), { xs: ["a"] })).rejects.toThrow(/argument "xs.0" must be number/);
     const d07 = { $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { xs: { type: "array", items: [{ type: "number" }] } } };
     await expect(checkArgs("s", tool(d07), { xs: ["a"] })).rejects.toThrow(/argument "xs.0" must be number/);

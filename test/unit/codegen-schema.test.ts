@@ -53,8 +53,7 @@ describe("primitives and empty schemas", () => {
 
 describe("objects", () => {
   test("properties not in required are optional and the rest are not", () => {
-    expect(ts({ type: "object", properties: { a: { type: "string" }, b: { type: "number" } }, required: ["a"] }))
-      .toBe("{ a: string; b?: number }");
+    expect(ts({ type: "object", properties: { a: { type: "string" }, b: { type: "number" } }, required: ["a"] })).toBe("{ a: string; b?: number }");
   });
 
   test("property descriptions become JSDoc and the object goes multi-line", () => {
@@ -68,13 +67,15 @@ describe("objects", () => {
   });
 
   test("nested objects indent by two spaces per level", () => {
-    const t = decl({ type: "object", properties: { o: { type: "object", properties: { x: { type: "string", description: "deep" } } } } }, { indent: "    " }).type;
+    const t = decl(
+      { type: "object", properties: { o: { type: "object", properties: { x: { type: "string", description: "deep" } } } } },
+      { indent: "    " },
+    ).type;
     expect(t).toBe("{\n      o?: {\n        /** deep */\n        x?: string;\n      };\n    }");
   });
 
   test("property names that are not identifiers are quoted", () => {
-    expect(ts({ type: "object", properties: { "a-b": { type: "string" }, "1x": {}, $d: {} } }))
-      .toBe('{ "a-b"?: string; "1x"?: unknown; $d?: unknown }');
+    expect(ts({ type: "object", properties: { "a-b": { type: "string" }, "1x": {}, $d: {} } })).toBe('{ "a-b"?: string; "1x"?: unknown; $d?: unknown }');
   });
 
   test("a required name without a property schema is still required, as unknown", () => {
@@ -85,8 +86,9 @@ describe("objects", () => {
     expect(ts({ type: "object", additionalProperties: true })).toBe("{ [key: string]: unknown }");
     expect(ts({ type: "object", additionalProperties: { type: "number" } })).toBe("{ [key: string]: number }");
     // TS2411 would reject `[key: string]: number` beside `a?: string`.
-    expect(ts({ type: "object", properties: { a: { type: "string" } }, additionalProperties: { type: "number" } }))
-      .toBe("{ a?: string; [key: string]: number | string | undefined }");
+    expect(ts({ type: "object", properties: { a: { type: "string" } }, additionalProperties: { type: "number" } })).toBe(
+      "{ a?: string; [key: string]: number | string | undefined }",
+    );
   });
 
   test("additionalProperties false closes the object and an object with nothing declared stays open", () => {
@@ -96,8 +98,7 @@ describe("objects", () => {
   });
 
   test("patternProperties join the index signature", () => {
-    expect(ts({ type: "object", patternProperties: { "^x-": { type: "string" }, "^n-": { type: "number" } } }))
-      .toBe("{ [key: string]: string | number }");
+    expect(ts({ type: "object", patternProperties: { "^x-": { type: "string" }, "^n-": { type: "number" } } })).toBe("{ [key: string]: string | number }");
   });
 
   test("object keywords imply an object when type is missing", () => {
@@ -115,8 +116,9 @@ describe("arrays and tuples", () => {
 
   test("prefixItems gives a tuple whose elements past minItems are optional, with items as the rest", () => {
     expect(ts({ type: "array", prefixItems: [{ type: "string" }, { type: "number" }], items: false, minItems: 2 })).toBe("[string, number]");
-    expect(ts({ type: "array", prefixItems: [{ type: "string" }, { enum: [1, 2] }], items: { type: "boolean" }, minItems: 1 }))
-      .toBe("[string, (1 | 2)?, ...boolean[]]");
+    expect(ts({ type: "array", prefixItems: [{ type: "string" }, { enum: [1, 2] }], items: { type: "boolean" }, minItems: 1 })).toBe(
+      "[string, (1 | 2)?, ...boolean[]]",
+    );
     expect(ts({ type: "array", prefixItems: [{ type: "string" }] })).toBe("[string?, ...unknown[]]");
     expect(ts({ type: "array", prefixItems: [{ type: "string" }], maxItems: 1, minItems: 1 })).toBe("[string]");
   });
@@ -148,10 +150,10 @@ describe("literals, unions and intersections", () => {
   });
 
   test("allOf becomes an intersection and unions inside it are parenthesised", () => {
-    expect(ts({ allOf: [{ properties: { a: { type: "string" } } }, { properties: { b: { type: "number" } } }] }))
-      .toBe("{ a?: string } & { b?: number }");
-    expect(ts({ type: "object", properties: { a: { type: "string" } }, anyOf: [{ required: ["a"] }, { type: "null" }] }))
-      .toBe("{ a?: string } & ({ a: unknown } | null)");
+    expect(ts({ allOf: [{ properties: { a: { type: "string" } } }, { properties: { b: { type: "number" } } }] })).toBe("{ a?: string } & { b?: number }");
+    expect(ts({ type: "object", properties: { a: { type: "string" } }, anyOf: [{ required: ["a"] }, { type: "null" }] })).toBe(
+      "{ a?: string } & ({ a: unknown } | null)",
+    );
   });
 
   test("nullable adds null", () => {
@@ -162,7 +164,11 @@ describe("literals, unions and intersections", () => {
 
 describe("$ref", () => {
   test("a $defs reference becomes a named alias with the definition's description", () => {
-    const d = decl({ type: "object", properties: { p: { $ref: "#/$defs/Point" } }, $defs: { Point: { description: "A point", type: "object", properties: { x: { type: "number" } }, required: ["x"] } } });
+    const d = decl({
+      type: "object",
+      properties: { p: { $ref: "#/$defs/Point" } },
+      $defs: { Point: { description: "A point", type: "object", properties: { x: { type: "number" } }, required: ["x"] } },
+    });
     expect(d.type).toBe("{ p?: Point }");
     expect(d.aliases).toEqual(["/** A point */\ntype Point = { x: number };"]);
     expect(d.aliasNames).toEqual(["Point"]);
@@ -180,7 +186,10 @@ describe("$ref", () => {
   });
 
   test("mutually recursive definitions each get one alias", () => {
-    const d = decl({ $ref: "#/$defs/A", $defs: { A: { type: "object", properties: { b: { $ref: "#/$defs/B" } } }, B: { type: "array", items: { $ref: "#/$defs/A" } } } });
+    const d = decl({
+      $ref: "#/$defs/A",
+      $defs: { A: { type: "object", properties: { b: { $ref: "#/$defs/B" } } }, B: { type: "array", items: { $ref: "#/$defs/A" } } },
+    });
     expect(d.aliases).toEqual(["type A = { b?: B };", "type B = A[];"]);
   });
 
@@ -196,7 +205,13 @@ describe("$ref", () => {
   });
 
   test("alias names avoid taken and predefined names and are made identifiers", () => {
-    const d = decl({ anyOf: [{ $ref: "#/$defs/string" }, { $ref: "#/$defs/Taken" }, { $ref: "#/$defs/my-type" }], $defs: { string: { type: "string" }, Taken: { type: "number" }, "my-type": { type: "boolean" } } }, { taken: new Set(["Taken"]) });
+    const d = decl(
+      {
+        anyOf: [{ $ref: "#/$defs/string" }, { $ref: "#/$defs/Taken" }, { $ref: "#/$defs/my-type" }],
+        $defs: { string: { type: "string" }, Taken: { type: "number" }, "my-type": { type: "boolean" } },
+      },
+      { taken: new Set(["Taken"]) },
+    );
     expect(d.aliasNames).toEqual(["string_2", "Taken_2", "my_type"]);
     expect(d.type).toBe("string_2 | Taken_2 | my_type");
   });
@@ -213,7 +228,11 @@ describe("$ref", () => {
   });
 
   test("a reference with sibling keywords is intersected with them", () => {
-    const d = decl({ $ref: "#/$defs/Base", properties: { extra: { type: "string" } }, $defs: { Base: { type: "object", properties: { id: { type: "string" } } } } });
+    const d = decl({
+      $ref: "#/$defs/Base",
+      properties: { extra: { type: "string" } },
+      $defs: { Base: { type: "object", properties: { id: { type: "string" } } } },
+    });
     expect(d.type).toBe("Base & { extra?: string }");
   });
 });
@@ -230,7 +249,11 @@ test("every type rendered in this file compiles under tsc --strict", () => {
   dirs.push(dir);
   const body = rendered.map((d, i) => `namespace N${i} {\n${d.aliases.join("\n")}\nexport type T = ${d.type};\n}`).join("\n");
   writeFileSync(join(dir, "types.ts"), `${body}\nexport {};\n`);
-  const r = spawnSync(TSC, ["--noEmit", "--strict", "--exactOptionalPropertyTypes", "--target", "esnext", "--module", "esnext", "--lib", "esnext", "types.ts"], { cwd: dir, encoding: "utf8" });
+  const r = spawnSync(
+    TSC,
+    ["--noEmit", "--strict", "--exactOptionalPropertyTypes", "--target", "esnext", "--module", "esnext", "--lib", "esnext", "types.ts"],
+    { cwd: dir, encoding: "utf8" },
+  );
   expect(r.stdout + r.stderr).toBe("");
   expect(r.status).toBe(0);
 }, 60_000);

@@ -62,15 +62,33 @@ const SERVERS: ServerTools[] = [
     name: "everything",
     tools: [
       { name: "echo", description: "Echoes back the input", inputSchema: obj({ message: { type: "string", description: "Text to echo" } }, ["message"]) },
-      { name: "get-sum", inputSchema: obj({ a: { type: "number" }, b: { type: "number" } }, ["a", "b"]), outputSchema: obj({ sum: { type: "number" } }, ["sum"]), annotations: { readOnlyHint: true, idempotentHint: true } },
+      {
+        name: "get-sum",
+        inputSchema: obj({ a: { type: "number" }, b: { type: "number" } }, ["a", "b"]),
+        outputSchema: obj({ sum: { type: "number" } }, ["sum"]),
+        annotations: { readOnlyHint: true, idempotentHint: true },
+      },
       { name: "list", inputSchema: obj({ limit: { type: "integer" } }) },
       { name: "_Stop", description: "hook", inputSchema: obj({}) },
-      { name: "delete", inputSchema: { type: "object", properties: { node: { $ref: "#/$defs/Node" } }, $defs: { Node: { type: "object", properties: { kids: { type: "array", items: { $ref: "#/$defs/Node" } } } } } } },
+      {
+        name: "delete",
+        inputSchema: {
+          type: "object",
+          properties: { node: { $ref: "#/$defs/Node" } },
+          $defs: { Node: { type: "object", properties: { kids: { type: "array", items: { $ref: "#/$defs/Node" } } } } },
+        },
+      },
       { name: "no-schema" },
     ],
   },
   { name: "log", tools: [{ name: "write", inputSchema: obj({ line: { type: "string" } }, ["line"]) }] },
-  { name: "my.server", tools: [{ name: "a.b", inputSchema: obj({}) }, { name: "a-b", inputSchema: obj({}) }] },
+  {
+    name: "my.server",
+    tools: [
+      { name: "a.b", inputSchema: obj({}) },
+      { name: "a-b", inputSchema: obj({}) },
+    ],
+  },
   { name: "fetch", tools: [] },
   { name: "later", tools: [], unknownTools: true },
 ];
@@ -184,8 +202,20 @@ export {};
 
 const COLLIDING: ServerTools[] = [
   { name: "a-b", tools: [{ name: "t", inputSchema: { $ref: "#/$defs/Promise", $defs: { Promise: { type: "string" } } } }] },
-  { name: "a.b", tools: [{ name: "t", inputSchema: { type: "object", properties: { p: { $ref: "#/$defs/Promise" } }, $defs: { Promise: { type: "number" } } } }] },
-  { name: "r", tools: [{ name: "self", inputSchema: { type: "object", properties: { next: { $ref: "#" } } }, outputSchema: { type: "object", properties: { up: { $ref: "#" } } } }] },
+  {
+    name: "a.b",
+    tools: [{ name: "t", inputSchema: { type: "object", properties: { p: { $ref: "#/$defs/Promise" } }, $defs: { Promise: { type: "number" } } } }],
+  },
+  {
+    name: "r",
+    tools: [
+      {
+        name: "self",
+        inputSchema: { type: "object", properties: { next: { $ref: "#" } } },
+        outputSchema: { type: "object", properties: { up: { $ref: "#" } } },
+      },
+    ],
+  },
 ];
 
 const ESNEXT = ["esnext"];
@@ -229,7 +259,9 @@ describe("generateDeclarations", () => {
   });
 
   test("the tool description and its hints become the method's JSDoc", () => {
-    expect(dts).toContain("  /** Echoes back the input */\n  readonly echo: {\n    (args: {\n    /** Text to echo */\n    message: string;\n  }): Promise<unknown>;");
+    expect(dts).toContain(
+      "  /** Echoes back the input */\n  readonly echo: {\n    (args: {\n    /** Text to echo */\n    message: string;\n  }): Promise<unknown>;",
+    );
     expect(dts).toContain("  /** Hints: read-only, idempotent. */\n  readonly get_sum: {");
   });
 
@@ -339,6 +371,8 @@ describe("renderToolTypes", () => {
   });
 
   test("a hook tool is an unknown tool, and the error lists the tools there are", () => {
-    expect(() => renderToolTypes(everything, "_Stop")).toThrow('unknown tool "_Stop" on MCP server "everything": use one of echo, get-sum, list, delete, no-schema');
+    expect(() => renderToolTypes(everything, "_Stop")).toThrow(
+      'unknown tool "_Stop" on MCP server "everything": use one of echo, get-sum, list, delete, no-schema',
+    );
   });
 });

@@ -16,7 +16,6 @@ import { removeTempRoots, tempRoot, write } from "./temp-files.ts";
 
 afterAll(removeTempRoots);
 
-
 /** Runs fn and returns the ConfigError it throws; fails the test if it throws nothing else. */
 function configError(fn: () => unknown): ConfigError {
   try {
@@ -37,7 +36,12 @@ describe("null-splice", () => {
     { name: "only absent layers give nothing", layers: [undefined, undefined], items: [], shadowed: [] },
     { name: "a single layer is its own items", layers: [L("d", "a", "b")], items: ["a", "b"], shadowed: [] },
     { name: "a list without null replaces what it inherits", layers: [L("d", "x", "y"), L("f", "a")], items: ["a"], shadowed: ["x", "y"] },
-    { name: "null splices the inherited items at its position (the design's example)", layers: [L("d", "x", "y"), L("f", "a", null, "b")], items: ["a", "x", "y", "b"], shadowed: [] },
+    {
+      name: "null splices the inherited items at its position (the design's example)",
+      layers: [L("d", "x", "y"), L("f", "a", null, "b")],
+      items: ["a", "x", "y", "b"],
+      shadowed: [],
+    },
     { name: "a leading null appends", layers: [L("d", "x"), L("f", null, "a")], items: ["x", "a"], shadowed: [] },
     { name: "a trailing null prepends", layers: [L("d", "x"), L("f", "a", null)], items: ["a", "x"], shadowed: [] },
     { name: "a lone null inherits unchanged", layers: [L("d", "x", "y"), L("f", null)], items: ["x", "y"], shadowed: [] },
@@ -45,9 +49,24 @@ describe("null-splice", () => {
     { name: "an absent layer inherits unchanged", layers: [L("d", "x"), undefined, L("e", null, "a")], items: ["x", "a"], shadowed: [] },
     { name: "every null splices a full copy", layers: [L("d", "x", "y"), L("f", null, "a", null)], items: ["x", "y", "a", "x", "y"], shadowed: [] },
     { name: "null with nothing inherited contributes nothing", layers: [L("f", null, "a", null)], items: ["a"], shadowed: [] },
-    { name: "shadowed accumulates across replacing layers in the order dropped", layers: [L("d", "x"), L("f", "y"), L("e", "z")], items: ["z"], shadowed: ["x", "y"] },
-    { name: "items spliced through one layer can be dropped by the next", layers: [L("d", "x"), L("f", null, "a"), L("e", "b")], items: ["b"], shadowed: ["x", "a"] },
-    { name: "four layers splice through each other", layers: [L("d", "x"), L("u", "u", null), L("p", null, "p"), L("flag", "f", null)], items: ["f", "u", "x", "p"], shadowed: [] },
+    {
+      name: "shadowed accumulates across replacing layers in the order dropped",
+      layers: [L("d", "x"), L("f", "y"), L("e", "z")],
+      items: ["z"],
+      shadowed: ["x", "y"],
+    },
+    {
+      name: "items spliced through one layer can be dropped by the next",
+      layers: [L("d", "x"), L("f", null, "a"), L("e", "b")],
+      items: ["b"],
+      shadowed: ["x", "a"],
+    },
+    {
+      name: "four layers splice through each other",
+      layers: [L("d", "x"), L("u", "u", null), L("p", null, "p"), L("flag", "f", null)],
+      items: ["f", "u", "x", "p"],
+      shadowed: [],
+    },
   ];
   for (const row of table) {
     test(row.name, () => {
@@ -120,9 +139,7 @@ describe("jsonc", () => {
 
   test("a duplicate key is an error naming the key path and both lines", () => {
     const err = configError(() => parseJsonc('{"mcpServers": {\n  "a": {},\n  "a": {}\n}}', "f"));
-    expect(err.message).toBe(
-      "f:3:3: key mcpServers.a: duplicate key (first written on line 2): JSON keeps only the last one, so remove or merge one of them",
-    );
+    expect(err.message).toBe("f:3:3: key mcpServers.a: duplicate key (first written on line 2): JSON keeps only the last one, so remove or merge one of them");
   });
 
   test("a byte-order mark is accepted and does not shift positions", () => {
@@ -223,14 +240,7 @@ describe("finding config files", () => {
       seen.push(p);
       return false;
     });
-    expect(seen).toEqual([
-      "/a/b/.mcpx.json",
-      "/a/b/.mcpx/config.json",
-      "/a/.mcpx.json",
-      "/a/.mcpx/config.json",
-      "/.mcpx.json",
-      "/.mcpx/config.json",
-    ]);
+    expect(seen).toEqual(["/a/b/.mcpx.json", "/a/b/.mcpx/config.json", "/a/.mcpx.json", "/a/.mcpx/config.json", "/.mcpx.json", "/.mcpx/config.json"]);
   });
 });
 
@@ -266,7 +276,7 @@ describe("variable expansion", () => {
     ["${1A}", "is not a variable reference"],
     ["${A B}", "only ${A} and ${A:-default} are supported"],
     ["${A:?msg}", "only ${A} and ${A:-default} are supported"],
-    ["${A", "is a \"}\" missing?"],
+    ["${A", 'is a "}" missing?'],
     ["${A:-x", "is not closed"],
   ];
   for (const [input, want] of errors) {
@@ -311,13 +321,16 @@ describe("mcpServers", () => {
   });
 
   test("type sse, or an untyped url ending in /sse, is the legacy HTTP+SSE transport; an explicit http type wins", () => {
-    const got = parse({
-      typed: { type: "sse", url: "http://x.test/events" },
-      bySuffix: { url: "http://x.test/sse?key=1" },
-      byVariable: { url: "${BASE}/sse" },
-      explicit: { type: "http", url: "http://x.test/sse" },
-      plain: { url: "http://x.test/mcp" },
-    }, { BASE: "http://x.test" });
+    const got = parse(
+      {
+        typed: { type: "sse", url: "http://x.test/events" },
+        bySuffix: { url: "http://x.test/sse?key=1" },
+        byVariable: { url: "${BASE}/sse" },
+        explicit: { type: "http", url: "http://x.test/sse" },
+        plain: { url: "http://x.test/mcp" },
+      },
+      { BASE: "http://x.test" },
+    );
     expect(Object.fromEntries(Object.entries(got).map(([n, s]) => [n, s.kind === "http" ? s.transport : "stdio"]))).toEqual({
       typed: "sse",
       bySuffix: "sse",
@@ -363,7 +376,9 @@ describe("mcpServers", () => {
   });
 
   test("a number in env is an error naming the variable and saying to quote it", () => {
-    expect(problem({ a: { command: "x", env: { PORT: 8080 } } })).toContain('key mcpServers.a.env.PORT: must be a string (quote numbers and booleans, e.g. "8080")');
+    expect(problem({ a: { command: "x", env: { PORT: 8080 } } })).toContain(
+      'key mcpServers.a.env.PORT: must be a string (quote numbers and booleans, e.g. "8080")',
+    );
   });
 
   test("args that are not an array of strings are an error naming the item", () => {
@@ -402,7 +417,7 @@ describe("mcpServers", () => {
   });
 
   test("a url that is not http(s) after expansion is an error", () => {
-    expect(problem({ a: { url: "${HOST}/mcp" }, }, { HOST: "x.test" })).toContain('key mcpServers.a.url: "x.test/mcp" is not an http:// or https:// URL');
+    expect(problem({ a: { url: "${HOST}/mcp" } }, { HOST: "x.test" })).toContain('key mcpServers.a.url: "x.test/mcp" is not an http:// or https:// URL');
   });
 
   test("a relative cwd resolves against the config file's directory", () => {
@@ -423,7 +438,10 @@ describe("mcpServers", () => {
       c: { name: "c", kind: "http", url: "http://c", headers: {}, origin: "near" },
       a: { name: "a", kind: "http", url: "http://a", headers: {}, origin: "near" },
     };
-    const merged = mergeServers([{ servers: far, broken: {} }, { servers: near, broken: {} }]).servers;
+    const merged = mergeServers([
+      { servers: far, broken: {} },
+      { servers: near, broken: {} },
+    ]).servers;
     expect(Object.keys(merged)).toEqual(["a", "b", "c"]);
     expect(merged.a).toEqual(near.a!);
   });
@@ -441,7 +459,10 @@ describe("loading config", () => {
 
   test("a broken server entry is kept with its error, which carries the file, line and key path; the others load", () => {
     const dir = join(root, "badentry");
-    const path = write(join(dir, ".mcpx.json"), '{\n  "mcpServers": {\n    "a": {\n      "command": "x",\n      "hedaers": {}\n    },\n    "ok": {"command": "y"}\n  }\n}\n');
+    const path = write(
+      join(dir, ".mcpx.json"),
+      '{\n  "mcpServers": {\n    "a": {\n      "command": "x",\n      "hedaers": {}\n    },\n    "ok": {"command": "y"}\n  }\n}\n',
+    );
     const got = loadConfig({ cwd: dir, env: {} });
     expect(got.broken.a!.error.message).toStartWith(`${path}:5:7: key mcpServers.a.hedaers: unknown key`);
     expect(Object.keys(got.servers)).toEqual(["ok"]);
@@ -457,9 +478,7 @@ describe("loading config", () => {
   });
 
   test("a file that is not an object is an error", () => {
-    expect(configError(() => parseConfigText("f", "[]", {})).message).toBe(
-      'f:1:1: a config file must hold one JSON object, e.g. {"mcpServers": {}}',
-    );
+    expect(configError(() => parseConfigText("f", "[]", {})).message).toBe('f:1:1: a config file must hold one JSON object, e.g. {"mcpServers": {}}');
   });
 
   test("the chain merges servers, nearest winning, each remembering its file", () => {

@@ -120,8 +120,16 @@ describe("describeIssues", () => {
   };
 
   test("an unknown key lists the keys accepted where it stood", () => {
-    expect(issues({ source: "1", sorce: "x" })).toEqual([{ path: "sorce", message: 'unknown key "sorce": accepted keys are source, file, name, args, export, script, hooks, runtime, sandbox, timeoutMs, timeout, env, stdin, cwd, output, settings' }]);
-    expect(issues({ source: "1", script: { onsuccess: [] } })).toEqual([{ path: "script.onsuccess", message: 'unknown key "onsuccess": accepted keys in script are before, prefix, onSuccess, onError, suffix' }]);
+    expect(issues({ source: "1", sorce: "x" })).toEqual([
+      {
+        path: "sorce",
+        message:
+          'unknown key "sorce": accepted keys are source, file, name, args, export, script, hooks, runtime, sandbox, timeoutMs, timeout, env, stdin, cwd, output, settings',
+      },
+    ]);
+    expect(issues({ source: "1", script: { onsuccess: [] } })).toEqual([
+      { path: "script.onsuccess", message: 'unknown key "onsuccess": accepted keys in script are before, prefix, onSuccess, onError, suffix' },
+    ]);
   });
 
   test("a wrong type says what was expected and what came", () => {
@@ -134,12 +142,24 @@ describe("describeIssues", () => {
   });
 
   test("the summary is one line naming each path", () => {
-    expect(issuesSummary([{ path: "a", message: "x" }, { path: "b.c", message: "y" }])).toBe("a: x; b.c: y");
+    expect(
+      issuesSummary([
+        { path: "a", message: "x" },
+        { path: "b.c", message: "y" },
+      ]),
+    ).toBe("a: x; b.c: y");
   });
 });
 
 describe("SSE", () => {
-  const event = { seq: 7, kind: "call.finished", time: "2026-01-01T00:00:00.000Z", data: { server: "s", tool: "t", ok: true, durationMs: 1, argsHash: "h" }, server: "s", tool: "t" } as const;
+  const event = {
+    seq: 7,
+    kind: "call.finished",
+    time: "2026-01-01T00:00:00.000Z",
+    data: { server: "s", tool: "t", ok: true, durationMs: 1, argsHash: "h" },
+    server: "s",
+    tool: "t",
+  } as const;
 
   test("an event is id, event and one data line of JSON", () => {
     expect(sseMessage(event as never)).toBe(`id: 7\nevent: call.finished\ndata: ${JSON.stringify(event)}\n\n`);
@@ -152,7 +172,10 @@ describe("SSE", () => {
   const q = (query: string, lastEventId: string | null = null) => eventsQuery(new URL(`http://x/v1/events${query}`), lastEventId);
 
   test("kinds is a comma list of prefixes, repeatable; since and filters pass through", () => {
-    expect(q("?kinds=call,script&kinds=server.started&since=4&server=fa*")).toEqual({ ok: true, options: { kinds: ["call", "script", "server.started"], since: 4, filter: { server: "fa*" } } });
+    expect(q("?kinds=call,script&kinds=server.started&since=4&server=fa*")).toEqual({
+      ok: true,
+      options: { kinds: ["call", "script", "server.started"], since: 4, filter: { server: "fa*" } },
+    });
     expect(q("")).toEqual({ ok: true, options: {} });
   });
 
@@ -178,7 +201,9 @@ describe("the keep-alive interval", () => {
 
   test("a value that is not a whole number of milliseconds > 0 is an error naming the variable, never a default", () => {
     for (const bad of ["0", "-5", "1.5", "200ms", "soon"]) {
-      expect(() => keepAliveMs({ MCPX_DAEMON_KEEPALIVE_MS: bad })).toThrow(`MCPX_DAEMON_KEEPALIVE_MS=${bad}: give the /v1/events keep-alive interval in milliseconds`);
+      expect(() => keepAliveMs({ MCPX_DAEMON_KEEPALIVE_MS: bad })).toThrow(
+        `MCPX_DAEMON_KEEPALIVE_MS=${bad}: give the /v1/events keep-alive interval in milliseconds`,
+      );
     }
   });
 });
@@ -218,7 +243,16 @@ describe("http helpers", () => {
 });
 
 describe("withoutHooksInForce", () => {
-  const hook = (name: string, argv: string[]): Hook => ({ name, on: "script", phase: "before", action: { kind: "run", argv }, when: {}, effect: "advise", failure: "open", origin: "x" });
+  const hook = (name: string, argv: string[]): Hook => ({
+    name,
+    on: "script",
+    phase: "before",
+    action: { kind: "run", argv },
+    when: {},
+    effect: "advise",
+    failure: "open",
+    origin: "x",
+  });
 
   test("a per-run hook identical to one in force is dropped; a different one is kept", () => {
     const raw = [{ name: "a" }, { name: "b" }, { name: "a2" }];
@@ -235,7 +269,7 @@ describe("docs/daemon.md", () => {
     const fresh = withGeneratedRoutes(doc);
     if (fresh !== doc) {
       throw new Error(
-        "docs/daemon.md is stale: lib/daemon/routes.ts changed. Regenerate with: bun -e 'import { readFileSync, writeFileSync } from \"node:fs\"; import { withGeneratedRoutes } from \"./lib/daemon/docs.ts\"; writeFileSync(\"docs/daemon.md\", withGeneratedRoutes(readFileSync(\"docs/daemon.md\", \"utf8\")))'",
+        'docs/daemon.md is stale: lib/daemon/routes.ts changed. Regenerate with: bun -e \'import { readFileSync, writeFileSync } from "node:fs"; import { withGeneratedRoutes } from "./lib/daemon/docs.ts"; writeFileSync("docs/daemon.md", withGeneratedRoutes(readFileSync("docs/daemon.md", "utf8")))\'',
       );
     }
     expect(doc.split(ROUTES_BEGIN)).toHaveLength(2);

@@ -18,7 +18,7 @@ const MD = [
   "<!-- doc-test: network -->",
   "```jsonc",
   "// .mcpx.json (found walking up), or ~/.config/mcpx/config.json",
-  "{ \"mcpServers\": {} }",
+  '{ "mcpServers": {} }',
   "```",
   "",
   "````",
@@ -35,7 +35,12 @@ describe("fencedBlocks", () => {
   const blocks = fencedBlocks("X.md", MD);
 
   test("finds every block with its fence line, language and body", () => {
-    expect(blocks.map((b) => [b.line, b.lang])).toEqual([[3, "sh"], [12, "jsonc"], [17, ""], [21, "console"]]);
+    expect(blocks.map((b) => [b.line, b.lang])).toEqual([
+      [3, "sh"],
+      [12, "jsonc"],
+      [17, ""],
+      [21, "console"],
+    ]);
     expect(blocks[2]!.body).toBe("```sh\ninside a longer fence");
   });
 
@@ -84,7 +89,9 @@ describe("blockProblem", () => {
   const block = (lang: string, body: string, marker?: string) => ({ file: "X.md", line: 7, lang, body, marker });
 
   test("an unlabeled block holding a command is refused, naming the line to label", () => {
-    expect(blockProblem(block("", "mcpx daemon   # default socket"))).toBe("X.md:7: an unlabeled block holds a command (mcpx daemon   # default socket): label it ```sh so the doc test runs it");
+    expect(blockProblem(block("", "mcpx daemon   # default socket"))).toBe(
+      "X.md:7: an unlabeled block holds a command (mcpx daemon   # default socket): label it ```sh so the doc test runs it",
+    );
     expect(blockProblem(block("", "$ curl http://x/"))).toContain("label it ```sh");
   });
 

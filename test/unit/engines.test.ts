@@ -8,7 +8,9 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dir, "../..");
-const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as { packages: Record<string, { version?: string; engines?: { node?: string } | string[] }> };
+const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as {
+  packages: Record<string, { version?: string; engines?: { node?: string } | string[] }>;
+};
 const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
 
 /** the Node that `npm install` runs on here (bun test's own process.versions.node is Bun's claim, not Node's) */

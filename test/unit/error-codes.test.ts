@@ -108,12 +108,15 @@ describe("the errors commands throw", () => {
     [new UnknownToolError("s", "t"), "UNKNOWN_TOOL", 1],
   ];
 
-  test.each(cases.map(([e, code, exit]) => [e.name, code, exit, e] as const))("%s (%s) is a McpxError with the table's exit code %d", (_name, code, exit, error) => {
-    expect(error).toBeInstanceOf(McpxError);
-    expect(error).toBeInstanceOf(Error);
-    expect(error.code).toBe(code as never);
-    expect(error.exitCode).toBe(exit);
-  });
+  test.each(cases.map(([e, code, exit]) => [e.name, code, exit, e] as const))(
+    "%s (%s) is a McpxError with the table's exit code %d",
+    (_name, code, exit, error) => {
+      expect(error).toBeInstanceOf(McpxError);
+      expect(error).toBeInstanceOf(Error);
+      expect(error.code).toBe(code as never);
+      expect(error.exitCode).toBe(exit);
+    },
+  );
 
   test("each keeps its own name, which the CLI no longer decides anything by", () => {
     expect(cases.map(([e]) => e.name)).toEqual([
@@ -134,12 +137,14 @@ describe("the errors commands throw", () => {
 describe("docs generated from the table", () => {
   test("docs/exit-codes.md is up to date with the table", () => {
     const doc = readFileSync(EXIT_CODES_DOC, "utf8");
-    if (withGeneratedExitCodes(doc) !== doc) throw new Error("docs/exit-codes.md is stale: lib/errors/codes.ts changed. Run `bun run test/gen-docs.ts` and commit the result.");
+    if (withGeneratedExitCodes(doc) !== doc)
+      throw new Error("docs/exit-codes.md is stale: lib/errors/codes.ts changed. Run `bun run test/gen-docs.ts` and commit the result.");
   });
 
   test("docs/frames.md's error-code list is up to date with the table", () => {
     const doc = readFileSync(FRAMES_DOC, "utf8");
-    if (withGeneratedFrameCodes(doc) !== doc) throw new Error("docs/frames.md is stale: lib/errors/codes.ts changed. Run `bun run test/gen-docs.ts` and commit the result.");
+    if (withGeneratedFrameCodes(doc) !== doc)
+      throw new Error("docs/frames.md is stale: lib/errors/codes.ts changed. Run `bun run test/gen-docs.ts` and commit the result.");
   });
 
   test("the exit-code table has one row per code and names each exit the design promises", () => {

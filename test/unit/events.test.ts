@@ -92,7 +92,14 @@ describe("kinds table", () => {
   });
 
   test("data shapes are the ones in the brief", () => {
-    expect(EVENT_KINDS["call.finished"].data).toEqual({ server: "string", tool: "string", ok: "boolean", durationMs: "number", argsHash: "string", runId: "string?" });
+    expect(EVENT_KINDS["call.finished"].data).toEqual({
+      server: "string",
+      tool: "string",
+      ok: "boolean",
+      durationMs: "number",
+      argsHash: "string",
+      runId: "string?",
+    });
     expect(EVENT_KINDS["hook.failed"].data).toEqual({ hook: "string", point: "string", phase: "string", reason: "string", runId: "string?" });
     expect(EVENT_KINDS["script.finished"].data).toEqual({ runId: "string", ok: "boolean", exitCode: "number", durationMs: "number" });
     expect(EVENT_KINDS["server.stopped"].data).toEqual({ server: "string", reason: "string" });

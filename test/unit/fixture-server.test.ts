@@ -37,11 +37,35 @@ const EVERYTHING = join(ROOT, "node_modules/.bin/mcp-server-everything");
 const BUN = process.execPath;
 
 const HOOK_TOOLS = ["_PreToolUse", "_secret"];
-const FAKE_TOOLS = ["echo", "add", "json_text", "fail", "rpc_error", "get-sum", "optional_args", "nested", "delete_item", "slow", "env", "bytes", "sha256", ...HOOK_TOOLS];
+const FAKE_TOOLS = [
+  "echo",
+  "add",
+  "json_text",
+  "fail",
+  "rpc_error",
+  "get-sum",
+  "optional_args",
+  "nested",
+  "delete_item",
+  "slow",
+  "env",
+  "bytes",
+  "sha256",
+  ...HOOK_TOOLS,
+];
 const EVERYTHING_TOOLS = [
-  "echo", "get-annotated-message", "get-env", "get-resource-links", "get-resource-reference",
-  "get-structured-content", "get-sum", "get-tiny-image", "gzip-file-as-resource",
-  "toggle-simulated-logging", "toggle-subscriber-updates", "trigger-long-running-operation",
+  "echo",
+  "get-annotated-message",
+  "get-env",
+  "get-resource-links",
+  "get-resource-reference",
+  "get-structured-content",
+  "get-sum",
+  "get-tiny-image",
+  "gzip-file-as-resource",
+  "toggle-simulated-logging",
+  "toggle-subscriber-updates",
+  "trigger-long-running-operation",
   "simulate-research-query",
 ];
 
@@ -238,7 +262,10 @@ describe("fake server over stdio", () => {
     proc.stdin.write(rawLines([...INIT, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "add", arguments: { a: 1, b: 2 } } }]));
     proc.stdin.flush();
     expect(await proc.exited).toBe(1);
-    expect(readRecord(file)).toEqual([{ event: "start", pid: proc.pid }, { tool: "add", args: { a: 1, b: 2 }, pid: proc.pid }]);
+    expect(readRecord(file)).toEqual([
+      { event: "start", pid: proc.pid },
+      { tool: "add", args: { a: 1, b: 2 }, pid: proc.pid },
+    ]);
 
     // Through the SDK client the crash is a failed call, and a reconnect starts a second process.
     const first = await stdio({ FAKE_MCP_CRASH_ON: "add", FAKE_MCP_RECORD: file });

@@ -32,9 +32,15 @@ describe("well-formed streams have no violations", () => {
     ["onError hooks before an error", [start, call, onError, onError, error, suffix, suffix, end]],
     ["an onSuccess hook may turn success into an error (refuse)", [start, onSuccess, error, end]],
     ["an onError hook may recover with a value (apply)", [start, onError, result, end]],
-    ["call and server.start hooks of any phase interleave with the body", [start, hook("server.start", "before"), call, hook("call", "onError"), log, hook("call", "suffix"), hook("server.start", "onSuccess"), result, end]],
+    [
+      "call and server.start hooks of any phase interleave with the body",
+      [start, hook("server.start", "before"), call, hook("call", "onError"), log, hook("call", "suffix"), hook("server.start", "onSuccess"), result, end],
+    ],
     ["body frames interleave in any order", [start, stderr, log, call, stdout, emit, log, result, end]],
-    ["an onError hook that asks for a retry is followed by the retried run's body and hooks", [start, before, log, onErrorRetry, stdout, call, onErrorRetry, log, onError, error, suffix, end]],
+    [
+      "an onError hook that asks for a retry is followed by the retried run's body and hooks",
+      [start, before, log, onErrorRetry, stdout, call, onErrorRetry, log, onError, error, suffix, end],
+    ],
     ["a retried run may succeed", [start, call, onErrorRetry, call, onSuccess, result, end]],
     ["an unknown frame type is allowed anywhere between start and end", [start, unknown, before, unknown, log, unknown, result, unknown, suffix, unknown, end]],
   ];
@@ -111,8 +117,16 @@ describe("each violation is reported once, naming the frame and the rule", () =>
       frames: [start, suffix, result, end],
       violations: [/^frame 2 \(result\) comes after frame 1 \(hook script suffix\): result\/error must come before suffix hooks$/],
     },
-    { name: "two results", frames: [start, result, result, end], violations: [/^frame 2 \(result\): a second result\/error \(the first was frame 1 \(result\)\); a run has exactly one$/] },
-    { name: "a result and an error", frames: [start, error, result, end], violations: [/^frame 2 \(result\): a second result\/error \(the first was frame 1 \(error\)\)/] },
+    {
+      name: "two results",
+      frames: [start, result, result, end],
+      violations: [/^frame 2 \(result\): a second result\/error \(the first was frame 1 \(result\)\); a run has exactly one$/],
+    },
+    {
+      name: "a result and an error",
+      frames: [start, error, result, end],
+      violations: [/^frame 2 \(result\): a second result\/error \(the first was frame 1 \(error\)\)/],
+    },
     { name: "no result or error", frames: [start, log, suffix, end], violations: [/^no result or error frame/] },
     { name: "no end", frames: [start, result, suffix], violations: [/^no end frame/] },
     { name: "a second end", frames: [start, result, end, end], violations: [/^frame 3 \(end\): a second end \(the first was frame 2\)/] },

@@ -14,7 +14,9 @@ describe("docs/hooks.md", () => {
 
   test("the generated part is up to date with the points table", () => {
     if (withGeneratedHooks(doc) !== doc) {
-      throw new Error("docs/hooks.md is stale: the points table, the hook-tool bindings or the MCPX_HOOK_* table changed. Run `bun run test/gen-docs.ts` and commit the result.");
+      throw new Error(
+        "docs/hooks.md is stale: the points table, the hook-tool bindings or the MCPX_HOOK_* table changed. Run `bun run test/gen-docs.ts` and commit the result.",
+      );
     }
   });
 
@@ -25,8 +27,10 @@ describe("docs/hooks.md", () => {
 
   test("the hand-written part covers the hook object, the dial, failure, MCP-driven hooks and Claude Code", () => {
     const prose = doc.slice(0, doc.indexOf(HOOKS_BEGIN));
-    for (const heading of ["## The hook object", "## The dial", "## Failure", "## MCP-driven hooks", "## Claude Code compatibility"]) expect(prose).toContain(heading);
-    for (const key of ["`on`", "`phase`", "`run`", "`module`", "`plugin`", "`prompt`", "`when`", "`effect`", "`failure`", "`timeout`", "`name`", "`compat`"]) expect(prose).toContain(key);
+    for (const heading of ["## The hook object", "## The dial", "## Failure", "## MCP-driven hooks", "## Claude Code compatibility"])
+      expect(prose).toContain(heading);
+    for (const key of ["`on`", "`phase`", "`run`", "`module`", "`plugin`", "`prompt`", "`when`", "`effect`", "`failure`", "`timeout`", "`name`", "`compat`"])
+      expect(prose).toContain(key);
     expect(prose).toContain("MCP_HOOK_SERVERS");
     expect(prose).toContain('["sh", "-c", "…"]');
   });

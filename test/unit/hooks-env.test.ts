@@ -6,13 +6,26 @@ import { HOOK_ENV, hookEnv } from "../../lib/hooks/hook-env.ts";
 const hook = { name: "no-deletes" };
 
 describe("hookEnv", () => {
-  const table: Array<{ name: string; point: string; phase: "before" | "onSuccess" | "observe"; payload: Parameters<typeof hookEnv>[3]; env: Record<string, string> }> = [
+  const table: Array<{
+    name: string;
+    point: string;
+    phase: "before" | "onSuccess" | "observe";
+    payload: Parameters<typeof hookEnv>[3];
+    env: Record<string, string>;
+  }> = [
     {
       name: "a call hook gets point, phase, name, run id, server and tool",
       point: "call",
       phase: "before",
       payload: { runId: "r1", call: { server: "fs", tool: "delete_file" } },
-      env: { MCPX_HOOK_POINT: "call", MCPX_HOOK_PHASE: "before", MCPX_HOOK_NAME: "no-deletes", MCPX_HOOK_RUN_ID: "r1", MCPX_HOOK_SERVER: "fs", MCPX_HOOK_TOOL: "delete_file" },
+      env: {
+        MCPX_HOOK_POINT: "call",
+        MCPX_HOOK_PHASE: "before",
+        MCPX_HOOK_NAME: "no-deletes",
+        MCPX_HOOK_RUN_ID: "r1",
+        MCPX_HOOK_SERVER: "fs",
+        MCPX_HOOK_TOOL: "delete_file",
+      },
     },
     {
       name: "a script hook gets the script path and no server or tool",
@@ -48,7 +61,15 @@ describe("hookEnv", () => {
 
 describe("the MCPX_HOOK_* table", () => {
   test("has the seven variables, each described, each named once", () => {
-    expect(HOOK_ENV.map((v) => v.name)).toEqual(["MCPX_HOOK_POINT", "MCPX_HOOK_PHASE", "MCPX_HOOK_NAME", "MCPX_HOOK_RUN_ID", "MCPX_HOOK_SERVER", "MCPX_HOOK_TOOL", "MCPX_HOOK_SCRIPT"]);
+    expect(HOOK_ENV.map((v) => v.name)).toEqual([
+      "MCPX_HOOK_POINT",
+      "MCPX_HOOK_PHASE",
+      "MCPX_HOOK_NAME",
+      "MCPX_HOOK_RUN_ID",
+      "MCPX_HOOK_SERVER",
+      "MCPX_HOOK_TOOL",
+      "MCPX_HOOK_SCRIPT",
+    ]);
     for (const v of HOOK_ENV) expect(v.description.length).toBeGreaterThan(10);
   });
 

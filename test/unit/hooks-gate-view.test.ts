@@ -20,7 +20,15 @@ function processGate(): { gate: Gate; arrive(h: Hook): void } {
     get hooks() {
       return [...fixed, ...plugin];
     },
-    policy: { autonomy: "run", max: "run", retryBudget: 1, defaultTimeoutMs: 5000, mcpTimeoutMs: 1000, callTimeoutMs: 60_000, hookServers: { all: false, names: [] } },
+    policy: {
+      autonomy: "run",
+      max: "run",
+      retryBudget: 1,
+      defaultTimeoutMs: 5000,
+      mcpTimeoutMs: 1000,
+      callTimeoutMs: 60_000,
+      hookServers: { all: false, names: [] },
+    },
   } as unknown as Gate;
   return { gate, arrive: (h) => plugin.push(h) };
 }

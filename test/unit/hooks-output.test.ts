@@ -51,7 +51,12 @@ describe("plainTextOutput", () => {
     { name: "plain text at onSuccess is advice", text: "3 tests failing", phase: "onSuccess", value: { advise: "3 tests failing" } },
     { name: "plain text at onError is advice", text: "try again later", phase: "onError", value: { advise: "try again later" } },
     { name: "plain text at suffix is advice", text: "done", phase: "suffix", value: { advise: "done" } },
-    { name: "a dial object is used as it is", text: '{"apply": {"q": 2}, "advise": "rewrote"}', phase: "before", value: { apply: { q: 2 }, advise: "rewrote" } },
+    {
+      name: "a dial object is used as it is",
+      text: '{"apply": {"q": 2}, "advise": "rewrote"}',
+      phase: "before",
+      value: { apply: { q: 2 }, advise: "rewrote" },
+    },
     { name: "an empty JSON object is no opinion", text: "{}", phase: "before", value: {} },
     { name: "a JSON object with a non-dial key is plain text", text: '{"status":"ok"}', phase: "before", value: { refuse: '{"status":"ok"}' } },
     { name: "a JSON array is plain text", text: '["a"]', phase: "onSuccess", value: { advise: '["a"]' } },

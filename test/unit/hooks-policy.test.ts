@@ -6,7 +6,15 @@ import { RUN_SETTINGS, RunSettingsSchema, runSettingValues } from "../../lib/exe
 import { POLICY_SETTINGS, stricterPolicy, type GatePolicy } from "../../lib/hooks/policy.ts";
 import * as v from "valibot";
 
-const base: GatePolicy = { autonomy: "apply", max: "run", retryBudget: 2, defaultTimeoutMs: 30_000, mcpTimeoutMs: 2500, callTimeoutMs: 60_000, hookServers: { all: false, names: [] } };
+const base: GatePolicy = {
+  autonomy: "apply",
+  max: "run",
+  retryBudget: 2,
+  defaultTimeoutMs: 30_000,
+  mcpTimeoutMs: 2500,
+  callTimeoutMs: 60_000,
+  hookServers: { all: false, names: [] },
+};
 
 describe("the settings a run may carry", () => {
   test("every setting the registry lets a run carry lands on a policy field (none is carried and dropped)", () => {

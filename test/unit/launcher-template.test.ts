@@ -89,7 +89,10 @@ describe("phaseBlock", () => {
   });
 
   test("each line is named before it runs, and the lines share one scope", () => {
-    const block = phaseBlock("onError", [{ source: "const a = 1", origin: "--on-error" }, { source: "use(a)", origin: "/p/.mcpx.json:3" }]);
+    const block = phaseBlock("onError", [
+      { source: "const a = 1", origin: "--on-error" },
+      { source: "use(a)", origin: "/p/.mcpx.json:3" },
+    ]);
     expect(block.indexOf('"script.onError line 1, from --on-error"')).toBeLessThan(block.indexOf("const a = 1"));
     expect(block.indexOf('"script.onError line 2, from /p/.mcpx.json:3"')).toBeLessThan(block.indexOf("use(a)"));
     expect(block.indexOf("const a = 1")).toBeLessThan(block.indexOf('"script.onError line 2'));
@@ -98,7 +101,11 @@ describe("phaseBlock", () => {
 
   test("an origin holding quotes, a comment end, a backtick or a hole name cannot break out of its string", () => {
     const origin = '/p/"we ird"*/`@suffix\\.json:1';
-    const out = fillTemplate({ ...PLAIN, before: phaseBlock("before", [{ source: "b()", origin }]), suffix: phaseBlock("suffix", [{ source: "SUFFIX_BODY()", origin: "--suffix" }]) });
+    const out = fillTemplate({
+      ...PLAIN,
+      before: phaseBlock("before", [{ source: "b()", origin }]),
+      suffix: phaseBlock("suffix", [{ source: "SUFFIX_BODY()", origin: "--suffix" }]),
+    });
     expect(count(out, "SUFFIX_BODY()")).toBe(1);
     const js = transpiler.transformSync(out);
     // the template's code after the before phase survived: a string that broke out would swallow or break it
@@ -109,7 +116,13 @@ describe("phaseBlock", () => {
 describe("checkPhases", () => {
   test("phases that parse give no message, including TypeScript types and top-level await", () => {
     expect(checkPhases({})).toBeUndefined();
-    expect(checkPhases({ before: ["const n: number = 1", "await Promise.resolve(n)"], suffix: ["log(`done ${1}`)"], onError: ["if (result.error) {", "  log.error(result.error)", "}"] })).toBeUndefined();
+    expect(
+      checkPhases({
+        before: ["const n: number = 1", "await Promise.resolve(n)"],
+        suffix: ["log(`done ${1}`)"],
+        onError: ["if (result.error) {", "  log.error(result.error)", "}"],
+      }),
+    ).toBeUndefined();
   });
 
   test("a phase that does not parse is named, with the parser's complaint", () => {

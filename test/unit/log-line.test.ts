@@ -29,12 +29,27 @@ describe("each format", () => {
 
 describe("details", () => {
   test("json lines parse back to the record, fields included", () => {
-    expect(JSON.parse(formatLogLine(fromServer, "json"))).toEqual({ time: ISO, level: "warn", source: "everything", msg: "slow answer", tool: "echo", ms: 1200 });
+    expect(JSON.parse(formatLogLine(fromServer, "json"))).toEqual({
+      time: ISO,
+      level: "warn",
+      source: "everything",
+      msg: "slow answer",
+      tool: "echo",
+      ms: 1200,
+    });
   });
 
   test("logfmt quotes values with spaces, quotes, equals signs, backslashes or nothing at all", () => {
-    const r: LogRecord = { level: "error", message: 'say "hi"', source: "a b", time, fields: { eq: "a=b", bs: "c\\d", empty: "", plain: "ok", obj: { k: [1] } } };
-    expect(formatLogLine(r, "logfmt")).toBe(`time=${ISO} level=error source="a b" msg="say \\"hi\\"" eq="a=b" bs="c\\\\d" empty="" plain=ok obj="{\\"k\\":[1]}"`);
+    const r: LogRecord = {
+      level: "error",
+      message: 'say "hi"',
+      source: "a b",
+      time,
+      fields: { eq: "a=b", bs: "c\\d", empty: "", plain: "ok", obj: { k: [1] } },
+    };
+    expect(formatLogLine(r, "logfmt")).toBe(
+      `time=${ISO} level=error source="a b" msg="say \\"hi\\"" eq="a=b" bs="c\\\\d" empty="" plain=ok obj="{\\"k\\":[1]}"`,
+    );
   });
 
   test("logfmt keeps a multi-line message on one line", () => {

@@ -13,7 +13,10 @@ import { agentCompact, agentStop, attribute, hookToolText } from "../../lib/mcps
 
 /** a gate with run hooks only: no upstream servers (the pool lists none) */
 function gateWith(hooks: unknown[], servers: string[] = [], allow: string[] = []): Gate {
-  const parsed = parseHooks(hooks.map((value, i) => ({ value, origin: `test hooks[${i}]`, baseDir: process.cwd() })), { PATH: process.env.PATH });
+  const parsed = parseHooks(
+    hooks.map((value, i) => ({ value, origin: `test hooks[${i}]`, baseDir: process.cwd() })),
+    { PATH: process.env.PATH },
+  );
   const pool = { names: () => servers } as unknown as Gate["pool"];
   return {
     hooks: parsed,
@@ -25,7 +28,13 @@ function gateWith(hooks: unknown[], servers: string[] = [], allow: string[] = []
   } as unknown as Gate;
 }
 
-const answer = (name: string, on: string, phase: string, output: unknown, effect = "refuse") => ({ name, on, phase, run: ["sh", "-c", `cat >/dev/null; printf '%s' '${JSON.stringify(output)}'`], effect });
+const answer = (name: string, on: string, phase: string, output: unknown, effect = "refuse") => ({
+  name,
+  on,
+  phase,
+  run: ["sh", "-c", `cat >/dev/null; printf '%s' '${JSON.stringify(output)}'`],
+  effect,
+});
 
 describe("attribute", () => {
   const g = gateWith([], ["fake", "other"], ["fake"]);
@@ -40,7 +49,11 @@ describe("attribute", () => {
   });
 
   test("an unanswerable ask keeps its note after the decoded text", () => {
-    expect(attribute(g, "fake._Stop", `${encoded} (asked, and nobody can answer here)`, "_Stop")).toEqual({ hook: "_Stop", server: "fake", text: "3 tasks open (asked, and nobody can answer here)" });
+    expect(attribute(g, "fake._Stop", `${encoded} (asked, and nobody can answer here)`, "_Stop")).toEqual({
+      hook: "_Stop",
+      server: "fake",
+      text: "3 tasks open (asked, and nobody can answer here)",
+    });
   });
 
   test("a name that only looks like a server's hook tool stays mcpx's: a server not allowlisted, a server not configured, another tool", () => {

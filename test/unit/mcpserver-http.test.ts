@@ -23,13 +23,21 @@ function post(body: unknown, headers: Record<string, string> = {}): Request {
   });
 }
 
-const INIT = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "unit", version: "0" } } };
+const INIT = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "unit", version: "0" } },
+};
 
 /** the JSON-RPC messages of a response, whether it came as JSON or as an SSE stream */
 async function messages(res: Response): Promise<Array<Record<string, unknown>>> {
   const text = await res.text();
   if ((res.headers.get("content-type") ?? "").includes("text/event-stream")) {
-    return text.split("\n").filter((l) => l.startsWith("data: ") && l.length > 6).map((l) => JSON.parse(l.slice(6)));
+    return text
+      .split("\n")
+      .filter((l) => l.startsWith("data: ") && l.length > 6)
+      .map((l) => JSON.parse(l.slice(6)));
   }
   return text ? [JSON.parse(text)] : [];
 }
@@ -41,7 +49,10 @@ async function initialize(): Promise<string> {
   expect(id).toBeTruthy();
   const [msg] = await messages(res);
   expect((msg!.result as { serverInfo: { name: string } }).serverInfo.name).toBe("mcpx");
-  const ack = await handleMcpHttp(post({ jsonrpc: "2.0", method: "notifications/initialized" }, { "mcp-session-id": id!, "mcp-protocol-version": "2025-11-25" }), deps);
+  const ack = await handleMcpHttp(
+    post({ jsonrpc: "2.0", method: "notifications/initialized" }, { "mcp-session-id": id!, "mcp-protocol-version": "2025-11-25" }),
+    deps,
+  );
   expect(ack.status).toBe(202);
   return id!;
 }
@@ -49,16 +60,29 @@ async function initialize(): Promise<string> {
 describe("sessions", () => {
   test("initialize opens a session whose id later requests use: tools/list answers on it", async () => {
     const id = await initialize();
-    const res = await handleMcpHttp(post({ jsonrpc: "2.0", id: 2, method: "tools/list" }, { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" }), deps);
+    const res = await handleMcpHttp(
+      post({ jsonrpc: "2.0", id: 2, method: "tools/list" }, { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" }),
+      deps,
+    );
     expect(res.status).toBe(200);
     const [msg] = await messages(res);
-    expect((msg!.result as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toEqual(["mcpx_exec", "mcpx_call", "mcpx_namespaces", "mcpx_types", "_Stop", "_PostCompact"]);
+    expect((msg!.result as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toEqual([
+      "mcpx_exec",
+      "mcpx_call",
+      "mcpx_namespaces",
+      "mcpx_types",
+      "_Stop",
+      "_PostCompact",
+    ]);
   });
 
   test("DELETE ends a session; its id is then unknown (404 tells the client to initialize again)", async () => {
     const id = await initialize();
     const before = mcpSessionCount(engine);
-    const del = await handleMcpHttp(new Request(URL_, { method: "DELETE", headers: { host: "localhost", "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" } }), deps);
+    const del = await handleMcpHttp(
+      new Request(URL_, { method: "DELETE", headers: { host: "localhost", "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" } }),
+      deps,
+    );
     expect(del.status).toBe(200);
     expect(mcpSessionCount(engine)).toBe(before - 1);
     const again = await handleMcpHttp(post({ jsonrpc: "2.0", id: 3, method: "tools/list" }, { "mcp-session-id": id }), deps);
@@ -112,7 +136,11 @@ describe("DNS rebinding protection", () => {
     { name: "a loopback Origin", headers: { host: "localhost", origin: "http://127.0.0.1:3000" } },
     { name: "another host", headers: { host: "evil.example.com" }, bad: 'Host "evil.example.com"' },
     { name: "a loopback name as a subdomain", headers: { host: "localhost.evil.com" }, bad: "Host" },
-    { name: "a foreign Origin on a loopback Host", headers: { host: "localhost", origin: "https://evil.example.com" }, bad: 'Origin "https://evil.example.com"' },
+    {
+      name: "a foreign Origin on a loopback Host",
+      headers: { host: "localhost", origin: "https://evil.example.com" },
+      bad: 'Origin "https://evil.example.com"',
+    },
     { name: "an Origin that is not a URL", headers: { host: "localhost", origin: "null" }, bad: 'Origin "null"' },
   ];
   for (const c of cases) {

@@ -21,7 +21,9 @@ type Props = Record<string, { description?: string; default?: unknown }>;
 
 describe("mcpx_exec's schema is ExecOptions", () => {
   test("it takes exactly the ExecOptions fields, minus file (a path on the server is not offered over MCP)", () => {
-    const execKeys = Object.keys(ExecOptionsSchema.pipe[0].entries).filter((k) => k !== "file").sort();
+    const execKeys = Object.keys(ExecOptionsSchema.pipe[0].entries)
+      .filter((k) => k !== "file")
+      .sort();
     expect(Object.keys(McpExecArgsSchema.entries).sort()).toEqual(execKeys);
   });
 
@@ -71,14 +73,54 @@ describe("input schemas", () => {
 
 describe("parseToolArgs", () => {
   const bad: Array<{ name: string; schema: Parameters<typeof parseToolArgs>[1]; args: unknown; says: string }> = [
-    { name: "a missing required key names it and its type", schema: McpExecArgsSchema, args: {}, says: 'invalid arguments for t: missing required key "source" (string)' },
-    { name: "a wrong type names the key, the expected type and what came", schema: McpExecArgsSchema, args: { source: 1 }, says: "source: expected string, got 1" },
-    { name: "a nested wrong type names the whole path", schema: McpExecArgsSchema, args: { source: "", script: { before: [1] } }, says: "script.before[0]: expected string, got 1" },
-    { name: "an unknown key lists the keys that object takes and suggests the near one", schema: McpExecArgsSchema, args: { source: "", timeoutMS: 1 }, says: 'unknown key "timeoutMS": it takes source, name, args, export, script, hooks, runtime, sandbox, timeoutMs, timeout, env, stdin, cwd, output, settings (did you mean timeoutMs?)' },
-    { name: "an unknown nested key lists that object's keys", schema: McpExecArgsSchema, args: { source: "", script: { onsuccess: [] } }, says: 'unknown key "script.onsuccess": script takes before, prefix, onSuccess, onError, suffix (did you mean onSuccess?)' },
-    { name: "a picklist says every accepted value", schema: McpExecArgsSchema, args: { source: "", runtime: "python" }, says: 'runtime: expected ("auto" | "bun" | "deno" | "node"), got "python"' },
-    { name: "a regex check keeps its own words", schema: McpExecArgsSchema, args: { source: "", export: "not-an-id" }, says: 'export: export must be an identifier, got "not-an-id"' },
-    { name: "an array where an object belongs is refused, not read as {0: …}", schema: McpCallArgsSchema, args: { server: "s", tool: "t", args: ["x"] }, says: 'args: expected an object, got ["x"]' },
+    {
+      name: "a missing required key names it and its type",
+      schema: McpExecArgsSchema,
+      args: {},
+      says: 'invalid arguments for t: missing required key "source" (string)',
+    },
+    {
+      name: "a wrong type names the key, the expected type and what came",
+      schema: McpExecArgsSchema,
+      args: { source: 1 },
+      says: "source: expected string, got 1",
+    },
+    {
+      name: "a nested wrong type names the whole path",
+      schema: McpExecArgsSchema,
+      args: { source: "", script: { before: [1] } },
+      says: "script.before[0]: expected string, got 1",
+    },
+    {
+      name: "an unknown key lists the keys that object takes and suggests the near one",
+      schema: McpExecArgsSchema,
+      args: { source: "", timeoutMS: 1 },
+      says: 'unknown key "timeoutMS": it takes source, name, args, export, script, hooks, runtime, sandbox, timeoutMs, timeout, env, stdin, cwd, output, settings (did you mean timeoutMs?)',
+    },
+    {
+      name: "an unknown nested key lists that object's keys",
+      schema: McpExecArgsSchema,
+      args: { source: "", script: { onsuccess: [] } },
+      says: 'unknown key "script.onsuccess": script takes before, prefix, onSuccess, onError, suffix (did you mean onSuccess?)',
+    },
+    {
+      name: "a picklist says every accepted value",
+      schema: McpExecArgsSchema,
+      args: { source: "", runtime: "python" },
+      says: 'runtime: expected ("auto" | "bun" | "deno" | "node"), got "python"',
+    },
+    {
+      name: "a regex check keeps its own words",
+      schema: McpExecArgsSchema,
+      args: { source: "", export: "not-an-id" },
+      says: 'export: export must be an identifier, got "not-an-id"',
+    },
+    {
+      name: "an array where an object belongs is refused, not read as {0: …}",
+      schema: McpCallArgsSchema,
+      args: { server: "s", tool: "t", args: ["x"] },
+      says: 'args: expected an object, got ["x"]',
+    },
     { name: "an array as env is refused too", schema: McpExecArgsSchema, args: { source: "", env: ["A=1"] }, says: "env: expected an object" },
     { name: "arguments that are an array are refused", schema: McpNamespacesArgsSchema, args: [], says: "the arguments: expected an object, got an array" },
     { name: "a tool that takes no keys says so", schema: McpNamespacesArgsSchema, args: { verbose: true }, says: 'unknown key "verbose": it takes no keys' },
@@ -94,7 +136,18 @@ describe("parseToolArgs", () => {
 
   test("good arguments come back with ExecOptions' defaults filled in (the timeout is left to the server's exec.timeout)", () => {
     const r = parseToolArgs("t", McpExecArgsSchema, { source: "1" });
-    expect(r).toEqual({ ok: true, value: { source: "1", args: [], script: { before: [], prefix: [], onSuccess: [], onError: [], suffix: [] }, hooks: [], runtime: "auto", env: {}, settings: {} } });
+    expect(r).toEqual({
+      ok: true,
+      value: {
+        source: "1",
+        args: [],
+        script: { before: [], prefix: [], onSuccess: [], onError: [], suffix: [] },
+        hooks: [],
+        runtime: "auto",
+        env: {},
+        settings: {},
+      },
+    });
   });
 
   test("absent arguments are an empty object", () => {

@@ -44,7 +44,10 @@ describe("descendantsIn", () => {
 
 describe("hasEnvEntry", () => {
   test("matches a whole variable of a process's environment, never a prefix of one or the tail of another's value", async () => {
-    const child = Bun.spawn(["sleep", "30"], { env: { PATH: process.env.PATH!, MCPX_LINEAGE: "1:run-a", DECOY: "MCPX_LINEAGE=1:run-b" }, stdio: ["ignore", "ignore", "ignore"] });
+    const child = Bun.spawn(["sleep", "30"], {
+      env: { PATH: process.env.PATH!, MCPX_LINEAGE: "1:run-a", DECOY: "MCPX_LINEAGE=1:run-b" },
+      stdio: ["ignore", "ignore", "ignore"],
+    });
     try {
       expect(hasEnvEntry(child.pid, "MCPX_LINEAGE=1:run-a")).toBe(true);
       expect(hasEnvEntry(child.pid, "MCPX_LINEAGE=1:run")).toBe(false);

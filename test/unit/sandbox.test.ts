@@ -20,7 +20,11 @@ describe("decideSandbox", () => {
   });
 
   test("a run that asks for off where the server sandboxes is refused, naming the setting and its origin", () => {
-    for (const [setting, door] of [["auto", "mcp"], ["on", "http"], ["on", "cli"]] as const) {
+    for (const [setting, door] of [
+      ["auto", "mcp"],
+      ["on", "http"],
+      ["on", "cli"],
+    ] as const) {
       const d = decideSandbox("off", policy(setting, door));
       expect(d.ok).toBe(false);
       if (!d.ok) expect(d.message).toContain(`exec.sandbox is ${setting} (default)`);
@@ -37,11 +41,18 @@ describe("decideSandbox", () => {
 
 describe("parseSandboxAllow", () => {
   test("items merge in order", () => {
-    expect(parseSandboxAllow([{ value: { read: ["/a"], net: ["example.com:443"] }, origin: "file:/p" }, { value: { write: ["/b"], env: ["TZ"] }, origin: "env:X" }])).toEqual({ read: ["/a"], write: ["/b"], net: ["example.com:443"], env: ["TZ"] });
+    expect(
+      parseSandboxAllow([
+        { value: { read: ["/a"], net: ["example.com:443"] }, origin: "file:/p" },
+        { value: { write: ["/b"], env: ["TZ"] }, origin: "env:X" },
+      ]),
+    ).toEqual({ read: ["/a"], write: ["/b"], net: ["example.com:443"], env: ["TZ"] });
   });
 
   test("a relative path, a URL as a host, a bad name or an unknown key is an error naming the item, its origin and the key", () => {
-    expect(() => parseSandboxAllow([{ value: { read: ["rel"] }, origin: "env:X" }])).toThrow('exec.sandboxAllow[0] (env:X) key read: "rel" is not an absolute path');
+    expect(() => parseSandboxAllow([{ value: { read: ["rel"] }, origin: "env:X" }])).toThrow(
+      'exec.sandboxAllow[0] (env:X) key read: "rel" is not an absolute path',
+    );
     expect(() => parseSandboxAllow([{ value: { net: ["https://x.com"] }, origin: "env:X" }])).toThrow("key net");
     expect(() => parseSandboxAllow([{ value: { env: ["A-B"] }, origin: "env:X" }])).toThrow("key env");
     expect(() => parseSandboxAllow([{ value: { hosts: ["x"] }, origin: "env:X" }])).toThrow("unknown key: an item is an object with read");
@@ -65,7 +76,13 @@ describe("denoSandboxArgs", () => {
   });
 
   test("the caller's variables and exec.sandboxAllow add to the grants", () => {
-    const args = denoSandboxArgs({ files: ["/s.ts"], channel, callerEnv: ["GREETING"], allow: { read: ["/data"], write: ["/out"], net: ["api.example.com:443"], env: ["TZ"] }, autoInstall: false });
+    const args = denoSandboxArgs({
+      files: ["/s.ts"],
+      channel,
+      callerEnv: ["GREETING"],
+      allow: { read: ["/data"], write: ["/out"], net: ["api.example.com:443"], env: ["TZ"] },
+      autoInstall: false,
+    });
     expect(args).toContain("--allow-read=/s.ts,/run/x/abc.sock,/run/x/abc.run,/data");
     expect(args).toContain("--allow-write=/run/x/abc.sock,/run/x/abc.run,/out");
     expect(args).toContain("--allow-net=unix:/run/x/abc.sock,api.example.com:443");
@@ -74,7 +91,12 @@ describe("denoSandboxArgs", () => {
 });
 
 describe("unsafeDirReason", () => {
-  const stat = (o: { link?: boolean; dir?: boolean; uid?: number; mode?: number }) => ({ isSymbolicLink: () => o.link ?? false, isDirectory: () => o.dir ?? true, uid: o.uid ?? 1000, mode: o.mode ?? 0o40700 });
+  const stat = (o: { link?: boolean; dir?: boolean; uid?: number; mode?: number }) => ({
+    isSymbolicLink: () => o.link ?? false,
+    isDirectory: () => o.dir ?? true,
+    uid: o.uid ?? 1000,
+    mode: o.mode ?? 0o40700,
+  });
   test("a 0700 directory of ours is fine; another owner, a symlink, a file or a loose mode is not", () => {
     expect(unsafeDirReason(stat({}), 1000)).toBeUndefined();
     expect(unsafeDirReason(stat({ uid: 4242 }), 1000)).toBe("belongs to uid 4242, not to this user (uid 1000)");

@@ -23,8 +23,19 @@ function usageError(fn: () => unknown): string {
 
 describe("repeatable flags", () => {
   test("keep argv order across settings and spellings", () => {
-    const p = parseCommandArgs("run", ["--before", "b1", "--prefix", "p1", "--script-suffix", "s1", "--before", "b2", "--on-error", "e1", "--before", "b3"], OWN);
-    expect(p.settings.map((f) => `${f.spelling}=${f.value}`)).toEqual(["--before=b1", "--prefix=p1", "--script-suffix=s1", "--before=b2", "--on-error=e1", "--before=b3"]);
+    const p = parseCommandArgs(
+      "run",
+      ["--before", "b1", "--prefix", "p1", "--script-suffix", "s1", "--before", "b2", "--on-error", "e1", "--before", "b3"],
+      OWN,
+    );
+    expect(p.settings.map((f) => `${f.spelling}=${f.value}`)).toEqual([
+      "--before=b1",
+      "--prefix=p1",
+      "--script-suffix=s1",
+      "--before=b2",
+      "--on-error=e1",
+      "--before=b3",
+    ]);
     expect(p.settings.map((f) => f.path)).toEqual(["script.before", "script.prefix", "script.suffix", "script.before", "script.onError", "script.before"]);
   });
 

@@ -13,7 +13,6 @@ import { removeTempRoots, tempRoot, write } from "./temp-files.ts";
 
 afterAll(removeTempRoots);
 
-
 const USER = "/home/u/.config/mcpx/config.json";
 const PROJECT = "/work/p/.mcpx.json";
 
@@ -66,7 +65,10 @@ describe("precedence and origins", () => {
   test("each layer wins once every layer above it is gone", () => {
     expect(resolve({ ...layers, flags: [] }).get("logging.format")).toMatchObject({ value: "compact", origin: "env:MCPX_LOGGING_FORMAT" });
     expect(resolve({ ...layers, flags: [], env: {} }).get("logging.format")).toMatchObject({ value: "logfmt", origin: `file:${PROJECT}` });
-    expect(resolve({ ...layers, flags: [], env: {}, files: layers.files!.slice(0, 1) }).get("logging.format")).toMatchObject({ value: "json", origin: `file:${USER}` });
+    expect(resolve({ ...layers, flags: [], env: {}, files: layers.files!.slice(0, 1) }).get("logging.format")).toMatchObject({
+      value: "json",
+      origin: `file:${USER}`,
+    });
   });
 
   test("a scalar remembers every value it shadowed, nearest first", () => {
@@ -79,7 +81,12 @@ describe("precedence and origins", () => {
   });
 
   test("a layer that does not set a setting is skipped, not counted as shadowing", () => {
-    const r = resolve({ files: [{ path: USER, data: { "exec.timeout": "5s" } }, { path: PROJECT, data: {} }] }).get("exec.timeout")!;
+    const r = resolve({
+      files: [
+        { path: USER, data: { "exec.timeout": "5s" } },
+        { path: PROJECT, data: {} },
+      ],
+    }).get("exec.timeout")!;
     expect(r).toMatchObject({ value: 5000, origin: `file:${USER}` });
     expect(r.shadowed).toEqual([{ value: 0, origin: "default" }]);
   });
@@ -100,15 +107,25 @@ describe("precedence and origins", () => {
   });
 
   test("an empty list in a nearer file clears the inherited lines, and says so", () => {
-    const r = resolve({ files: [{ path: USER, data: { "script.suffix": ["u"] } }, { path: PROJECT, data: { "script.suffix": [] } }] }).get("script.suffix")!;
+    const r = resolve({
+      files: [
+        { path: USER, data: { "script.suffix": ["u"] } },
+        { path: PROJECT, data: { "script.suffix": [] } },
+      ],
+    }).get("script.suffix")!;
     expect(r.value).toEqual([]);
     expect(r.shadowed).toEqual([{ value: "u", origin: `file:${USER}` }]);
   });
 });
 
 describe("the null-splice rule across every layer", () => {
-  test("the design's example: [\"a\", null, \"b\"] over [\"x\",\"y\"] is [\"a\",\"x\",\"y\",\"b\"]", () => {
-    const r = resolve({ files: [{ path: USER, data: { "script.before": ["x", "y"] } }, { path: PROJECT, data: { "script.before": ["a", null, "b"] } }] }).get("script.before")!;
+  test('the design\'s example: ["a", null, "b"] over ["x","y"] is ["a","x","y","b"]', () => {
+    const r = resolve({
+      files: [
+        { path: USER, data: { "script.before": ["x", "y"] } },
+        { path: PROJECT, data: { "script.before": ["a", null, "b"] } },
+      ],
+    }).get("script.before")!;
     expect(r.value).toEqual(["a", "x", "y", "b"]);
     expect(r.shadowed).toEqual([]);
   });
@@ -139,7 +156,11 @@ describe("the null-splice rule across every layer", () => {
   });
 
   test("flags without a splice mark replace the file and environment lines", () => {
-    const r = resolve({ files: [{ path: PROJECT, data: { "script.onSuccess": ["p"] } }], env: { MCPX_SCRIPT_ON_SUCCESS: "e" }, flags: runFlags("--on-success", "f") }).get("script.onSuccess")!;
+    const r = resolve({
+      files: [{ path: PROJECT, data: { "script.onSuccess": ["p"] } }],
+      env: { MCPX_SCRIPT_ON_SUCCESS: "e" },
+      flags: runFlags("--on-success", "f"),
+    }).get("script.onSuccess")!;
     expect(r.value).toEqual(["f"]);
     expect(r.shadowed.map((s) => s.value)).toEqual(["p", "e"]);
   });
@@ -175,7 +196,9 @@ describe("@FILE source values", () => {
     const root = tempRoot("mcpx-settings-");
     const config = join(root, "proj", ".mcpx.json");
     write(join(root, "proj", "hooks", "before.ts"), 'log("from file")\n');
-    const r = resolve({ cwd: join(root, "elsewhere"), files: [{ path: config, data: { script: { before: ["@hooks/before.ts", "inline()"] } } }] }).get("script.before")!;
+    const r = resolve({ cwd: join(root, "elsewhere"), files: [{ path: config, data: { script: { before: ["@hooks/before.ts", "inline()"] } } }] }).get(
+      "script.before",
+    )!;
     expect(r.value).toEqual(['log("from file")\n', "inline()"]);
   });
 
@@ -269,11 +292,15 @@ describe("config file keys", () => {
   });
 
   test("a non-string line in a source list names its index", () => {
-    expect(settingsError(() => resolve({ files: [{ path: PROJECT, data: { "script.before": ["ok", 3] } }] }))).toBe(`${PROJECT} key script.before[1]: expected a string or null, got number`);
+    expect(settingsError(() => resolve({ files: [{ path: PROJECT, data: { "script.before": ["ok", 3] } }] }))).toBe(
+      `${PROJECT} key script.before[1]: expected a string or null, got number`,
+    );
   });
 
   test("a hook that is not an object names its index", () => {
-    expect(settingsError(() => resolve({ files: [{ path: PROJECT, data: { hooks: [{ on: "script" }, "echo hi"] } }] }))).toBe(`${PROJECT} key hooks[1]: expected a JSON object or null, got string`);
+    expect(settingsError(() => resolve({ files: [{ path: PROJECT, data: { hooks: [{ on: "script" }, "echo hi"] } }] }))).toBe(
+      `${PROJECT} key hooks[1]: expected a JSON object or null, got string`,
+    );
   });
 });
 
@@ -290,11 +317,15 @@ describe("flags", () => {
   });
 
   test("two spellings of one scalar that disagree are refused, naming both", () => {
-    expect(settingsError(() => resolve({ flags: runFlags("--timeout", "1s", "--exec-timeout", "2s") }))).toContain("--timeout and --exec-timeout are two spellings of exec.timeout");
+    expect(settingsError(() => resolve({ flags: runFlags("--timeout", "1s", "--exec-timeout", "2s") }))).toContain(
+      "--timeout and --exec-timeout are two spellings of exec.timeout",
+    );
   });
 
   test("a scalar flag given twice is refused, not last-wins", () => {
-    expect(settingsError(() => resolve({ flags: runFlags("--timeout", "1s", "--timeout", "2s") }))).toBe("--timeout was given 2 times; exec.timeout takes one value");
+    expect(settingsError(() => resolve({ flags: runFlags("--timeout", "1s", "--timeout", "2s") }))).toBe(
+      "--timeout was given 2 times; exec.timeout takes one value",
+    );
   });
 
   test("an alias resolves with its own spelling as the origin", () => {
@@ -314,11 +345,15 @@ describe("strict scalar parsing", () => {
       'MCPX_EXEC_TIMEOUT: "30" is not a duration: use a number with a unit, like 250ms, 2.5s, 1m or 1h (0 for none) (exec.timeout)',
     );
     expect(settingsError(() => resolve({ flags: runFlags("--timeout", "30") }))).toStartWith('--timeout: "30" is not a duration');
-    expect(settingsError(() => resolve({ files: [{ path: PROJECT, data: { exec: { timeout: "30" } } }] }))).toStartWith(`${PROJECT} key exec.timeout: "30" is not a duration`);
+    expect(settingsError(() => resolve({ files: [{ path: PROJECT, data: { exec: { timeout: "30" } } }] }))).toStartWith(
+      `${PROJECT} key exec.timeout: "30" is not a duration`,
+    );
   });
 
   test("a duration given as a JSON number is refused, asking for a string with a unit", () => {
-    expect(settingsError(() => resolve({ files: [{ path: PROJECT, data: { "mcp.callTimeout": 30 } }] }))).toBe(`${PROJECT} key mcp.callTimeout: expected a duration string like 30s, got number`);
+    expect(settingsError(() => resolve({ files: [{ path: PROJECT, data: { "mcp.callTimeout": 30 } }] }))).toBe(
+      `${PROJECT} key mcp.callTimeout: expected a duration string like 30s, got number`,
+    );
   });
 
   test("durations parse to milliseconds in every layer", () => {
@@ -357,7 +392,8 @@ describe("strict scalar parsing", () => {
   test("bools: true/1/yes and false/0/no, any case; anything else is refused saying true or false", () => {
     for (const t of ["true", "TRUE", "1", "yes", " Yes "]) expect(scalarFromText(bool, t, "X")).toBe(true);
     for (const f of ["false", "False", "0", "no"]) expect(scalarFromText(bool, f, "X")).toBe(false);
-    for (const bad of ["", "on", "off", "y", "2"]) expect(() => scalarFromText(bool, bad, "--test-flag")).toThrow(`--test-flag: "${bad}" is not a boolean (test.flag): use true or false`);
+    for (const bad of ["", "on", "off", "y", "2"])
+      expect(() => scalarFromText(bool, bad, "--test-flag")).toThrow(`--test-flag: "${bad}" is not a boolean (test.flag): use true or false`);
   });
 
   test("suggest proposes a near miss only", () => {

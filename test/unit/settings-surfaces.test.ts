@@ -23,7 +23,9 @@ const CONFIG = "/nonexistent-project/.mcpx.json";
 /** every command file in cmd/ and every command a setting names (files that are not commands take no settings) */
 const CANDIDATES = [
   ...new Set([
-    ...readdirSync(join(ROOT, "cmd")).filter((f) => f.endsWith(".ts")).map((f) => f.slice(0, -3)),
+    ...readdirSync(join(ROOT, "cmd"))
+      .filter((f) => f.endsWith(".ts"))
+      .map((f) => f.slice(0, -3)),
     ...SETTINGS.flatMap((s) => s.commands ?? []),
   ]),
 ] as CommandName[];
@@ -91,7 +93,11 @@ describe("the registry itself", () => {
       expect(JSON.stringify(settingRow(r))).not.toContain("s3cret-value-1234");
       expect(settingRow(r).value).toBe("(set; not shown)");
     }
-    expect(SETTINGS.filter((d) => d.secret).map((d) => d.path).sort()).toEqual(["daemon.token", "model.apiKey"]);
+    expect(
+      SETTINGS.filter((d) => d.secret)
+        .map((d) => d.path)
+        .sort(),
+    ).toEqual(["daemon.token", "model.apiKey"]);
   });
 
   for (const command of COMMANDS) {

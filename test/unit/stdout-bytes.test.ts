@@ -4,7 +4,9 @@ import { describe, expect, test } from "bun:test";
 import { incompleteTail, Utf8Pieces, type StdoutPiece } from "../../lib/exec/stdout-bytes.ts";
 
 const bytesOf = (pieces: Array<StdoutPiece | undefined>) =>
-  Buffer.concat(pieces.filter((p): p is StdoutPiece => p !== undefined).map((p) => (p.bytes !== undefined ? Buffer.from(p.bytes, "base64") : Buffer.from(p.data, "utf8"))));
+  Buffer.concat(
+    pieces.filter((p): p is StdoutPiece => p !== undefined).map((p) => (p.bytes !== undefined ? Buffer.from(p.bytes, "base64") : Buffer.from(p.data, "utf8"))),
+  );
 
 describe("incompleteTail", () => {
   test("counts the bytes of a character that is not complete yet", () => {

@@ -128,7 +128,7 @@ describe("text around frames", () => {
   });
 
   test("a record separator right before a real marker is text, and the frame still parses", () => {
-    expect(feed([RS, RS + NONCE + "{\"a\":1}\n"])).toEqual([
+    expect(feed([RS, RS + NONCE + '{"a":1}\n'])).toEqual([
       { kind: "text", data: RS },
       { kind: "frame", body: { a: 1 } },
     ]);

@@ -12,7 +12,8 @@ const line = (m: unknown) => RS + NONCE + JSON.stringify(m) + "\n";
 /** the host's read path: the splitter cuts frames out of fd 1, the decoder types them */
 function reader() {
   const s = new StdoutSplitter(NONCE);
-  const decode = (pieces: ReturnType<StdoutSplitter["push"]>): unknown[] => pieces.map((p) => (p.kind === "frame" ? decodeLauncherMessage(p.body) : { text: p.data }));
+  const decode = (pieces: ReturnType<StdoutSplitter["push"]>): unknown[] =>
+    pieces.map((p) => (p.kind === "frame" ? decodeLauncherMessage(p.body) : { text: p.data }));
   return { push: (chunk: string) => decode(s.push(chunk)), end: () => decode(s.end()) };
 }
 
@@ -98,7 +99,11 @@ describe("reading fd 1 in chunks", () => {
 describe("decodeHostAnswer", () => {
   test("a value and an error answer decode", () => {
     expect(decodeHostAnswer('{"id":3,"ok":true,"value":{"a":1}}')).toEqual({ id: 3, ok: true, value: { a: 1 } });
-    expect(decodeHostAnswer('{"id":4,"ok":false,"error":{"name":"Error","message":"no"}}')).toEqual({ id: 4, ok: false, error: { name: "Error", message: "no" } });
+    expect(decodeHostAnswer('{"id":4,"ok":false,"error":{"name":"Error","message":"no"}}')).toEqual({
+      id: 4,
+      ok: false,
+      error: { name: "Error", message: "no" },
+    });
   });
 
   test.each(["", "not json", "[]", '{"ok":true}', '{"id":-1,"ok":true}', '{"id":1}', '{"id":1,"ok":false,"error":"x"}'])("%j is not an answer", (text) => {
@@ -113,7 +118,10 @@ describe("decodeHandoff", () => {
     token: "t0k3n",
     nonce: "n0Nc3",
     runId: "run-1",
-    servers: [{ name: "fake", global: "fake" }, { name: "console", global: null }],
+    servers: [
+      { name: "fake", global: "fake" },
+      { name: "console", global: null },
+    ],
     script: { path: "/p/a.ts", name: "a.ts", args: ["x"] },
   };
 

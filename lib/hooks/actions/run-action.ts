@@ -38,7 +38,8 @@ export async function runHookAction(hook: Hook, phase: Phase, input: Record<stri
       const p = await runHookProcess(a.argv, stdin, env, timeoutMs, ctx.cwd);
       if (p.failure) return { failure: p.failure };
       if (hook.compat === "claude-code") return asOutcome(fromClaudeCodeOutput(phase, p.exitCode ?? 1, p.stdout, p.stderr));
-      if (p.exitCode !== 0) return { failure: `exited with code ${p.exitCode}${p.stderr.trim() ? `: ${p.stderr.trim().split("\n").slice(-3).join(" / ")}` : ""}` };
+      if (p.exitCode !== 0)
+        return { failure: `exited with code ${p.exitCode}${p.stderr.trim() ? `: ${p.stderr.trim().split("\n").slice(-3).join(" / ")}` : ""}` };
       return asOutcome(parseHookOutput(p.stdout));
     }
     case "module": {
@@ -55,7 +56,8 @@ export async function runHookAction(hook: Hook, phase: Phase, input: Record<stri
       }
       if (!envelope.ok) return { failure: `module threw: ${envelope.error?.message ?? "unknown error"}` };
       if (envelope.result === null || envelope.result === undefined) return { output: {} };
-      if (typeof envelope.result !== "object" || Array.isArray(envelope.result)) return { failure: `module returned ${JSON.stringify(envelope.result)}, not one object of dial keys` };
+      if (typeof envelope.result !== "object" || Array.isArray(envelope.result))
+        return { failure: `module returned ${JSON.stringify(envelope.result)}, not one object of dial keys` };
       return { output: envelope.result as Record<string, unknown> };
     }
     case "plugin": {

@@ -25,11 +25,25 @@ export interface ProcessOutcome {
   failure?: string;
 }
 
-export async function runHookProcess(argv: string[], stdin: string, env: Record<string, string | undefined>, timeoutMs: number, cwd: string): Promise<ProcessOutcome> {
+export async function runHookProcess(
+  argv: string[],
+  stdin: string,
+  env: Record<string, string | undefined>,
+  timeoutMs: number,
+  cwd: string,
+): Promise<ProcessOutcome> {
   const lineage = new Lineage(`hook-${crypto.randomUUID()}`);
   let child: ReturnType<typeof Bun.spawn<"pipe", "pipe", "pipe">>;
   try {
-    child = Bun.spawn({ cmd: argv, cwd, env: { ...env, ...lineage.env() } as Record<string, string>, stdin: "pipe", stdout: "pipe", stderr: "pipe", detached: true });
+    child = Bun.spawn({
+      cmd: argv,
+      cwd,
+      env: { ...env, ...lineage.env() } as Record<string, string>,
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+      detached: true,
+    });
   } catch (err) {
     return { exitCode: null, stdout: "", stderr: "", failure: `cannot start ${argv[0]}: ${(err as Error).message}` };
   }

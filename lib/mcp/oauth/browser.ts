@@ -10,7 +10,7 @@ import { platform } from "node:os";
  * once, but an opener that starts a new browser may stay until that browser quits, which must not
  * hold the login up.
  */
-export const OPENER_EXIT_GRACE_MS = 1000;
+const OPENER_EXIT_GRACE_MS = 1000;
 
 export interface Opened {
   /** the program that was started, for the message */
@@ -23,7 +23,7 @@ export interface Opened {
  * The argv that opens `url`, or undefined when there is nothing to open it with. BROWSER is one
  * command, split on spaces (no shell): `%s` in it stands for the URL, else the URL is appended.
  */
-export function openerArgv(url: string, env: Record<string, string | undefined>, which: (cmd: string) => string | null): string[] | undefined {
+function openerArgv(url: string, env: Record<string, string | undefined>, which: (cmd: string) => string | null): string[] | undefined {
   const browser = env.BROWSER?.trim();
   if (browser) {
     const words = browser.split(/\s+/);
@@ -48,7 +48,9 @@ export function openBrowser(url: string, env: Record<string, string | undefined>
     proc.unref();
     const settle = () => {
       let timer: ReturnType<typeof setTimeout> | undefined;
-      return Promise.race([proc.exited.then(() => {}), new Promise<void>((r) => (timer = setTimeout(r, OPENER_EXIT_GRACE_MS)))]).finally(() => clearTimeout(timer));
+      return Promise.race([proc.exited.then(() => {}), new Promise<void>((r) => (timer = setTimeout(r, OPENER_EXIT_GRACE_MS)))]).finally(() =>
+        clearTimeout(timer),
+      );
     };
     return { program: argv[0]!, settle };
   } catch {

@@ -8,7 +8,7 @@ import { CALLBACK_PATH } from "./provider.ts";
  * How long `mcpx auth` waits for the browser to come back: a person reads a consent page, may have
  * to log in first, with a password manager. Five minutes; lower it only with a way to retry.
  */
-export const CALLBACK_TIMEOUT_MS = 5 * 60_000;
+const CALLBACK_TIMEOUT_MS = 5 * 60_000;
 
 export interface Callback {
   redirectUrl: string;
@@ -30,7 +30,10 @@ const html = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`
 export function listenForCallback(state: () => string, preferredPort: number | undefined, timeoutMs = CALLBACK_TIMEOUT_MS): Callback {
   let resolve!: (code: string) => void;
   let reject!: (err: Error) => void;
-  const code = new Promise<string>((res, rej) => ((resolve = res), (reject = rej)));
+  const code = new Promise<string>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
   let done = false;
   const fetch = (req: Request): Response => {
     const url = new URL(req.url);
@@ -41,7 +44,9 @@ export function listenForCallback(state: () => string, preferredPort: number | u
     const error = url.searchParams.get("error");
     const got = url.searchParams.get("code");
     if (error || !got) {
-      const why = error ? `${error}${url.searchParams.get("error_description") ? `: ${url.searchParams.get("error_description")}` : ""}` : "the redirect carried no code";
+      const why = error
+        ? `${error}${url.searchParams.get("error_description") ? `: ${url.searchParams.get("error_description")}` : ""}`
+        : "the redirect carried no code";
       reject(new Error(`the authorization server refused: ${why}`));
       return PAGE("mcpx: not authorized", `mcpx was not authorized (${html(why)}). You can close this window.`);
     }

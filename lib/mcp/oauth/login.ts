@@ -38,13 +38,20 @@ export async function login(cfg: HttpServer, opts: LoginOptions): Promise<LoginR
   const callback = listenForCallback(() => provider!.stateParam, prior ? Number(new URL(prior).port) : undefined, opts.timeoutMs);
   let opened: Opened | undefined;
   const fail = (err: unknown): never => {
-    throw new McpxError(`server "${cfg.name}" (${cfg.url}) could not be authorized: ${(err as Error)?.message ?? err}. Its config is in ${cfg.origin}`, "AUTH_FAILED");
+    throw new McpxError(
+      `server "${cfg.name}" (${cfg.url}) could not be authorized: ${(err as Error)?.message ?? err}. Its config is in ${cfg.origin}`,
+      "AUTH_FAILED",
+    );
   };
   try {
     provider = new LoginOAuthProvider(store, callback.redirectUrl, (url) => {
       opts.say(`mcpx: to authorize mcpx for "${cfg.name}", open this URL in a browser:\n\n  ${url.href}\n`);
       opened = openBrowser(url.href, opts.env);
-      opts.say(opened ? `mcpx: opened it with ${opened.program}; waiting for the redirect to ${callback.redirectUrl}` : `mcpx: no browser to open here; waiting for the redirect to ${callback.redirectUrl} (open the URL on this machine, or forward that port)`);
+      opts.say(
+        opened
+          ? `mcpx: opened it with ${opened.program}; waiting for the redirect to ${callback.redirectUrl}`
+          : `mcpx: no browser to open here; waiting for the redirect to ${callback.redirectUrl} (open the URL on this machine, or forward that port)`,
+      );
     });
     const { auth } = await import("@modelcontextprotocol/sdk/client/auth.js");
     // the config's headers are not sent: they are for the MCP server, and the authorization server may be another party

@@ -26,12 +26,15 @@ export class AuthRequiredError extends McpxError {
     readonly server: string,
     why: string,
   ) {
-    super(`server "${server}" needs authorization: ${why}. Run \`mcpx auth ${server}\` to log in (a browser or a printed URL); scripts and the daemon never open one`, "AUTH_REQUIRED");
+    super(
+      `server "${server}" needs authorization: ${why}. Run \`mcpx auth ${server}\` to log in (a browser or a printed URL); scripts and the daemon never open one`,
+      "AUTH_REQUIRED",
+    );
   }
 }
 
 /** what mcpx registers itself as (dynamic client registration): a public client, PKCE, refresh tokens */
-export function clientMetadata(redirectUrl: string): OAuthClientMetadata {
+function clientMetadata(redirectUrl: string): OAuthClientMetadata {
   return {
     client_name: `mcpx ${VERSION}`,
     redirect_uris: [redirectUrl],
@@ -60,7 +63,7 @@ export function registeredLoopback(client: OAuthClientInformationMixed | undefin
  * the SDK would need a person (no client registered yet, no tokens, a refresh that was refused), this
  * throws AuthRequiredError instead: no registration, no browser, no hang.
  */
-export class StoredOAuthProvider implements OAuthClientProvider {
+class StoredOAuthProvider implements OAuthClientProvider {
   private readonly store: AuthStore;
 
   constructor(

@@ -28,7 +28,7 @@ export function authDir(env: Record<string, string | undefined>): string {
 }
 
 /** one server's file in `dir`: the hash of its URL, so no URL text (a query string with a key) becomes a path */
-export function authFile(dir: string, serverUrl: string): string {
+function authFile(dir: string, serverUrl: string): string {
   return join(dir, `${sha256(serverUrl).slice(0, 32)}.json`);
 }
 
