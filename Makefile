@@ -29,10 +29,11 @@ typecheck: node_modules/.installed
 cycles: node_modules/.installed
 	$(BUN) run test/cycles.ts
 
-# formatting and lint rules (biome.jsonc; checks, never writes), unused files, exports and
-# dependencies (knip.json), and the cycle check; CI runs it (.ci/run)
+# formatting and lint rules (biome.jsonc; checks, never writes), no line over 160 characters,
+# unused files, exports and dependencies (knip.json), and the cycle check; CI runs it (.ci/run)
 lint: node_modules/.installed
 	node_modules/.bin/biome check --error-on-warnings .
+	$(BUN) run test/line-length.ts
 	node_modules/.bin/knip --no-progress
 	$(BUN) run test/cycles.ts
 

@@ -36,7 +36,8 @@ function adHocFromArgs(parsed: Pick<ParsedArgs, "own">, configured: Readonly<Rec
   );
   if (server && Object.hasOwn(configured, server.name)) {
     fail(
-      `${server.origin.split(" ")[0]} would add a server named "${server.name}", but ${configured[server.name]!.origin} configures one by that name: pick another with --name`,
+      `${server.origin.split(" ")[0]} would add a server named "${server.name}", ` +
+        `but ${configured[server.name]!.origin} configures one by that name: pick another with --name`,
     );
   }
   return server;

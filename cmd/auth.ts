@@ -29,7 +29,8 @@ export default defineCommand({
       .map((s) => s.name);
     if (!cfg)
       throw new UsageError(
-        `unknown server "${name}"${suggest(name, Object.keys(servers))}: the HTTP servers configured are ${http.join(", ") || "none"} (mcpServers entries with a url)`,
+        `unknown server "${name}"${suggest(name, Object.keys(servers))}: the HTTP servers ` +
+          `configured are ${http.join(", ") || "none"} (mcpServers entries with a url)`,
       );
     if (cfg.kind !== "http")
       throw new UsageError(

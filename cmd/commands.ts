@@ -13,13 +13,18 @@ export const COMMAND_DESCRIPTIONS = {
   exec: "Run a TypeScript snippet against your MCP servers; it is written to a file and imported like a script, so every phase applies.",
   ls: "List configured servers with their tool counts, or one server's tools",
   types: "Print the TypeScript declarations for a server (SERVER) or one tool (SERVER.TOOL)",
-  call: "Call one tool: mcpx call SERVER.TOOL key=value key:=JSON … (typed and checked by the tool's input schema), one JSON object, or - (stdin); a tool error exits 1",
+  call:
+    "Call one tool: mcpx call SERVER.TOOL key=value key:=JSON … (typed and checked by the " +
+    "tool's input schema), one JSON object, or - (stdin); a tool error exits 1",
   settings: "Show settings: mcpx settings list | mcpx settings get PATH",
   config: "Servers other tools keep (config.imports): mcpx config import lists what each kind brings; mcpx config import KIND writes them into ./.mcpx.json",
   hooks: "Hooks in force: mcpx hooks list | explain SERVER.TOOL | test NAME --event FILE",
   serve:
-    "Serve mcpx as an MCP server on stdio (tools mcpx_exec, mcpx_call, mcpx_namespaces, mcpx_types, and _Stop/_PostCompact for agent hosts); ends when stdin closes",
-  auth: "Log in to an HTTP server that requires OAuth: mcpx auth NAME (a browser or a printed URL, then a loopback redirect); mcpx auth NAME --logout forgets it (docs/auth.md)",
+    "Serve mcpx as an MCP server on stdio (tools mcpx_exec, mcpx_call, mcpx_namespaces, " +
+    "mcpx_types, and _Stop/_PostCompact for agent hosts); ends when stdin closes",
+  auth:
+    "Log in to an HTTP server that requires OAuth: mcpx auth NAME (a browser or a printed " +
+    "URL, then a loopback redirect); mcpx auth NAME --logout forgets it (docs/auth.md)",
   daemon:
     "Serve /v1/exec, /v1/settings, /v1/events and /v1/health on a unix socket (default) or loopback TCP with a token, until SIGINT/SIGTERM (docs/daemon.md)",
 } as const;

@@ -103,10 +103,10 @@ export default defineCommand({
         if (json) out(JSON.stringify(rows, null, 2) + "\n");
         else if (rows.length === 0) out(`no hook would fire for ${target}\n`);
         else
-          for (const r of rows)
-            out(
-              `call.${r.phase}\t${r.hook}\t${r.action}\teffect ${r.declared}${r.effective !== r.declared ? ` → ${r.effective} (clamped by ${(r.clampedBy as string[]).join(", ")})` : ""}\t${r.origin}\n`,
-            );
+          for (const r of rows) {
+            const clamped = r.effective !== r.declared ? ` → ${r.effective} (clamped by ${(r.clampedBy as string[]).join(", ")})` : "";
+            out(`call.${r.phase}\t${r.hook}\t${r.action}\teffect ${r.declared}${clamped}\t${r.origin}\n`);
+          }
         return;
       }
       // test

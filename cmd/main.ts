@@ -81,7 +81,8 @@ async function mainEntry(rawArgv: string[]): Promise<number> {
       err(`mcpx: --config needs a file and then a command: mcpx --config FILE COMMAND … (commands are ${Object.keys(COMMANDS).join(", ")})\n`);
     else if (name.startsWith("-"))
       err(
-        `mcpx: ${name} before the command: flags go after it (mcpx COMMAND ${name} …), except --config FILE, which may come first; commands are ${Object.keys(COMMANDS).join(", ")}\n`,
+        `mcpx: ${name} before the command: flags go after it (mcpx COMMAND ${name} …), except ` +
+          `--config FILE, which may come first; commands are ${Object.keys(COMMANDS).join(", ")}\n`,
       );
     else err(`mcpx: unknown command "${name}"${suggest(name, Object.keys(COMMANDS))}: use one of ${Object.keys(COMMANDS).join(", ")} (mcpx --help)\n`);
     return exitCodeOf("USAGE");

@@ -57,7 +57,8 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
   const adHoc = Object.keys(AD_HOC_FLAGS).find((f) => parsed.own[f] !== undefined);
   if (parsed.own.remote === true && adHoc)
     throw new UsageError(
-      `--${adHoc} does not travel with --remote: the daemon runs its own configured servers; configure the server in the daemon's config, or run without --remote`,
+      `--${adHoc} does not travel with --remote: the daemon runs its own configured servers; ` +
+        `configure the server in the daemon's config, or run without --remote`,
     );
   const session = sessionWithAdHoc(parsed);
   trace("config");

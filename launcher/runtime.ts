@@ -321,7 +321,10 @@ export function loadError(err: unknown): never {
   const missing = missingPackage(e?.message);
   if (missing && err instanceof Error) {
     try {
-      err.message += `\nmcpx does not install packages a script imports (exec.autoInstall is off): install ${missing} in the script's project (npm i ${missing}), or allow installs with exec.autoInstall true (MCPX_EXEC_AUTO_INSTALL=true)`;
+      err.message +=
+        `\nmcpx does not install packages a script imports (exec.autoInstall is off): ` +
+        `install ${missing} in the script's project (npm i ${missing}), or allow installs with ` +
+        `exec.autoInstall true (MCPX_EXEC_AUTO_INSTALL=true)`;
     } catch {
       // a frozen error keeps its words
     }

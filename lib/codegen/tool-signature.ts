@@ -112,7 +112,16 @@ export function toolSignature(
   const doc = jsDoc(toolDocParagraphs(tool), indent);
   const inner = indent + "  ";
   if (prefix === "") {
-    return `${doc}readonly ${identifier}: {\n${inner}(${args}): Promise<${types.output}>;\n${inner}${jsDoc([RAW_DOC], inner)}raw(${args}): Promise<${rawType}>;\n${indent}};`;
+    return (
+      `${doc}readonly ${identifier}: {\n${inner}(${args}): ` +
+      `Promise<${types.output}>;\n${inner}${jsDoc([RAW_DOC], inner)}raw(${args}): ` +
+      `Promise<${rawType}>;\n${indent}};`
+    );
   }
-  return `${doc}${prefix}${identifier}(${args}): Promise<${types.output}>;\n${indent}namespace ${identifier} {\n${inner}${jsDoc([RAW_DOC], inner)}function raw(${args}): Promise<${rawType}>;\n${indent}}`;
+  return (
+    `${doc}${prefix}${identifier}(${args}): ` +
+    `Promise<${types.output}>;\n${indent}namespace ${identifier} ` +
+    `{\n${inner}${jsDoc([RAW_DOC], inner)}function raw(${args}): ` +
+    `Promise<${rawType}>;\n${indent}}`
+  );
 }

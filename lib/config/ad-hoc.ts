@@ -55,7 +55,8 @@ export function splitCommand(text: string, env: Record<string, string | undefine
     if (typeof t === "string") words.push(t);
     else
       fail(
-        `--stdio ${JSON.stringify(text)}: ${"op" in t ? `"${t.op === "glob" ? (t as { pattern: string }).pattern : t.op}"` : "a comment"} is shell syntax, and no shell runs the command; quote it, or say --stdio "sh -c '…'" to ask for one`,
+        `--stdio ${JSON.stringify(text)}: ${"op" in t ? `"${t.op === "glob" ? (t as { pattern: string }).pattern : t.op}"` : "a comment"} ` +
+          `is shell syntax, and no shell runs the command; quote it, or say --stdio "sh -c '…'" to ask for one`,
       );
   }
   if (words.length === 0 || words[0] === "") fail('--stdio needs a command: --stdio "npx -y @modelcontextprotocol/server-everything"');

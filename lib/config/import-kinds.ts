@@ -187,7 +187,9 @@ function editorVariables(mapped: Mapped, source: ImportSource, env: Env): Mapped
         if (inner === "pathSeparator" || inner === "/") return "/";
         if (inner.startsWith("input:")) {
           throw new Unresolvable(
-            `uses ${whole}, which ${source.kind === "vscode" ? "VS Code" : source.kind} prompts for and mcpx cannot: write the value as \${VARIABLE} in mcpx's own config (mcpx config import ${source.kind}, then edit .mcpx.json) and set the variable`,
+            `uses ${whole}, which ${source.kind === "vscode" ? "VS Code" : source.kind} prompts for ` +
+              `and mcpx cannot: write the value as \${VARIABLE} in mcpx's own config (mcpx config ` +
+              `import ${source.kind}, then edit .mcpx.json) and set the variable`,
             key,
           );
         }

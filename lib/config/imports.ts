@@ -144,7 +144,8 @@ function parseFile(source: ImportSource, readText: (p: string) => string, warnin
   } catch (err) {
     const why = err instanceof ConfigError ? err.message : `${source.path}: ${(err as Error).message.split("\n")[0]}`;
     warnings.push(
-      `${why} — this ${source.kind} file does not parse, so its servers are not imported (fix it in ${source.kind}, or leave ${source.kind} out of config.imports)`,
+      `${why} — this ${source.kind} file does not parse, so its servers are not imported (fix ` +
+        `it in ${source.kind}, or leave ${source.kind} out of config.imports)`,
     );
     return undefined;
   }

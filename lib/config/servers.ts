@@ -123,7 +123,10 @@ export function brokenWarning(broken: Readonly<Record<string, BrokenServer>>): s
   const list = Object.values(broken);
   if (list.length === 0) return undefined;
   const lines = list.map((b) => `  ${b.name}${b.imported ? ` (from ${b.imported})` : ""}: ${b.error.message}`);
-  return `${list.length === 1 ? "1 server entry is" : `${list.length} server entries are`} broken and cannot be used until fixed (everything else works):\n${lines.join("\n")}`;
+  return (
+    `${list.length === 1 ? "1 server entry is" : `${list.length} server entries are`} broken ` +
+    `and cannot be used until fixed (everything else works):\n${lines.join("\n")}`
+  );
 }
 
 type Fail = (path: JSONPath, detail: string) => never;

@@ -32,7 +32,8 @@ export const execRoute: Handler = async (req, { deps }) => {
     return errorResponse(
       400,
       "BAD_REQUEST",
-      `the body must be one JSON object of ExecOptions (source or file, args, script, hooks, …), not ${Array.isArray(body.value) ? "an array" : JSON.stringify(body.value)}`,
+      `the body must be one JSON object of ExecOptions (source or file, args, script, hooks, ` +
+        `…), not ${Array.isArray(body.value) ? "an array" : JSON.stringify(body.value)}`,
     );
   }
   const parsed = v.safeParse(ExecOptionsSchema, body.value);

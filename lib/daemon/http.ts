@@ -51,7 +51,8 @@ async function readBody(req: Request, max: number): Promise<BodyResult> {
       response: errorResponse(
         413,
         "TOO_LARGE",
-        `the request body${n !== undefined ? ` (${n} bytes)` : ""} is larger than daemon.maxBody (${max} bytes): send less, or raise daemon.maxBody where the daemon runs`,
+        `the request body${n !== undefined ? ` (${n} bytes)` : ""} is larger than daemon.maxBody ` +
+          `(${max} bytes): send less, or raise daemon.maxBody where the daemon runs`,
       ),
     }) as const;
   const declared = req.headers.get("content-length");

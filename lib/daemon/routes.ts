@@ -34,7 +34,9 @@ export const ROUTES: readonly Route[] = [
   {
     methods: ["POST"],
     path: "/v1/exec",
-    doc: "runs an `ExecOptions` body; answers in its `output`: `stream` (NDJSON frames), `json` (one envelope) or `text` (stdout); without it, NDJSON for `Accept: application/x-ndjson`, else one envelope",
+    doc:
+      "runs an `ExecOptions` body; answers in its `output`: `stream` (NDJSON frames), `json` " +
+      "(one envelope) or `text` (stdout); without it, NDJSON for `Accept: application/x-ndjson`, else one envelope",
     handle: execRoute,
   },
   {

@@ -54,12 +54,16 @@ export async function startDaemon(session: Session): Promise<Daemon> {
   const token = session.get("daemon.token");
   if (addr.kind === "tcp" && token === "") {
     throw new SettingsError(
-      `daemon.address ${formatAddress(addr)} is TCP, and TCP needs daemon.token: set MCPX_DAEMON_TOKEN (or daemon.token in a config file) to a secret, or leave daemon.address empty for the unix socket`,
+      `daemon.address ${formatAddress(addr)} is TCP, and TCP needs daemon.token: set ` +
+        `MCPX_DAEMON_TOKEN (or daemon.token in a config file) to a secret, or leave daemon.address ` +
+        `empty for the unix socket`,
     );
   }
   if (token !== "" && token.length < TOKEN_MIN_LENGTH) {
     throw new SettingsError(
-      `daemon.token (${session.settings.get("daemon.token")!.origin}) is ${token.length} characters long, and a token must have at least ${TOKEN_MIN_LENGTH}: make one with \`openssl rand -hex 24\` (or \`head -c 24 /dev/urandom | base64\`) and set it as MCPX_DAEMON_TOKEN`,
+      `daemon.token (${session.settings.get("daemon.token")!.origin}) is ${token.length} ` +
+        `characters long, and a token must have at least ${TOKEN_MIN_LENGTH}: make one with ` +
+        `\`openssl rand -hex 24\` (or \`head -c 24 /dev/urandom | base64\`) and set it as MCPX_DAEMON_TOKEN`,
     );
   }
   const maxBody = session.get("daemon.maxBody");
@@ -172,7 +176,8 @@ async function prepareSocketPath(path: string, isDefault: boolean): Promise<void
     const why = unsafeDirReason(lstatSync(dir), uid);
     if (why)
       throw new DaemonError(
-        `the daemon's socket directory ${dir} ${why}: someone else may have made it first. Remove it, set XDG_RUNTIME_DIR to a private directory of yours, or set daemon.address to a socket path in one`,
+        `the daemon's socket directory ${dir} ${why}: someone else may have made it first. Remove ` +
+          `it, set XDG_RUNTIME_DIR to a private directory of yours, or set daemon.address to a socket path in one`,
       );
   }
   let stat: Stats;

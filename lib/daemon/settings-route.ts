@@ -22,7 +22,8 @@ export const settingRoute: Handler = (_req, { deps, params }) => {
   return errorResponse(
     404,
     "NOT_FOUND",
-    `unknown setting "${path}"${suggest(path, paths)}: use one of ${paths.join(", ")} (GET /v1/settings lists them all; /v1/settings/hooks lists the hooks in force)`,
+    `unknown setting "${path}"${suggest(path, paths)}: use one of ${paths.join(", ")} (GET ` +
+      `/v1/settings lists them all; /v1/settings/hooks lists the hooks in force)`,
   );
 };
 

@@ -18,9 +18,10 @@ export function describeIssues(schema: AnySchema, issues: readonly v.BaseIssue<u
     if (issue.type === "strict_object" && issue.expected === "never") {
       const keys = path.split(".");
       const accepted = objectKeys(schema, keys.slice(0, -1));
+      const parent = keys.length > 1 ? ` in ${keys.slice(0, -1).join(".")}` : "";
       return {
         path,
-        message: `unknown key ${issue.received}${accepted ? `: accepted keys${keys.length > 1 ? ` in ${keys.slice(0, -1).join(".")}` : ""} are ${accepted.join(", ")}` : ""}`,
+        message: `unknown key ${issue.received}${accepted ? `: accepted keys${parent} are ${accepted.join(", ")}` : ""}`,
       };
     }
     if (issue.kind === "schema") return { path, message: `expected ${readable(issue.expected)}, got ${issue.received}` };

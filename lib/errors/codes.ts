@@ -48,7 +48,9 @@ export const ERROR_CODES = {
   AUTH_REQUIRED: {
     exit: 1,
     frame: "AUTH_REQUIRED",
-    doc: "an HTTP server needs an OAuth login mcpx does not hold (none yet, logged out, or a refresh it refused): run `mcpx auth NAME`; scripts and the daemon never open a browser",
+    doc:
+      "an HTTP server needs an OAuth login mcpx does not hold (none yet, logged out, or a " +
+      "refresh it refused): run `mcpx auth NAME`; scripts and the daemon never open a browser",
   },
   AUTH_FAILED: {
     exit: 1,

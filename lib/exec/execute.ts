@@ -74,7 +74,9 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
   if (!sandbox.ok) return usage(sandbox.message);
   if (sandbox.on && (opts.runtime === "bun" || opts.runtime === "node")) {
     return usage(
-      `runtime ${opts.runtime} was asked for, but this run is sandboxed (exec.sandbox ${opts.sandbox ?? ctx.sandbox.policy.setting}), and the sandbox is Deno: use runtime deno or auto, or leave the sandbox only where that is allowed (--sandbox off, MCPX_EXEC_SANDBOX=off)`,
+      `runtime ${opts.runtime} was asked for, but this run is sandboxed ` +
+        `(exec.sandbox ${opts.sandbox ?? ctx.sandbox.policy.setting}), and the sandbox is Deno: ` +
+        `use runtime deno or auto, or leave the sandbox only where that is allowed (--sandbox off, MCPX_EXEC_SANDBOX=off)`,
     );
   }
   // this run's own script hooks after the ones in force (they may only lower effects), and its own

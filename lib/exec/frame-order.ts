@@ -113,7 +113,9 @@ function slotOf(frame: Frame): Slot | undefined | { problem: string } {
   const slot = Object.hasOwn(SCRIPT_PHASE_SLOT, frame.phase) ? SCRIPT_PHASE_SLOT[frame.phase] : undefined;
   if (slot === undefined) {
     return {
-      problem: `a script hook frame with phase "${frame.phase}": only before, onSuccess, onError and suffix hooks produce frames (prefix is inline source, which produces none)`,
+      problem:
+        `a script hook frame with phase "${frame.phase}": only before, onSuccess, onError and ` +
+        `suffix hooks produce frames (prefix is inline source, which produces none)`,
     };
   }
   return slot;

@@ -11,7 +11,10 @@ export interface SerializedError {
   name: string;
   message: string;
   stack?: string;
-  /** machine-readable reason: a frame code of lib/errors/codes.ts when mcpx made the error ("TOOL_ERROR", "REFUSED", …); a script's own error may carry its own */
+  /**
+   * machine-readable reason: a frame code of lib/errors/codes.ts when mcpx made the error ("TOOL_ERROR", "REFUSED", …);
+   * a script's own error may carry its own
+   */
   code?: string;
   /** extra fields a ToolError carries (server, tool, raw result) */
   data?: unknown;

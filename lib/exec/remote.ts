@@ -39,7 +39,8 @@ export function refuseStayingFlags(session: Session, command: CommandName): void
     const origin = session.settings.get(decl.path)!.origin;
     if (decl.remote !== undefined || !origin.startsWith("flag:")) continue;
     throw new UsageError(
-      `${origin.slice(5)} does not travel with --remote: ${decl.path} belongs to the daemon (set it where the daemon runs, in its config or MCPX_* environment), or run without --remote`,
+      `${origin.slice(5)} does not travel with --remote: ${decl.path} belongs to the daemon ` +
+        `(set it where the daemon runs, in its config or MCPX_* environment), or run without --remote`,
     );
   }
   const items = (session.settings.get("hooks")!.items ?? []) as Sourced[];
@@ -48,7 +49,9 @@ export function refuseStayingFlags(session: Session, command: CommandName): void
     const origin = items[i]!.origin;
     if (origin.startsWith("flag:") && (hook.on !== "script" || hook.phase === "observe")) {
       throw new UsageError(
-        `${origin.slice(5)}: hook ${hook.name} is on ${hook.on}.${hook.phase}, and only script-point hooks travel with --remote (the daemon's own hooks gate its calls): declare it where the daemon runs, or run without --remote`,
+        `${origin.slice(5)}: hook ${hook.name} is on ${hook.on}.${hook.phase}, and only ` +
+          `script-point hooks travel with --remote (the daemon's own hooks gate its calls): declare ` +
+          `it where the daemon runs, or run without --remote`,
       );
     }
   });

@@ -306,7 +306,9 @@ function openChannel(path: string, token: string, h: RunHandlers): Channel {
   return {
     call(id, srv, tool, args) {
       if (id <= lastId) {
-        const message = `mcpx: refused a call frame for ${srv}.${tool} with id ${id}: ids are answered once, in increasing order (the last was ${lastId}); a frame the launcher did not write is never run`;
+        const message =
+          `mcpx: refused a call frame for ${srv}.${tool} with id ${id}: ids are answered once, in ` +
+          `increasing order (the last was ${lastId}); a frame the launcher did not write is never run`;
         return h.frame({ type: "log", level: "error", message });
       }
       lastId = id;

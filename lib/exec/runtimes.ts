@@ -47,7 +47,9 @@ export async function runtimeCommand(name: RuntimeName, launcher: string, cacheD
       const deno = findRuntime("deno");
       if (!deno)
         throw new RuntimeError(
-          `script.runtime is deno, but deno is not on PATH nor in a node_modules/.bin above ${process.cwd()} or the mcpx binary: install Deno 2 (npm i -D deno works), or use --runtime bun (the embedded runtime)`,
+          `script.runtime is deno, but deno is not on PATH nor in a node_modules/.bin ` +
+            `above ${process.cwd()} or the mcpx binary: install Deno 2 (npm i -D deno works), or use ` +
+            `--runtime bun (the embedded runtime)`,
         );
       // --cached-only: npm: and remote imports come from Deno's cache or fail, never from a download
       return {
@@ -59,7 +61,8 @@ export async function runtimeCommand(name: RuntimeName, launcher: string, cacheD
       const node = findRuntime("node");
       if (!node)
         throw new RuntimeError(
-          `script.runtime is node, but node is not on PATH nor in a node_modules/.bin above ${process.cwd()} or the mcpx binary: install Node.js, or use --runtime bun (the embedded runtime)`,
+          `script.runtime is node, but node is not on PATH nor in a node_modules/.bin ` +
+            `above ${process.cwd()} or the mcpx binary: install Node.js, or use --runtime bun (the embedded runtime)`,
         );
       return { argv: [node, nodeEntry(launcher, cacheDir, scriptPath)], env: {} };
     }
@@ -74,13 +77,17 @@ export async function runtimeCommand(name: RuntimeName, launcher: string, cacheD
 function sandboxedCommand(name: RuntimeName, launcher: string, run: SandboxRun): RuntimeCommand {
   if (name === "bun" || name === "node") {
     throw new RuntimeError(
-      `script.runtime is ${name}, but exec.sandbox is on, and the sandbox is Deno: use --runtime deno (or auto), or run unsandboxed with --sandbox off (MCPX_EXEC_SANDBOX=off) where that is allowed`,
+      `script.runtime is ${name}, but exec.sandbox is on, and the sandbox is Deno: use ` +
+        `--runtime deno (or auto), or run unsandboxed with --sandbox off (MCPX_EXEC_SANDBOX=off) where that is allowed`,
     );
   }
   const deno = findRuntime("deno");
   if (!deno) {
     throw new RuntimeError(
-      `exec.sandbox is on, and the sandbox runs scripts on Deno, which is not on PATH nor in a node_modules/.bin above ${process.cwd()} or the mcpx binary: install Deno 2 (npm i -D deno), or opt out of the sandbox with --sandbox off (MCPX_EXEC_SANDBOX=off, or "exec": {"sandbox": "off"} in .mcpx.json). The run was not started: it never falls back to running unsandboxed`,
+      `exec.sandbox is on, and the sandbox runs scripts on Deno, which is not on PATH nor in a ` +
+        `node_modules/.bin above ${process.cwd()} or the mcpx binary: install Deno 2 (npm i -D ` +
+        `deno), or opt out of the sandbox with --sandbox off (MCPX_EXEC_SANDBOX=off, or "exec": ` +
+        `{"sandbox": "off"} in .mcpx.json). The run was not started: it never falls back to running unsandboxed`,
     );
   }
   return {
@@ -122,7 +129,10 @@ function scriptAsJs(js: (text: string) => string, text: string): string {
   } catch (err) {
     const e = err as { message?: string; position?: { line?: number; column?: number } };
     const position = e.position ? { line: e.position.line, column: e.position.column } : undefined;
-    return `throw Object.assign(new Error(${JSON.stringify(e.message ?? String(err))}), { name: "BuildMessage", position: ${JSON.stringify(position ?? null)} });\n`;
+    return (
+      `throw Object.assign(new Error(${JSON.stringify(e.message ?? String(err))}), { name: ` +
+      `"BuildMessage", position: ${JSON.stringify(position ?? null)} });\n`
+    );
   }
 }
 

@@ -32,5 +32,9 @@ export function unsandboxedWarning(session: Pick<Session, "settings" | "get">, w
   const ctx = sandboxContext(session, "mcp");
   const d = decideSandbox(undefined, ctx.policy);
   if (d.ok && d.on) return undefined;
-  return `${who}: exec.sandbox is ${ctx.policy.setting} (${ctx.policy.origin}): mcpx_exec runs the code any MCP client sends UNSANDBOXED, with this user's files, network, processes and environment (docs/security.md)`;
+  return (
+    `${who}: exec.sandbox is ${ctx.policy.setting} (${ctx.policy.origin}): mcpx_exec runs the ` +
+    `code any MCP client sends UNSANDBOXED, with this user's files, network, processes and ` +
+    `environment (docs/security.md)`
+  );
 }

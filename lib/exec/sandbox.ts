@@ -38,7 +38,12 @@ export function decideSandbox(requested: SandboxMode | undefined, policy: Sandbo
   if (own && !asked) {
     return {
       ok: false,
-      message: `sandbox "${requested}" was asked for, but this server's exec.sandbox is ${policy.setting} (${policy.origin}), which sandboxes runs from ${DOOR_NAME[policy.door]}: a run may tighten the sandbox, never loosen it. Leave sandbox out (or ask for "on"); to run unsandboxed, set exec.sandbox off where the server runs (MCPX_EXEC_SANDBOX=off, --sandbox off)`,
+      message:
+        `sandbox "${requested}" was asked for, but this server's exec.sandbox ` +
+        `is ${policy.setting} (${policy.origin}), which sandboxes runs ` +
+        `from ${DOOR_NAME[policy.door]}: a run may tighten the sandbox, never loosen it. Leave ` +
+        `sandbox out (or ask for "on"); to run unsandboxed, set exec.sandbox off where the server ` +
+        `runs (MCPX_EXEC_SANDBOX=off, --sandbox off)`,
     };
   }
   return { ok: true, on: own || asked };
@@ -75,9 +80,8 @@ export function parseSandboxAllow(items: ReadonlyArray<{ value: unknown; origin:
     if (!r.success) {
       const issue = r.issues[0]!;
       const key = (issue.path ?? []).map((p) => p.key).join(".");
-      throw new Error(
-        `${where}${key ? ` key ${key}` : ""}: ${issue.expected === "never" ? "unknown key" : `expected ${issue.expected}, got ${JSON.stringify(issue.input)}`}: an item is an object with ${ALLOW_KEYS}`,
-      );
+      const what = issue.expected === "never" ? "unknown key" : `expected ${issue.expected}, got ${JSON.stringify(issue.input)}`;
+      throw new Error(`${where}${key ? ` key ${key}` : ""}: ${what}: an item is an object with ${ALLOW_KEYS}`);
     }
     for (const key of ["read", "write"] as const) {
       for (const p of r.output[key] ?? []) {

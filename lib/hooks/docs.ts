@@ -26,10 +26,8 @@ export function hooksMarkdown(): string {
   for (const point of POINT_NAMES) {
     const spec = POINTS[point];
     out.push(`#### \`${point}\``, "");
-    out.push(
-      `Fires on ${spec.fires}. Phases: ${phasesOf(point).map(code).join(", ")}. ${spec.filters.length ? `\`when\` may filter by ${spec.filters.map(code).join(", ")}.` : "It takes no `when` filters."}`,
-      "",
-    );
+    const filters = spec.filters.length ? `\`when\` may filter by ${spec.filters.map(code).join(", ")}.` : "It takes no `when` filters.";
+    out.push(`Fires on ${spec.fires}. Phases: ${phasesOf(point).map(code).join(", ")}. ${filters}`, "");
     out.push(row(["phase", "receives (besides point, phase, runId)", "output keys that act", "what they do"]), row(["---", "---", "---", "---"]));
     for (const phase of phasesOf(point)) {
       const ps = phaseSpec(point, phase)!;

@@ -82,7 +82,9 @@ async function callOne(
       }
       // a timeout is no objection, but it is said: the hook frame's `failed`, hook.failed, a line on stderr
       return done({
-        failure: `timed out after ${policy.mcpTimeoutMs}ms (hooks.mcpTimeout); no objection${restart ? ", and the server is restarted (a second timeout in a row)" : ""}`,
+        failure:
+          `timed out after ${policy.mcpTimeoutMs}ms (hooks.mcpTimeout); no ` +
+          `objection${restart ? ", and the server is restarted (a second timeout in a row)" : ""}`,
       });
     }
     return done({ failure: (err as Error).message });

@@ -147,7 +147,9 @@ function parseHook(item: HookItem, index: number, env: { PATH?: string }): Hook 
       fail(
         "a source action",
         "source",
-        "inline source is declared only as the script.<phase> settings (script.before … script.suffix, or --before, --prefix, --on-success, --on-error, --suffix); a hook object takes run, module, plugin or prompt",
+        "inline source is declared only as the script.<phase> settings (script.before … " +
+          "script.suffix, or --before, --prefix, --on-success, --on-error, --suffix); a hook object " +
+          "takes run, module, plugin or prompt",
       );
     }
     fail(`unknown hook key "${key}"`, key, `${KEY_HINTS[key] ?? `a hook accepts ${HOOK_KEYS.join(", ")}`}${KEY_HINTS[key] ? "" : suggest(key, HOOK_KEYS)}`);
@@ -163,7 +165,8 @@ function parseHook(item: HookItem, index: number, env: { PATH?: string }): Hook 
     fail(
       "a shell string",
       "run",
-      `use an argv array like ${JSON.stringify(words.length ? words : ["echo", "hi"])}, or ${JSON.stringify(["sh", "-c", obj.run])} to ask for a shell explicitly`,
+      `use an argv array like ${JSON.stringify(words.length ? words : ["echo", "hi"])}, ` +
+        `or ${JSON.stringify(["sh", "-c", obj.run])} to ask for a shell explicitly`,
     );
   }
 
@@ -218,7 +221,8 @@ function parseHook(item: HookItem, index: number, env: { PATH?: string }): Hook 
       fail(
         `"failure": "closed" with effect "${effect}"`,
         "failure",
-        `failing closed is a refusal, so the effect must be ask or above (${LEVELS.slice(LEVELS.indexOf("ask")).join(", ")}): raise the effect, or drop failure`,
+        `failing closed is a refusal, so the effect must be ask or above ` +
+          `(${LEVELS.slice(LEVELS.indexOf("ask")).join(", ")}): raise the effect, or drop failure`,
       );
     }
     if (levelRank(phaseCeiling(phase)) < levelRank("ask")) {

@@ -204,7 +204,9 @@ export class Pool {
       if (overLimit.has(conn.transport)) {
         void this.drop(server, "message over mcp.maxMessage");
         throw new UpstreamError(
-          `server "${server}": the answer to tools/call "${tool}" exceeded mcp.maxMessage (${this.opts.maxMessageBytes} bytes); raise mcp.maxMessage (MCPX_MCP_MAX_MESSAGE, --mcp-max-message) to read it. The server was stopped and the next call restarts it`,
+          `server "${server}": the answer to tools/call "${tool}" exceeded mcp.maxMessage ` +
+            `(${this.opts.maxMessageBytes} bytes); raise mcp.maxMessage (MCPX_MCP_MAX_MESSAGE, ` +
+            `--mcp-max-message) to read it. The server was stopped and the next call restarts it`,
           server,
           "UPSTREAM_TOO_LARGE",
         );
@@ -216,7 +218,8 @@ export class Pool {
           // a hung server would hang the next call too: drop it so the next call starts it afresh
           if (!keepOnTimeout) void this.drop(server, "call timeout");
           throw new UpstreamError(
-            `server "${server}" did not answer tools/call "${tool}" within ${timeoutMs}ms${keepOnTimeout ? "" : " (mcp.callTimeout); it was stopped and the next call restarts it"}`,
+            `server "${server}" did not answer tools/call "${tool}" ` +
+              `within ${timeoutMs}ms${keepOnTimeout ? "" : " (mcp.callTimeout); it was stopped and the next call restarts it"}`,
             server,
             "UPSTREAM_TIMEOUT",
           );
@@ -322,7 +325,8 @@ export class Pool {
     if (broken) throw broken;
     if (!cfg)
       throw new UpstreamError(
-        `unknown server "${server}"${suggest(server, this.names())}: configured servers are ${this.names().join(", ") || "none"} (mcpServers in your config; see mcpx ls)`,
+        `unknown server "${server}"${suggest(server, this.names())}: configured servers ` +
+          `are ${this.names().join(", ") || "none"} (mcpServers in your config; see mcpx ls)`,
         server,
         "UNKNOWN_SERVER",
       );
@@ -363,7 +367,8 @@ export class Pool {
         err instanceof AuthRequiredError
           ? new UpstreamError(err.message, server, "AUTH_REQUIRED")
           : new UpstreamError(
-              `server "${server}" could not be started (${where}): ${why}${said}Its config is in ${cfg.origin}; run with --logging-level debug to see all its stderr`,
+              `server "${server}" could not be started (${where}): ${why}${said}Its config is ` +
+                `in ${cfg.origin}; run with --logging-level debug to see all its stderr`,
               server,
               "UPSTREAM_START",
             );

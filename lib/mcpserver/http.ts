@@ -24,7 +24,10 @@ export interface McpHttpDeps {
   anyHost?: boolean;
 }
 
-/** a session no request has touched for this long, with no call running, is closed: a client that vanished without DELETE. Raise it if agents idle longer; never remove it, or sessions leak. */
+/**
+ * a session no request has touched for this long, with no call running, is closed: a client that vanished without DELETE.
+ * Raise it if agents idle longer; never remove it, or sessions leak.
+ */
 const MCP_SESSION_IDLE_MS = 30 * 60_000;
 
 interface Entry {

@@ -14,22 +14,37 @@ const EXEC_KEY_DOCS: Record<string, string> = {
   args: "Arguments for the script: its default export is called with this array (or the --export function with them spread).",
   export: "Call this named export with the args spread, instead of the default export.",
   script:
-    "Inline TypeScript lines per phase, spliced into the launcher around the source: before (before the server namespaces, tools and call exist; log, emit, script and result do), prefix (after them), onSuccess (sees result.value), onError (sees result.error, which still propagates), suffix (last, on both paths). A phase you give replaces the server's configured lines for it; a phase you leave out keeps them.",
+    "Inline TypeScript lines per phase, spliced into the launcher around the source: before " +
+    "(before the server namespaces, tools and call exist; log, emit, script and result do), " +
+    "prefix (after them), onSuccess (sees result.value), onError (sees result.error, which " +
+    "still propagates), suffix (last, on both paths). A phase you give replaces the server's " +
+    "configured lines for it; a phase you leave out keeps them.",
   hooks:
-    'Hooks on the script point for this run only, as in config ({"on":"script","phase":"before","run":["./check"],"effect":"refuse"}); they may stop the run but never change values.',
+    "Hooks on the script point for this run only, as in config " +
+    '({"on":"script","phase":"before","run":["./check"],"effect":"refuse"}); they may stop the ' +
+    "run but never change values.",
   runtime:
-    "auto or bun (the embedded Bun), deno or node from PATH. Default: the server's script.runtime setting. A sandboxed run is always Deno (auto or deno; bun and node are refused).",
+    "auto or bun (the embedded Bun), deno or node from PATH. Default: the server's " +
+    "script.runtime setting. A sandboxed run is always Deno (auto or deno; bun and node are refused).",
   sandbox:
-    'exec.sandbox for this run: "on" (Deno, no file, network, subprocess, environment or FFI access beyond the run\'s own files, its tool calls and the server\'s exec.sandboxAllow), "auto" (on here) or "off". Default: the server\'s exec.sandbox, which is auto, so on. You may tighten it, never loosen it: "off" is refused unless the server itself runs mcpx_exec unsandboxed.',
+    'exec.sandbox for this run: "on" (Deno, no file, network, subprocess, environment or FFI ' +
+    "access beyond the run's own files, its tool calls and the server's exec.sandboxAllow), " +
+    '"auto" (on here) or "off". Default: the server\'s exec.sandbox, which is auto, so on. You ' +
+    'may tighten it, never loosen it: "off" is refused unless the server itself runs mcpx_exec unsandboxed.',
   timeoutMs: "End the script's whole process group after this many milliseconds; 0 = no limit. Default: the server's exec.timeout setting.",
   timeout: 'timeoutMs as a duration ("500ms", "30s", "1m"; "0" = no limit). Give one of the two.',
   output:
-    'What the text content holds: "text" (default) the script\'s stdout then its result or error, "json" the envelope as JSON, "stream" every frame of the run as NDJSON. The structuredContent is the envelope either way.',
+    'What the text content holds: "text" (default) the script\'s stdout then its result or ' +
+    'error, "json" the envelope as JSON, "stream" every frame of the run as NDJSON. The ' +
+    "structuredContent is the envelope either way.",
   env: "Variables set for the script, over the server's environment.",
   stdin: "Text written to the script's stdin (default: empty).",
   cwd: "Working directory of the script, relative to the server's.",
   settings:
-    'Your own limits for this run, written as in a config file: {"hooks.autonomy": "advise", "autonomy.max": "propose", "hooks.retryBudget": 0, "hooks.timeout": "5s", "hooks.mcpTimeout": "1s", "mcp.callTimeout": "10s"}. The stricter of each and the server\'s own applies: they can tighten, never loosen.',
+    'Your own limits for this run, written as in a config file: {"hooks.autonomy": "advise", ' +
+    '"autonomy.max": "propose", "hooks.retryBudget": 0, "hooks.timeout": "5s", ' +
+    '"hooks.mcpTimeout": "1s", "mcp.callTimeout": "10s"}. The stricter of each and the ' +
+    "server's own applies: they can tighten, never loosen.",
 };
 
 const execEntries = ExecOptionsSchema.pipe[0].entries;
@@ -45,7 +60,10 @@ export const McpExecArgsSchema = (() => {
     source: v.pipe(
       v.string(),
       v.description(
-        'TypeScript to run. Each configured MCP server is a global namespace (`await fake.echo({message: "hi"})`; see mcpx_namespaces, mcpx_types). Without imports or exports it is the body of an async function: `return value` sets the result. With them it is a module, and `export default (args) => value` sets it. Console output is captured as stdout/stderr.',
+        "TypeScript to run. Each configured MCP server is a global namespace (`await " +
+          'fake.echo({message: "hi"})`; see mcpx_namespaces, mcpx_types). Without imports or exports ' +
+          "it is the body of an async function: `return value` sets the result. With them it is a " +
+          "module, and `export default (args) => value` sets it. Console output is captured as stdout/stderr.",
       ),
     ),
   };

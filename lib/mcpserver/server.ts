@@ -34,7 +34,11 @@ export interface McpServerHandle {
 }
 
 const INSTRUCTIONS =
-  "mcpx runs TypeScript against the MCP servers configured for it, through one hook gate. mcpx_namespaces lists the servers, mcpx_types shows a server's or tool's TypeScript declarations, mcpx_call calls one tool, and mcpx_exec runs a script that may call many (each server is a global namespace). `_Stop` and `_PostCompact` are lifecycle hooks for agent hosts that follow the `_` convention; a model should not call them.";
+  "mcpx runs TypeScript against the MCP servers configured for it, through one hook gate. " +
+  "mcpx_namespaces lists the servers, mcpx_types shows a server's or tool's TypeScript " +
+  "declarations, mcpx_call calls one tool, and mcpx_exec runs a script that may call many " +
+  "(each server is a global namespace). `_Stop` and `_PostCompact` are lifecycle hooks for " +
+  "agent hosts that follow the `_` convention; a model should not call them.";
 
 /** MCP's logging levels, least to most severe: a client's logging/setLevel hides what is below it */
 const LOG_LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
@@ -66,7 +70,8 @@ export function createMcpServer(deps: ServeDeps): McpServerHandle {
     const tool = SERVED_TOOLS.find((t) => t.name === req.params.name);
     if (!tool)
       return failure(
-        `unknown tool ${JSON.stringify(req.params.name)}: mcpx serves ${SERVED_TOOLS.map((t) => t.name).join(", ")}; upstream tools are reached through mcpx_call or mcpx_exec`,
+        `unknown tool ${JSON.stringify(req.params.name)}: mcpx ` +
+          `serves ${SERVED_TOOLS.map((t) => t.name).join(", ")}; upstream tools are reached through mcpx_call or mcpx_exec`,
       );
     const abort = new AbortController();
     const onAbort = () => abort.abort();

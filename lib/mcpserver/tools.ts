@@ -55,8 +55,21 @@ export const SERVED_TOOLS: readonly ServedTool[] = [
     name: "mcpx_exec",
     title: "Run TypeScript against the MCP servers",
     description:
-      'Runs TypeScript with every configured MCP server as a global namespace (`const r = await fake.echo({ message: "hi" })`), through mcpx\'s hook gate, with optional inline phases (script.before … script.suffix) and per-run script hooks. Returns the run\'s envelope as structuredContent (ok, exitCode, result, stdout, stderr, logs, emits, calls, hooks, error) and, as text, its stdout and result (output "text", the default), the envelope as JSON (output "json") or its frames as NDJSON (output "stream"); isError when the run failed. Use mcpx_namespaces and mcpx_types to see what the servers offer. ' +
-      "Sandboxed by default (exec.sandbox auto or on; ask with sandbox \"on\"): the code runs on Deno and can call the servers' tools (through the hook gate), compute, log, emit and return a value, and read the variables given in env; it cannot read or write any other file, open network connections, start processes, read the server's environment or load native code (FFI), and imports of packages are limited to what the project has installed; a forbidden operation throws a NotCapable error. Unsandboxed (the server's exec.sandbox is off, said on its stderr at start), the code runs with all the access of the user running mcpx: files, network, processes, environment.",
+      "Runs TypeScript with every configured MCP server as a global namespace (`const r = await " +
+      'fake.echo({ message: "hi" })`), through mcpx\'s hook gate, with optional inline phases ' +
+      "(script.before … script.suffix) and per-run script hooks. Returns the run's envelope as " +
+      "structuredContent (ok, exitCode, result, stdout, stderr, logs, emits, calls, hooks, " +
+      'error) and, as text, its stdout and result (output "text", the default), the envelope as ' +
+      'JSON (output "json") or its frames as NDJSON (output "stream"); isError when the run ' +
+      "failed. Use mcpx_namespaces and mcpx_types to see what the servers offer. " +
+      ('Sandboxed by default (exec.sandbox auto or on; ask with sandbox "on"): the code runs ' +
+        "on Deno and can call the servers' tools (through the hook gate), compute, log, emit and " +
+        "return a value, and read the variables given in env; it cannot read or write any other " +
+        "file, open network connections, start processes, read the server's environment or load " +
+        "native code (FFI), and imports of packages are limited to what the project has installed; " +
+        "a forbidden operation throws a NotCapable error. Unsandboxed (the server's exec.sandbox " +
+        "is off, said on its stderr at start), the code runs with all the access of the user " +
+        "running mcpx: files, network, processes, environment."),
     schema: McpExecArgsSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     handle: execTool,
@@ -65,7 +78,9 @@ export const SERVED_TOOLS: readonly ServedTool[] = [
     name: "mcpx_call",
     title: "Call one upstream tool",
     description:
-      "Calls one tool of a configured MCP server through mcpx's hook gate (call hooks may refuse it, change its arguments or its result) and returns the tool's result; isError when the tool failed or a hook refused the call.",
+      "Calls one tool of a configured MCP server through mcpx's hook gate (call hooks may " +
+      "refuse it, change its arguments or its result) and returns the tool's result; isError " +
+      "when the tool failed or a hook refused the call.",
     schema: McpCallArgsSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     handle: callTool,
@@ -74,7 +89,9 @@ export const SERVED_TOOLS: readonly ServedTool[] = [
     name: "mcpx_namespaces",
     title: "List the MCP servers",
     description:
-      "Lists the configured MCP servers: each one's name, the identifier a script uses for it (a global namespace unless that name is taken), and how many tools it offers (starting servers that are not running yet).",
+      "Lists the configured MCP servers: each one's name, the identifier a script uses for it " +
+      "(a global namespace unless that name is taken), and how many tools it offers (starting " +
+      "servers that are not running yet).",
     schema: McpNamespacesArgsSchema,
     annotations: { readOnlyHint: true, openWorldHint: true },
     handle: namespacesTool,
@@ -83,7 +100,8 @@ export const SERVED_TOOLS: readonly ServedTool[] = [
     name: "mcpx_types",
     title: "TypeScript declarations of a server or tool",
     description:
-      "Returns the TypeScript declarations a script sees for one server (its namespace with every tool's signature, argument and result types) or for one of its tools.",
+      "Returns the TypeScript declarations a script sees for one server (its namespace with " +
+      "every tool's signature, argument and result types) or for one of its tools.",
     schema: McpTypesArgsSchema,
     annotations: { readOnlyHint: true, openWorldHint: true },
     handle: typesTool,
@@ -92,7 +110,9 @@ export const SERVED_TOOLS: readonly ServedTool[] = [
     name: "_Stop",
     title: "Lifecycle hook: may the agent stop?",
     description:
-      "Agent-host lifecycle hook (the `_` convention): call it when the model wants to end its turn. Empty text = no objection; otherwise a JSON array of {hook, server, text} objections from mcpx's agent.stop hooks and allowlisted servers' _Stop tools, and the agent should carry on.",
+      "Agent-host lifecycle hook (the `_` convention): call it when the model wants to end its " +
+      "turn. Empty text = no objection; otherwise a JSON array of {hook, server, text} " +
+      "objections from mcpx's agent.stop hooks and allowlisted servers' _Stop tools, and the agent should carry on.",
     schema: McpAgentHookArgsSchema,
     handle: async (args, call) => {
       const bad = parseToolArgs("_Stop", McpAgentHookArgsSchema, args);
@@ -104,7 +124,9 @@ export const SERVED_TOOLS: readonly ServedTool[] = [
     name: "_PostCompact",
     title: "Lifecycle hook: context was compacted",
     description:
-      "Agent-host lifecycle hook (the `_` convention): call it after compacting the context. Empty text = nothing to re-inject; otherwise a JSON array of {hook, server, text} to put back into the fresh context, from mcpx's agent.compact hooks and allowlisted servers' _PostCompact tools.",
+      "Agent-host lifecycle hook (the `_` convention): call it after compacting the context. " +
+      "Empty text = nothing to re-inject; otherwise a JSON array of {hook, server, text} to put " +
+      "back into the fresh context, from mcpx's agent.compact hooks and allowlisted servers' _PostCompact tools.",
     schema: McpAgentHookArgsSchema,
     handle: async (args, call) => {
       const bad = parseToolArgs("_PostCompact", McpAgentHookArgsSchema, args);

@@ -99,7 +99,8 @@ export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
         (e) =>
           session.log(
             "warn",
-            `plugin ${p.name} (${p.manifest}): its server did not start: each of its hooks fails when it fires (a closed one refuses) until it does: ${(e as Error).message}`,
+            `plugin ${p.name} (${p.manifest}): its server did not start: each of its hooks fails when ` +
+              `it fires (a closed one refuses) until it does: ${(e as Error).message}`,
           ),
       ),
     ),

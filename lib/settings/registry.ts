@@ -81,7 +81,9 @@ const DECLARED = [
     kind: "string",
     default: "",
     description:
-      "Where the daemon listens and --remote connects: a unix socket path (default $XDG_RUNTIME_DIR/mcpx/daemon.sock, else $XDG_STATE_HOME/mcpx/daemon.sock; see docs/daemon.md) or http://127.0.0.1:PORT (TCP: loopback only, needs daemon.token)",
+      "Where the daemon listens and --remote connects: a unix socket path (default " +
+      "$XDG_RUNTIME_DIR/mcpx/daemon.sock, else $XDG_STATE_HOME/mcpx/daemon.sock; see " +
+      "docs/daemon.md) or http://127.0.0.1:PORT (TCP: loopback only, needs daemon.token)",
     commands: ["run", "exec", "daemon"],
     remote: "caller",
   },
@@ -133,7 +135,10 @@ const DECLARED = [
     default: "auto",
     values: ["auto", "on", "off"],
     description:
-      "Run scripts in the sandbox: on = on Deno with no file, network, subprocess, environment or FFI access beyond the run's own files and channel (and exec.sandboxAllow); off = with everything mcpx can reach; auto = on for mcpx_exec (mcpx serve, the daemon's /mcp), off for the CLI and /v1/exec. A run may ask for a stricter value, never a looser one (docs/security.md)",
+      "Run scripts in the sandbox: on = on Deno with no file, network, subprocess, environment " +
+      "or FFI access beyond the run's own files and channel (and exec.sandboxAllow); off = with " +
+      "everything mcpx can reach; auto = on for mcpx_exec (mcpx serve, the daemon's /mcp), off " +
+      "for the CLI and /v1/exec. A run may ask for a stricter value, never a looser one (docs/security.md)",
     aliases: ["sandbox"],
     commands: RUNS,
     remote: "options",
@@ -143,7 +148,9 @@ const DECLARED = [
     kind: "json",
     default: [],
     description:
-      'What a sandboxed script may reach beyond its own files and channel: objects {"read": [paths], "write": [paths], "net": ["host:port"], "env": [names]}, merged; paths absolute; a JSON list layered by the null-splice rule. Widen deliberately (docs/security.md)',
+      'What a sandboxed script may reach beyond its own files and channel: objects {"read": ' +
+      '[paths], "write": [paths], "net": ["host:port"], "env": [names]}, merged; paths absolute; ' +
+      "a JSON list layered by the null-splice rule. Widen deliberately (docs/security.md)",
     commands: RUNS,
   },
   {
@@ -151,14 +158,20 @@ const DECLARED = [
     kind: "bool",
     default: "false",
     description:
-      "Let the script's runtime download and install npm packages the script imports but the project does not have (Bun's auto-install, Deno's npm: and remote imports); off: such an import is an error naming the package",
+      "Let the script's runtime download and install npm packages the script imports but the " +
+      "project does not have (Bun's auto-install, Deno's npm: and remote imports); off: such an " +
+      "import is an error naming the package",
     commands: RUNS,
   },
   {
     path: "config.imports",
     kind: "list",
     default: [...IMPORT_KINDS],
-    description: `Which other tools' MCP server lists to read where they are, no copying (docs/decisions/0009): any of ${IMPORT_KINDS.join(", ")}; [] (or "none" in a variable or flag) for none. mcpx's own mcpServers win a name clash, then the earlier kind in this order. mcpx ls shows where each server came from`,
+    description:
+      `Which other tools' MCP server lists to read where they are, no copying ` +
+      `(docs/decisions/0009): any of ${IMPORT_KINDS.join(", ")}; [] (or "none" in a variable or ` +
+      `flag) for none. mcpx's own mcpServers win a name clash, then the earlier kind in this ` +
+      `order. mcpx ls shows where each server came from`,
     commands: EVERY,
   },
   {
@@ -174,7 +187,9 @@ const DECLARED = [
     kind: "duration",
     default: "60s",
     description:
-      "How long an upstream server may take to start and answer initialize (a first npx run downloads the server) before it fails naming the server; apart from mcp.callTimeout, so a short call timeout does not fail slow starts",
+      "How long an upstream server may take to start and answer initialize (a first npx run " +
+      "downloads the server) before it fails naming the server; apart from mcp.callTimeout, so a " +
+      "short call timeout does not fail slow starts",
     commands: EVERY,
   },
   {
@@ -182,7 +197,8 @@ const DECLARED = [
     kind: "int",
     default: "67108864",
     description:
-      "Largest single MCP message mcpx reads over stdio, in bytes (an upstream server's answer; a request to mcpx serve); a larger one fails naming this setting",
+      "Largest single MCP message mcpx reads over stdio, in bytes (an upstream server's answer; " +
+      "a request to mcpx serve); a larger one fails naming this setting",
     commands: EVERY,
   },
   {
@@ -216,7 +232,8 @@ const DECLARED = [
     kind: "list",
     default: [],
     description:
-      "Plugin directories (or mcpx-plugin.json paths), relative to the config file: each brings one MCP server and hooks that are in force while its server runs",
+      "Plugin directories (or mcpx-plugin.json paths), relative to the config file: each brings " +
+      "one MCP server and hooks that are in force while its server runs",
     commands: EVERY,
   },
   {
@@ -266,7 +283,8 @@ const DECLARED = [
     kind: "string",
     default: "",
     description:
-      'Upstream servers whose lifecycle hook tools (_PreToolUse, …) are called at their points: empty = none, exactly "*" = every server, else a comma list ("*,foo" is literal)',
+      "Upstream servers whose lifecycle hook tools (_PreToolUse, …) are called at their points: " +
+      'empty = none, exactly "*" = every server, else a comma list ("*,foo" is literal)',
     commands: HOOKED,
     env: "MCP_HOOK_SERVERS",
   },

@@ -911,7 +911,9 @@ const loadHooks = loadavg()[0]!;
 progress(`6. hook gate: ${HOOK_CONFIGS.length} configs, 1 check run each + ${ROUNDS_HOOKS} rounds (${HOOK_CALLS} / ${HOOK_CALLS_GATED} calls)`);
 const hookUs = await measureHooks();
 progress(
-  `7. daemon: ${WARMUP_RUNS} warm-up + ${ROUNDS_REMOTE} rounds of local vs --remote; /v1/exec throughput, ${ROUNDS_THROUGHPUT} rounds × ${THROUGHPUT_RUNS} runs at ${THROUGHPUT_LEVELS.join(", ")} clients`,
+  `7. daemon: ${WARMUP_RUNS} warm-up + ${ROUNDS_REMOTE} rounds of local vs --remote; ` +
+    `/v1/exec throughput, ${ROUNDS_THROUGHPUT} rounds × ${THROUGHPUT_RUNS} runs ` +
+    `at ${THROUGHPUT_LEVELS.join(", ")} clients`,
 );
 const daemon = await measureDaemon();
 const loadSoak = loadavg()[0]!;
@@ -925,7 +927,9 @@ const elapsed = (performance.now() - started) / 1000;
 // the table
 const lines: string[] = [];
 lines.push(
-  `mcpx bench — ${availableParallelism()} CPUs, load ${loadBefore.toFixed(2)} → ${loadavg()[0]!.toFixed(2)}, bun ${bunVersion}, mcpx ${mcpxVersion}, mcporter ${mcporterVersion}, MCP SDK ${sdkVersion}`,
+  `mcpx bench — ${availableParallelism()} CPUs, load ${loadBefore.toFixed(2)} ` +
+    `→ ${loadavg()[0]!.toFixed(2)}, bun ${bunVersion}, mcpx ${mcpxVersion}, ` +
+    `mcporter ${mcporterVersion}, MCP SDK ${sdkVersion}`,
 );
 lines.push(`medians of interleaved rounds after ${WARMUP_RUNS} warm-up runs per side; server: bun fixtures/servers/fake-server.ts (stdio)`);
 lines.push("");
@@ -973,7 +977,8 @@ const how = HAVE_TIME
   ? `max RSS from ${TIME} -v (ru_maxrss: the largest single process among the command and its waited-for children)`
   : "max RSS from Bun.spawn resourceUsage().maxRSS (ru_maxrss: the largest single process among the command and its waited-for children)";
 lines.push(
-  `5. peak memory — ${how}; tree = sum of VmHWM over the processes of the tree, polled from /proc every ${TREE_POLL_MS} ms (at least max RSS; median of ${ROUNDS_MEMORY})`,
+  `5. peak memory — ${how}; tree = sum of VmHWM over the processes of the tree, polled from ` +
+    `/proc every ${TREE_POLL_MS} ms (at least max RSS; median of ${ROUNDS_MEMORY})`,
 );
 const memRows: string[][] = [["", "mcpx", "peer", "mcpx max RSS", "peer max RSS", "mcpx/peer", "mcpx tree", "peer tree", "tree mcpx/peer"]];
 for (const [pair, r] of mem) {
@@ -992,7 +997,9 @@ for (const [pair, r] of mem) {
 lines.push(table(memRows));
 lines.push("");
 lines.push(
-  `6. hook gate, per call — mcpx run --config FILE calls-script.ts N (loop timed in the script); medians of ${ROUNDS_HOOKS} rounds, order rotated every round, after 1 check run per config (load ${loadHooks.toFixed(2)} at its start)`,
+  `6. hook gate, per call — mcpx run --config FILE calls-script.ts N (loop timed in the ` +
+    `script); medians of ${ROUNDS_HOOKS} rounds, order rotated every round, after 1 check run ` +
+    `per config (load ${loadHooks.toFixed(2)} at its start)`,
 );
 {
   const [A, B] = [hookUs.get(HOOK_CONFIGS[0]!)!, hookUs.get(HOOK_CONFIGS[1]!)!];
@@ -1007,7 +1014,10 @@ lines.push(
     if (c.key === "b") {
       const inside = m >= Math.min(...A) && m <= Math.max(...A);
       const paired = B.map((b, i) => b / A[i]!);
-      judgement = `${inside ? "within noise" : "NOT within noise"}: median ${inside ? "inside" : "outside"} (a)'s ${num(Math.min(...A))} … ${num(Math.max(...A))} µs; per-round b/a ${ratio(Math.min(...paired))} … ${ratio(Math.max(...paired))}`;
+      judgement =
+        `${inside ? "within noise" : "NOT within noise"}: median ${inside ? "inside" : "outside"} ` +
+        `(a)'s ${num(Math.min(...A))} … ${num(Math.max(...A))} µs; per-round ` +
+        `b/a ${ratio(Math.min(...paired))} … ${ratio(Math.max(...paired))}`;
     }
     hookRows.push([
       `6${c.key}. ${c.label}`,
@@ -1026,7 +1036,8 @@ lines.push("");
 {
   const D = daemon;
   lines.push(
-    `7. the daemon — one \`mcpx daemon --daemon-address SOCK\` started by the bench (listening ${num(D.readyMs)} ms after spawn; load ${D.load.toFixed(2)} at its start)`,
+    `7. the daemon — one \`mcpx daemon --daemon-address SOCK\` started by the bench ` +
+      `(listening ${num(D.readyMs)} ms after spawn; load ${D.load.toFixed(2)} at its start)`,
   );
   const loc = median(D.remote.local);
   const rem = median(D.remote.remote);
@@ -1048,7 +1059,9 @@ lines.push("");
   lines.push(`    remote/local ${ratio(rem / loc)} (remote ${ratio(loc / rem)} faster); both warm: OS caches and compile caches, the same config`);
   const base = median(D.levels[0]!.rps);
   lines.push(
-    `7b. POST /v1/exec throughput — body ${ECHO_BODY}, JSON envelope answers, Bun fetch over the unix socket; ${THROUGHPUT_RUNS} runs per level and round, shared by the clients; medians of ${ROUNDS_THROUGHPUT} rounds, level order rotated, after ${THROUGHPUT_WARMUP} untimed runs`,
+    `7b. POST /v1/exec throughput — body ${ECHO_BODY}, JSON envelope answers, Bun fetch over ` +
+      `the unix socket; ${THROUGHPUT_RUNS} runs per level and round, shared by the clients; ` +
+      `medians of ${ROUNDS_THROUGHPUT} rounds, level order rotated, after ${THROUGHPUT_WARMUP} untimed runs`,
   );
   const tRows: string[][] = [["", "clients", "runs/s", "min … max", "latency median", "latency max", "daemon CPU/run", "CPU busy", "ratio"]];
   for (const l of D.levels) {
@@ -1068,14 +1081,21 @@ lines.push("");
   lines.push(table(tRows));
   const cpus = availableParallelism();
   lines.push(
-    `    daemon CPU/run: CPU time of the daemon, the runners it reaped and its fake-server, per run; CPU busy: that plus the bench's own (the clients), over wall × ${cpus} CPUs — other sessions' load is not in it`,
+    `    daemon CPU/run: CPU time of the daemon, the runners it reaped and its fake-server, ` +
+      `per run; CPU busy: that plus the bench's own (the clients), over wall × ${cpus} CPUs — ` +
+      `other sessions' load is not in it`,
   );
   lines.push(
-    `    ${cpus} CPU${cpus === 1 ? "" : "s"} cap this: each run starts its own runner process on the daemon's side, so once ${cpus === 1 ? "the core is" : `the ${cpus} cores are`} busy more clients only queue (latency grows with the clients, runs/s does not); 4/1 and 16/1 measure this machine more than the daemon`,
+    `    ${cpus} CPU${cpus === 1 ? "" : "s"} cap this: each run starts its own runner process ` +
+      `on the daemon's side, so once ${cpus === 1 ? "the core is" : `the ${cpus} cores are`} ` +
+      `busy more clients only queue (latency grows with the clients, runs/s does not); 4/1 and ` +
+      `16/1 measure this machine more than the daemon`,
   );
   const same = D.fakeFirst.length === 1 && D.fakeLast.length === 1 && D.fakeFirst[0] === D.fakeLast[0];
   lines.push(
-    `    checks: every answer 200, ok, exit 0, one ok fake.echo call, ${seenRunIds.size} distinct runIds; /v1/health counted ${D.runsCounted} runs for the ${D.runsSent} sent${D.runsCounted === D.runsSent ? "" : " (MISMATCH)"}; ` +
+    `    checks: every answer 200, ok, exit 0, one ok fake.echo call, ${seenRunIds.size} ` +
+      `distinct runIds; /v1/health counted ${D.runsCounted} runs for the ${D.runsSent} ` +
+      `sent${D.runsCounted === D.runsSent ? "" : " (MISMATCH)"}; ` +
       (same
         ? `one fake-server (pid ${D.fakeFirst[0]}) served every remote and /v1/exec run after the warm-up`
         : `fake-server pids under the daemon: ${D.fakeFirst.join(",") || "none"} after 7a, ${D.fakeLast.join(",") || "none"} after 7b`),
@@ -1089,7 +1109,9 @@ lines.push("");
 lines.push("");
 {
   lines.push(
-    `8. soak — ${SOAK_SEQUENTIAL} sequential then ${SOAK_CONCURRENT} concurrent fake.echo calls in one run, every answer checked against its own call; medians of ${ROUNDS_SOAK} interleaved rounds after 1 untimed run per side (load ${loadSoak.toFixed(2)} at its start)`,
+    `8. soak — ${SOAK_SEQUENTIAL} sequential then ${SOAK_CONCURRENT} concurrent fake.echo ` +
+      `calls in one run, every answer checked against its own call; medians of ${ROUNDS_SOAK} ` +
+      `interleaved rounds after 1 untimed run per side (load ${loadSoak.toFixed(2)} at its start)`,
   );
   const soakRows: string[][] = [["", "side", "sequential/call", "concurrent/call", "wall/call", "host peak RSS", "tree peak RSS"]];
   const med = (xs: Soak[], k: keyof Soak) => median(xs.map((x) => x[k]));
@@ -1109,7 +1131,10 @@ lines.push("");
   soakRows.push(["", "mcpx/peer", q("seqUs"), q("concUs"), q("wallUs"), q("hostKiB"), q("treeKiB")]);
   lines.push(table(soakRows));
   lines.push(
-    `    host = VmHWM of the process the bench started (the mcpx CLI; the peer's one Bun), tree = sum of VmHWM over it and its descendants (mcpx: runner, script, fake-server), polled every ${TREE_POLL_MS} ms; wall/call = spawn to exit over ${SOAK_SEQUENTIAL + SOAK_CONCURRENT} calls`,
+    `    host = VmHWM of the process the bench started (the mcpx CLI; the peer's one Bun), ` +
+      `tree = sum of VmHWM over it and its descendants (mcpx: runner, script, fake-server), ` +
+      `polled every ${TREE_POLL_MS} ms; wall/call = spawn to exit ` +
+      `over ${SOAK_SEQUENTIAL + SOAK_CONCURRENT} calls`,
   );
 }
 lines.push("");

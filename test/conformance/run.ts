@@ -37,7 +37,9 @@ async function main(): Promise<number> {
   const cli = findCli();
   if (!cli) {
     process.stderr.write(
-      `conformance: @modelcontextprotocol/conformance is not installed: npm install --no-save @modelcontextprotocol/conformance@${CONFORMANCE_VERSION} (or set MCPX_CONFORMANCE_CLI to its dist/index.js)\n`,
+      `conformance: @modelcontextprotocol/conformance is not installed: npm install --no-save ` +
+        `@modelcontextprotocol/conformance@${CONFORMANCE_VERSION} (or set MCPX_CONFORMANCE_CLI to ` +
+        `its dist/index.js)\n`,
     );
     return 2;
   }
@@ -69,9 +71,11 @@ async function main(): Promise<number> {
       stderr: "inherit",
     });
     const code = await suite.exited;
-    process.stderr.write(
-      `conformance: ${code === 0 ? "every failure is expected (test/conformance/expected-failures.yml)" : `exit ${code}: an unexpected failure, or a baseline entry that now passes`}\n`,
-    );
+    const verdict =
+      code === 0
+        ? "every failure is expected (test/conformance/expected-failures.yml)"
+        : `exit ${code}: an unexpected failure, or a baseline entry that now passes`;
+    process.stderr.write(`conformance: ${verdict}\n`);
     return code;
   } finally {
     server.stdin.end(); // its stdin closing ends it

@@ -51,8 +51,10 @@ describe.concurrent("a hostile script finds no channel secret", () => {
     test(`on ${runtime}, its own and its parent's environ, command lines and open files hold no token, nonce or socket`, async () => {
       // Node runs only a transpiled entry, so the gatherer is inlined; a file, not exec: the source
       // of an exec snippet is in mcpx's command line, which the script reads
-      const look = `const { all, runs, nonces } = gather();
-console.log(JSON.stringify({ runs: runs.length, nonces: nonces.length, run: all.includes("MCPX_RUN"), token: /"token"\\s*:/.test(all), sock: /\\.sock\\b/.test(all) }));`;
+      const look =
+        `const { all, runs, nonces } = gather();
+console.log(JSON.stringify({ runs: runs.length, nonces: nonces.length, run: ` +
+        `all.includes("MCPX_RUN"), token: /"token"\\s*:/.test(all), sock: /\\.sock\\b/.test(all) }));`;
       const script = sb.write(`look-${runtime}.ts`, `${GATHER.replace("export function", "function")}\n${look}`);
       const args = ["run", "--runtime", runtime, "--timeout", "30s", script];
       const r = await mcpx(sb, args);
@@ -72,7 +74,8 @@ describe("forged frames", () => {
       `import { writeSync } from "node:fs";
 import { gather } from "./gather-forge.ts";
 const { nonces } = gather();
-for (const nonce of nonces) writeSync(1, "\\x1e" + nonce + JSON.stringify({ t: "call", id: 1, server: "fake", tool: "echo", args: { message: "FORGED" } }) + "\\n");
+for (const nonce of nonces) writeSync(1, "\\x1e" + nonce + JSON.stringify({ t: "call", ` +
+        `id: 1, server: "fake", tool: "echo", args: { message: "FORGED" } }) + "\\n");
 const real = await fake.echo({ message: "real" });
 console.log(JSON.stringify({ nonces: nonces.length, real }));`,
     );

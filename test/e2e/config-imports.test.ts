@@ -70,7 +70,8 @@ describe("every kind is read where its tool keeps it", () => {
       sb,
       [
         "exec",
-        "console.log(await from_vscode.env({ name: 'WS' })); console.log(await from_opencode.env({ name: 'K' })); console.log(await from_codex.env({ name: 'A' }))",
+        "console.log(await from_vscode.env({ name: 'WS' })); console.log(await " +
+          "from_opencode.env({ name: 'K' })); console.log(await from_codex.env({ name: 'A' }))",
       ],
       { cwd: proj },
     );

@@ -190,7 +190,10 @@ describe.concurrent("mcpx settings", () => {
   test("a script and what it starts do not inherit the daemon token or the model key", async () => {
     const env = { MCPX_DAEMON_TOKEN: "tok-abcdefghijklmnop", MCPX_MODEL_API_KEY: "key-abcdefghijklmnop", MCPX_E2E_VISIBLE: "yes" };
     const snippet =
-      'const { execSync } = await import("node:child_process"); console.log(JSON.stringify([process.env.MCPX_DAEMON_TOKEN ?? null, process.env.MCPX_MODEL_API_KEY ?? null, process.env.MCPX_E2E_VISIBLE])); console.log(execSync("env").toString().includes("abcdefghijklmnop"))';
+      'const { execSync } = await import("node:child_process"); ' +
+      "console.log(JSON.stringify([process.env.MCPX_DAEMON_TOKEN ?? null, " +
+      "process.env.MCPX_MODEL_API_KEY ?? null, process.env.MCPX_E2E_VISIBLE])); " +
+      'console.log(execSync("env").toString().includes("abcdefghijklmnop"))';
     const r = await mcpx(sb, ["exec", snippet], { env });
     expectExit(r, 0);
     expect(r.stdout).toBe('[null,null,"yes"]\nfalse\n');

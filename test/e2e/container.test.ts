@@ -59,7 +59,8 @@ describe.skipIf(!asRoot)("in an empty root (a slim image, as root)", () => {
     const r = inRoot(root, ["exec", 'console.log("no home")'], ["PATH=/bin"], 4242);
     expect(r.stdout).toBe("no home\n");
     expect(r.stderr.trim().split("\n")).toEqual([
-      "[info] mcpx: HOME is not set and this user has no passwd entry: mcpx keeps its caches in /tmp/mcpx-home-4242 (set HOME, or XDG_CACHE_HOME and XDG_STATE_HOME, to choose)",
+      "[info] mcpx: HOME is not set and this user has no passwd entry: mcpx keeps its caches in " +
+        "/tmp/mcpx-home-4242 (set HOME, or XDG_CACHE_HOME and XDG_STATE_HOME, to choose)",
     ]);
     expect(r.status).toBe(0);
   });

@@ -203,7 +203,8 @@ describe("the client and the socket", () => {
   test("Ctrl-C on a --remote client cancels the run on the daemon: exit 130, no process left", async () => {
     const marker = uniqueMarker("remote-sigint");
     const snippet =
-      'import { spawn } from "node:child_process"; spawn("sleep", ["300"], { stdio: "ignore" }); console.log("spawned"); await new Promise(() => setInterval(() => {}, 1000))';
+      'import { spawn } from "node:child_process"; spawn("sleep", ["300"], { stdio: "ignore" ' +
+      '}); console.log("spawned"); await new Promise(() => setInterval(() => {}, 1000))';
     const proc = Bun.spawn([MCPX, "exec", "--remote", "--env", `MCPX_E2E_MARK=${marker}`, snippet], {
       cwd: sb.dir,
       env: sb.env,

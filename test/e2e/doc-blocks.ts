@@ -138,5 +138,8 @@ export function blockProblem(block: DocBlock): string | undefined {
     return undefined;
   }
   if (JSON_LANGS.includes(block.lang) || DOCKER_LANGS.includes(block.lang) || TEXT_LANGS.includes(block.lang)) return undefined;
-  return `${where}: a \`\`\`${block.lang} block: the doc test knows ${[...SHELL_LANGS, ...JSON_LANGS, ...DOCKER_LANGS, ...TEXT_LANGS].join(", ")} and unlabeled text`;
+  return (
+    `${where}: a \`\`\`${block.lang} block: the doc test ` +
+    `knows ${[...SHELL_LANGS, ...JSON_LANGS, ...DOCKER_LANGS, ...TEXT_LANGS].join(", ")} and unlabeled text`
+  );
 }

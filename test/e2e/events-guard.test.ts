@@ -29,7 +29,8 @@ test("a run publishes every declared event kind, and an observe hook on * sees e
     // the list_changed notification and the crash reach mcpx on their own schedule: the run ends only
     // once the observer has written both events (the rest are published in order around the run)
     'const { readdirSync, readFileSync } = await import("node:fs")',
-    `const kindsSeen = () => readdirSync(${JSON.stringify(seen)}).filter((f) => f.endsWith(".json")).map((f) => JSON.parse(readFileSync(${JSON.stringify(seen)} + "/" + f, "utf8")).event.kind)`,
+    `const kindsSeen = () => readdirSync(${JSON.stringify(seen)}).filter((f) => ` +
+      `f.endsWith(".json")).map((f) => JSON.parse(readFileSync(${JSON.stringify(seen)} + "/" + f, "utf8")).event.kind)`,
     scriptAwaits('["tools.changed", "server.stopped"].every((k) => kindsSeen().includes(k))', "tools.changed and server.stopped observed"),
   ].join("; ");
   const r = await mcpx(sb, ["exec", script]); // script.started, script.finished

@@ -51,23 +51,26 @@ describe.concurrent("advise at every call phase", () => {
 });
 
 describe.concurrent("refuse and ask", () => {
-  test("a refusing call.before hook makes the script's call throw a catchable ToolError naming the hook and its reason, and the server never sees the call", async () => {
-    const record = recordPath(sb);
-    const r = await execStream(sb, `${tryCall('fake.delete_item({ id: "1" })')}\nconsole.log(await fake.echo({ message: "carried on" }))`, {
-      record,
-      hooks: [hook("no-delete", "before", { refuse: "deleting is not allowed" }, "refuse", { tool: "delete_*" })],
-    });
-    expectExit(r, 0);
-    const caught = printed(r.frames);
-    expect(caught).toMatchObject({ ok: false, name: "ToolError", isToolError: true, code: "REFUSED" });
-    expect(caught.message).toContain("no-delete");
-    expect(caught.message).toContain("deleting is not allowed");
-    expect(recordedCalls(record, "delete_item")).toEqual([]);
-    // the script caught it and went on: the gate refused one call, not the run
-    expect(recordedCalls(record, "echo")).toHaveLength(1);
-    expect(onlyHookFrame(r.frames, "no-delete")).toMatchObject({ on: "call", phase: "before", effect: "refuse" });
-    expect(r.frames.find((f) => f.type === "call" && f.tool === "delete_item")).toMatchObject({ ok: false });
-  });
+  test(
+    "a refusing call.before hook makes the script's call throw a catchable ToolError naming " + "the hook and its reason, and the server never sees the call",
+    async () => {
+      const record = recordPath(sb);
+      const r = await execStream(sb, `${tryCall('fake.delete_item({ id: "1" })')}\nconsole.log(await fake.echo({ message: "carried on" }))`, {
+        record,
+        hooks: [hook("no-delete", "before", { refuse: "deleting is not allowed" }, "refuse", { tool: "delete_*" })],
+      });
+      expectExit(r, 0);
+      const caught = printed(r.frames);
+      expect(caught).toMatchObject({ ok: false, name: "ToolError", isToolError: true, code: "REFUSED" });
+      expect(caught.message).toContain("no-delete");
+      expect(caught.message).toContain("deleting is not allowed");
+      expect(recordedCalls(record, "delete_item")).toEqual([]);
+      // the script caught it and went on: the gate refused one call, not the run
+      expect(recordedCalls(record, "echo")).toHaveLength(1);
+      expect(onlyHookFrame(r.frames, "no-delete")).toMatchObject({ on: "call", phase: "before", effect: "refuse" });
+      expect(r.frames.find((f) => f.type === "call" && f.tool === "delete_item")).toMatchObject({ ok: false });
+    },
+  );
 
   test("an asking call.before hook with nobody at a terminal refuses the call, and the server never sees it", async () => {
     const record = recordPath(sb);

@@ -37,7 +37,10 @@ export function hookSandbox(extraServers: Record<string, unknown> = {}): Sandbox
   return sb;
 }
 
-/** copies a file from hook-scripts/ into the sandbox (mcpx writes mcpx-globals.d.ts beside a script it runs, so module hooks run from there, not from the repository) */
+/**
+ * copies a file from hook-scripts/ into the sandbox (mcpx writes mcpx-globals.d.ts beside a script it runs, so module hooks
+ * run from there, not from the repository)
+ */
 export function copyScript(sb: Sandbox, name: string, as = name): string {
   const to = join(sb.dir, as);
   copyFileSync(script(name), to);
@@ -150,7 +153,11 @@ export function printed<T = Record<string, unknown>>(frames: Frame[]): T {
  * {ok: false, name, code, message, isToolError}. The run itself succeeds either way.
  */
 export function tryCall(expr: string): string {
-  return `try { const value = await ${expr}; console.log(JSON.stringify({ ok: true, value })) } catch (e) { console.log(JSON.stringify({ ok: false, name: e.name, code: e.code, message: e.message, isToolError: e instanceof ToolError })) }`;
+  return (
+    `try { const value = await ${expr}; console.log(JSON.stringify({ ok: true, value })) } ` +
+    `catch (e) { console.log(JSON.stringify({ ok: false, name: e.name, code: e.code, message: ` +
+    `e.message, isToolError: e instanceof ToolError })) }`
+  );
 }
 
 /** the hook frames and the run, rendered for a failure message */

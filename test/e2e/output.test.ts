@@ -120,7 +120,8 @@ describe.concurrent("--output stream", () => {
       "exec",
       "--output",
       "stream",
-      'await fake.echo({ message: "a" }); await fake.echo({ message: "a" }); await fake.echo({ message: "b" }); await fake.get_sum({ values: [1] }); try { await fake.fail({}) } catch {}',
+      'await fake.echo({ message: "a" }); await fake.echo({ message: "a" }); await fake.echo({ ' +
+        'message: "b" }); await fake.get_sum({ values: [1] }); try { await fake.fail({}) } catch {}',
     ]);
     expectExit(r, 0);
     const frames = parseFrames(r.stdout);

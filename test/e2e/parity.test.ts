@@ -189,7 +189,8 @@ const NOT_RUN_BEHAVIOUR: Record<string, string> = {
   "logging.format": "rendering on the client's stderr; the frames are the same",
   "logging.level": "rendering on the client's stderr; the frames are the same",
   "hooks.mcpTimeout":
-    "travels like hooks.timeout (the same table, lib/hooks/policy.ts, unit-tested); a case would need an allowlisted hook server that delays every call of every case",
+    "travels like hooks.timeout (the same table, lib/hooks/policy.ts, unit-tested); a case " +
+    "would need an allowlisted hook server that delays every call of every case",
   // the daemon's own: --remote refuses their flags (the test below), locally they are the process's settings
   "mcp.maxMessage": "the read limit of the pool that serves the call: the daemon's own",
   "mcp.startTimeout": "how long the pool's servers may take to start: the daemon's own",
@@ -200,7 +201,8 @@ const NOT_RUN_BEHAVIOUR: Record<string, string> = {
   plugins: "plugins live where the gate runs (the daemon's config)",
   "config.imports": "which servers the pool has is the serving process's own (its config, its imports): --remote refuses the flag (below)",
   "exec.sandboxAllow":
-    "what a sandboxed run may reach is the serving process's own: --remote refuses the flag (below), no request can widen it; sandbox-settings.test.ts covers it",
+    "what a sandboxed run may reach is the serving process's own: --remote refuses the flag " +
+    "(below), no request can widen it; sandbox-settings.test.ts covers it",
   "exec.autoInstall":
     "whether a runtime may download packages is the serving process's own: --remote refuses the flag (below); sandbox-settings.test.ts covers it",
   "daemon.address": "how --remote finds the daemon",

@@ -58,7 +58,8 @@ export function phaseOrderTests(runtime: "bun" | "deno"): void {
     test("before sees log, emit, script and result but not the tool globals, which prefix sees", async () => {
       // decision 0005: what needs no server is installed before `before`; tools and call come after it
       const probe = (phase: string) =>
-        `console.error("[${phase}] " + [typeof log, typeof log?.warn, typeof emit, typeof script, typeof result, typeof ToolError, typeof tools, typeof call].join(" "))`;
+        `console.error("[${phase}] " + [typeof log, typeof log?.warn, typeof emit, typeof script, ` +
+        `typeof result, typeof ToolError, typeof tools, typeof call].join(" "))`;
       const r = await mcpxMerged(sb, ["run", ...rt, "--before", probe("before"), "--prefix", probe("prefix"), "globals.ts"]);
       const before = "[before] function function function object object function undefined undefined";
       const prefix = "[prefix] function function function object object function object function";

@@ -21,7 +21,8 @@ sb.write(
     "  return `hello ${who}${punct}`;",
     "}",
     "export function info() {",
-    "  return { name: script.name, args: script.args, export: script.export, hasRunId: typeof script.runId === 'string' && script.runId.length > 0, path: script.path };",
+    "  return { name: script.name, args: script.args, export: script.export, hasRunId: typeof " +
+      "script.runId === 'string' && script.runId.length > 0, path: script.path };",
     "}",
     "",
   ].join("\n"),
@@ -139,7 +140,8 @@ describe.concurrent("the default runtime", () => {
   test("a child the script starts sees neither BUN_BE_BUN nor the run's channel", async () => {
     const r = await mcpx(sb, [
       "exec",
-      'const { spawnSync } = await import("node:child_process"); console.log(spawnSync("sh", ["-c", "echo ${BUN_BE_BUN:-unset} ${MCPX_RUN:-unset}"]).stdout.toString().trim())',
+      'const { spawnSync } = await import("node:child_process"); console.log(spawnSync("sh", ' +
+        '["-c", "echo ${BUN_BE_BUN:-unset} ${MCPX_RUN:-unset}"]).stdout.toString().trim())',
     ]);
     expect(r.stdout).toBe("unset unset\n");
     expectExit(r, 0);

@@ -98,7 +98,8 @@ const ATTEMPTS: Array<{ name: string; source: () => string; check: (r: Result) =
   {
     name: "a TCP connection to a local listener is refused, and the listener sees none",
     source: () =>
-      `const net = await import("node:net"); return await new Promise((ok, no) => { const c = net.connect(${listener.port}, "127.0.0.1", () => { c.end(); ok("connected"); }); c.on("error", no); })`,
+      `const net = await import("node:net"); return await new Promise((ok, no) => { const c = ` +
+      `net.connect(${listener.port}, "127.0.0.1", () => { c.end(); ok("connected"); }); c.on("error", no); })`,
     check: (r) => {
       expectRefused(r);
       expect(connections).toBe(0);
@@ -135,7 +136,9 @@ const ATTEMPTS: Array<{ name: string; source: () => string; check: (r: Result) =
   {
     name: "loading native code (FFI) is refused",
     source: () =>
-      'if (globalThis.Deno) return Deno.dlopen("libc.so.6", { getpid: { parameters: [], result: "i32" } }).symbols.getpid(); const ffi = await import("bun:ffi"); return ffi.dlopen("libc.so.6", { getpid: { args: [], returns: "i32" } }).symbols.getpid()',
+      'if (globalThis.Deno) return Deno.dlopen("libc.so.6", { getpid: { parameters: [], result: ' +
+      '"i32" } }).symbols.getpid(); const ffi = await import("bun:ffi"); return ' +
+      'ffi.dlopen("libc.so.6", { getpid: { args: [], returns: "i32" } }).symbols.getpid()',
     check: (r) => expectRefused(r),
   },
 ];

@@ -129,29 +129,33 @@ describe("mcpx_exec", () => {
     expect(textOf(r)).toBe('hi\nresult: {"answer":42}');
   });
 
-  test("output chooses the text content: text (the default) stdout and result, json the envelope, stream every frame; the envelope is the structuredContent each time", async () => {
-    const source = 'console.log("out");\nexport default () => 7';
-    const asText = await call(s, "mcpx_exec", { source, output: "text" });
-    expect(textOf(asText)).toBe("out\nresult: 7");
-    const asJson = await call(s, "mcpx_exec", { source, output: "json" });
-    expect(JSON.parse(textOf(asJson))).toEqual(asJson.structuredContent as Record<string, unknown>);
-    expect(asJson.structuredContent).toMatchObject({ ok: true, stdout: "out\n", result: 7 });
-    const asStream = await call(s, "mcpx_exec", { source, output: "stream" });
-    const frames = textOf(asStream)
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l) as { type: string; data?: string; value?: unknown });
-    expect(frames[0]!.type).toBe("start");
-    expect(frames.at(-1)).toMatchObject({ type: "end", exitCode: 0 });
-    expect(
-      frames
-        .filter((f) => f.type === "stdout")
-        .map((f) => f.data)
-        .join(""),
-    ).toBe("out\n");
-    expect(frames.find((f) => f.type === "result")!.value).toBe(7);
-    expect(asStream.structuredContent).toMatchObject({ ok: true, stdout: "out\n", result: 7 });
-  });
+  test(
+    "output chooses the text content: text (the default) stdout and result, json the " +
+      "envelope, stream every frame; the envelope is the structuredContent each time",
+    async () => {
+      const source = 'console.log("out");\nexport default () => 7';
+      const asText = await call(s, "mcpx_exec", { source, output: "text" });
+      expect(textOf(asText)).toBe("out\nresult: 7");
+      const asJson = await call(s, "mcpx_exec", { source, output: "json" });
+      expect(JSON.parse(textOf(asJson))).toEqual(asJson.structuredContent as Record<string, unknown>);
+      expect(asJson.structuredContent).toMatchObject({ ok: true, stdout: "out\n", result: 7 });
+      const asStream = await call(s, "mcpx_exec", { source, output: "stream" });
+      const frames = textOf(asStream)
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { type: string; data?: string; value?: unknown });
+      expect(frames[0]!.type).toBe("start");
+      expect(frames.at(-1)).toMatchObject({ type: "end", exitCode: 0 });
+      expect(
+        frames
+          .filter((f) => f.type === "stdout")
+          .map((f) => f.data)
+          .join(""),
+      ).toBe("out\n");
+      expect(frames.find((f) => f.type === "result")!.value).toBe(7);
+      expect(asStream.structuredContent).toMatchObject({ ok: true, stdout: "out\n", result: 7 });
+    },
+  );
 
   test("a throwing source runs onError and suffix, and the result is isError with the error", async () => {
     const r = await call(s, "mcpx_exec", { source: 'console.log("[body]");\nthrow new Error("the snippet fails")', script: PHASES });
@@ -185,7 +189,8 @@ describe("mcpx_exec", () => {
   test("args, stdin and env reach the script", async () => {
     const r = await call(s, "mcpx_exec", {
       source:
-        "let input = '';\nfor await (const chunk of process.stdin) input += chunk;\nexport default (args: string[]) => [args.join(','), input, process.env.SERVE_E2E]",
+        "let input = '';\nfor await (const chunk of process.stdin) input += chunk;\nexport " +
+        "default (args: string[]) => [args.join(','), input, process.env.SERVE_E2E]",
       args: ["a", "b"],
       stdin: "from stdin",
       env: { SERVE_E2E: "set" },
@@ -427,7 +432,8 @@ describe("the stdio channel", () => {
     // start the upstream server, and leave a script running when the client goes
     expect((await call(own, "mcpx_call", { server: "fake", tool: "echo", args: { message: "up" } })).isError).toBeFalsy();
     const pidFile = join(sb.dir, `${marker}.pid`);
-    const source = `(await import("node:fs")).writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); await new Promise(() => setInterval(() => {}, 1000))`;
+    const source =
+      `(await import("node:fs")).writeFileSync(${JSON.stringify(pidFile)}, ` + `String(process.pid)); await new Promise(() => setInterval(() => {}, 1000))`;
     void own.client.callTool({ name: "mcpx_exec", arguments: { source } }).catch(() => {});
     // "nothing left" proves something only if the script was running: wait until it says it is, and
     // see that it carries the marker the leftover check looks for

@@ -91,7 +91,9 @@ describe.concurrent("calling tools from a script", () => {
   test("an isError result throws a ToolError carrying the server, the tool and the raw result", async () => {
     const r = await mcpx(sb, [
       "exec",
-      'try { await fake.fail({ message: "it broke" }) } catch (e) { console.log(JSON.stringify({ name: e.name, isToolError: e instanceof ToolError, server: e.server, tool: e.tool, rawIsError: e.raw?.isError, rawText: e.raw?.content?.[0]?.text, message: e.message })) }',
+      'try { await fake.fail({ message: "it broke" }) } catch (e) { ' +
+        "console.log(JSON.stringify({ name: e.name, isToolError: e instanceof ToolError, server: " +
+        "e.server, tool: e.tool, rawIsError: e.raw?.isError, rawText: e.raw?.content?.[0]?.text, message: e.message })) }",
     ]);
     expectExit(r, 0);
     const e = JSON.parse(r.stdout);
@@ -109,7 +111,8 @@ describe.concurrent("calling tools from a script", () => {
   test("the call global and the tools object reach the same server as the namespace", async () => {
     const r = await mcpx(sb, [
       "exec",
-      'console.log(await call("fake", "echo", { message: "via call" })); console.log(await tools.fake.echo({ message: "via tools" })); console.log(await tools["fake"].get_sum({ values: [2, 2] }))',
+      'console.log(await call("fake", "echo", { message: "via call" })); console.log(await ' +
+        'tools.fake.echo({ message: "via tools" })); console.log(await tools["fake"].get_sum({ values: [2, 2] }))',
     ]);
     expect(r.stdout).toBe("via call\nvia tools\n4\n");
     expectExit(r, 0);
@@ -150,21 +153,24 @@ describe.concurrent("calling tools from a script", () => {
 });
 
 describe.concurrent("upstream errors are classified by the SDK's codes, never by their words", () => {
-  test("a server's JSON-RPC error that says 'Request timed out' (even with the timeout code) is UPSTREAM_ERROR, and the healthy server keeps serving", async () => {
-    const r = await mcpx(sb, [
-      "exec",
-      "--config",
-      rpcConfig,
-      `${errorOf('fake.rpc_error({ code: -32001, message: "Request timed out" })')}\nconsole.log(await fake.echo({ message: "still here" }))`,
-    ]);
-    expectExit(r, 0);
-    const [error, after] = r.stdout.trim().split("\n");
-    expect(JSON.parse(error!)).toMatchObject({ code: "UPSTREAM_ERROR" });
-    expect(JSON.parse(error!).message).toContain("Request timed out");
-    expect(after).toBe("still here");
-    // one server process served both calls: it was not stopped as "hung"
-    expect(recordedStarts(rpcRecord).length).toBe(1);
-  });
+  test(
+    "a server's JSON-RPC error that says 'Request timed out' (even with the timeout code) is " + "UPSTREAM_ERROR, and the healthy server keeps serving",
+    async () => {
+      const r = await mcpx(sb, [
+        "exec",
+        "--config",
+        rpcConfig,
+        `${errorOf('fake.rpc_error({ code: -32001, message: "Request timed out" })')}\nconsole.log(await fake.echo({ message: "still here" }))`,
+      ]);
+      expectExit(r, 0);
+      const [error, after] = r.stdout.trim().split("\n");
+      expect(JSON.parse(error!)).toMatchObject({ code: "UPSTREAM_ERROR" });
+      expect(JSON.parse(error!).message).toContain("Request timed out");
+      expect(after).toBe("still here");
+      // one server process served both calls: it was not stopped as "hung"
+      expect(recordedStarts(rpcRecord).length).toBe(1);
+    },
+  );
 
   test("a real timeout is still UPSTREAM_TIMEOUT", async () => {
     const r = await mcpx(sb, ["exec", "--mcp-call-timeout", "1500ms", errorOf("fake.slow({ ms: 8000 })")]);

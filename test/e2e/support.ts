@@ -129,7 +129,11 @@ export async function leftoverProcesses(marker: string, waitMs = 3000): Promise<
  */
 export function scriptAwaits(condition: string, what: string): string {
   // runtime-neutral: the script may run on Deno (a sandboxed mcpx_exec) as well as Bun
-  return `for (const until = Date.now() + 20_000; !(${condition}); await new Promise((r) => setTimeout(r, 10))) if (Date.now() > until) throw new Error(${JSON.stringify(`never: ${what}`)});`;
+  return (
+    `for (const until = Date.now() + 20_000; !(${condition}); await new Promise((r) => ` +
+    `setTimeout(r, 10))) if (Date.now() > until) throw new ` +
+    `Error(${JSON.stringify(`never: ${what}`)});`
+  );
 }
 
 /** the script-side expression "the file exists", for scriptAwaits */

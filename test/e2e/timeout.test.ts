@@ -22,7 +22,8 @@ function sleeper(marker: string): string {
   return [
     'console.log("[before timeout]");',
     'const { spawn } = await import("node:child_process");',
-    `const child = spawn("sh", ["-c", "sleep 300; true", ${JSON.stringify(marker)}], { stdio: "ignore", env: { ...process.env, MCPX_E2E_MARKER: ${JSON.stringify(marker)} } });`,
+    `const child = spawn("sh", ["-c", "sleep 300; true", ${JSON.stringify(marker)}], { stdio: ` +
+      `"ignore", env: { ...process.env, MCPX_E2E_MARKER: ${JSON.stringify(marker)} } });`,
     'console.log("[child " + child.pid + "]");',
     "setInterval(() => {}, 1 << 30);",
     "await new Promise(() => {});",

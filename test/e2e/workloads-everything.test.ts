@@ -70,12 +70,15 @@ console.log(links.content.filter((c: { type: string }) => c.type === "resource_l
   test(
     "gzip_file_as_resource compresses a 1 MB data URI and the script decompresses the same bytes",
     async () => {
-      const r = await run(`${IMPORT_PAYLOAD}
+      const r = await run(
+        `${IMPORT_PAYLOAD}
 import { gunzipSync } from "node:zlib";
 const text = payload(${MiB}, 7);
-const r = await everything.gzip_file_as_resource({ name: "big.txt.gz", data: "data:text/plain;base64," + Buffer.from(text).toString("base64"), outputType: "resource" });
+const r = await everything.gzip_file_as_resource({ name: "big.txt.gz", data: ` +
+          `"data:text/plain;base64," + Buffer.from(text).toString("base64"), outputType: "resource" });
 const back = gunzipSync(Buffer.from(r.content[0].resource.blob, "base64")).toString();
-console.log(r.content[0].resource.mimeType, back.length, sha256(back) === sha256(text));`);
+console.log(r.content[0].resource.mimeType, back.length, sha256(back) === sha256(text));`,
+      );
       expectExit(r, 0);
       expect(r.stdout).toBe(`application/gzip ${MiB} true\n`);
     },

@@ -23,11 +23,13 @@ const COLOURS = 7;
 
 // One source for the script and the test: person-i likes colour-(i % 7), works at org-(i % 12) and
 // knows person-(i + 1); each org is based in one of three cities.
-const GRAPH = `
+const GRAPH =
+  `
 const PEOPLE = ${PEOPLE}, ORGS = ${ORGS}, COLOURS = ${COLOURS};
 const person = (i: number) => "person-" + String(i).padStart(3, "0");
 const org = (i: number) => "org-" + String(i).padStart(2, "0");
-const people = Array.from({ length: PEOPLE }, (_, i) => ({ name: person(i), entityType: "person", observations: ["likes colour-" + (i % COLOURS), "badge " + (1000 + i)] }));
+const people = Array.from({ length: PEOPLE }, (_, i) => ({ name: person(i), entityType: ` +
+  `"person", observations: ["likes colour-" + (i % COLOURS), "badge " + (1000 + i)] }));
 const orgs = Array.from({ length: ORGS }, (_, i) => ({ name: org(i), entityType: "organisation", observations: ["based in city-" + (i % 3)] }));
 const relations = [
   ...Array.from({ length: PEOPLE }, (_, i) => ({ from: person(i), to: org(i % ORGS), relationType: "works_at" })),
@@ -65,20 +67,25 @@ console.log(fail.length === 0 ? "ok" : "FAILED: " + fail.join("; "));`;
 test(
   "a script builds a graph of a few hundred entities, relations and observations and every query answers from it",
   async () => {
-    const r = await run(`${GRAPH}
+    const r = await run(
+      `${GRAPH}
 const made = await memory.create_entities({ entities: [...people, ...orgs] });
 const linked = await memory.create_relations({ relations });
 console.log("created " + made.entities.length + " entities, " + linked.relations.length + " relations");
-const added = await memory.add_observations({ observations: people.filter((_, i) => i % 50 === 0).map((p) => ({ entityName: p.name, contents: ["checked in"] })) });
+const added = await memory.add_observations({ observations: people.filter((_, i) => i % ` +
+        `50 === 0).map((p) => ({ entityName: p.name, contents: ["checked in"] })) });
 console.log("added " + added.results.length);
 ${CHECKS}
 const checkedIn = await memory.search_nodes({ query: "checked in" });
-console.log("checked in: " + checkedIn.entities.map((e: { name: string }) => e.name).sort().join(","));`);
+console.log("checked in: " + checkedIn.entities.map((e: { name: string }) => e.name).sort().join(","));`,
+    );
     expectExit(r, 0);
     const edges = PEOPLE + PEOPLE - 1;
     const checkedIn = Array.from({ length: PEOPLE / 50 }, (_, k) => `person-${String(k * 50).padStart(3, "0")}`).join(",");
     expect(r.stdout).toBe(
-      `created ${PEOPLE + ORGS} entities, ${edges} relations\nadded ${PEOPLE / 50}\n${PEOPLE + ORGS} entities, ${edges} relations\nok\nchecked in: ${checkedIn}\n`,
+      `created ${PEOPLE + ORGS} entities, ${edges} ` +
+        `relations\nadded ${PEOPLE / 50}\n${PEOPLE + ORGS} entities, ${edges} ` +
+        `relations\nok\nchecked in: ${checkedIn}\n`,
     );
 
     // a second run starts a fresh server process, which reads the graph back from MEMORY_FILE_PATH

@@ -412,7 +412,8 @@ describe("mcpServers", () => {
 
   test("an unset variable is an error naming the file, the key path and the variable", () => {
     expect(problem({ gh: { url: "https://x.test", headers: { Authorization: "Bearer ${GITHUB_TOKEN}" } } })).toBe(
-      "/proj/.mcpx.json: key mcpServers.gh.headers.Authorization: variable GITHUB_TOKEN is not set: set it, or write ${GITHUB_TOKEN:-default} to give a default",
+      "/proj/.mcpx.json: key mcpServers.gh.headers.Authorization: variable GITHUB_TOKEN is not " +
+        "set: set it, or write ${GITHUB_TOKEN:-default} to give a default",
     );
   });
 

@@ -124,7 +124,8 @@ describe("describeIssues", () => {
       {
         path: "sorce",
         message:
-          'unknown key "sorce": accepted keys are source, file, name, args, export, script, hooks, runtime, sandbox, timeoutMs, timeout, env, stdin, cwd, output, settings',
+          'unknown key "sorce": accepted keys are source, file, name, args, export, script, hooks, ' +
+          "runtime, sandbox, timeoutMs, timeout, env, stdin, cwd, output, settings",
       },
     ]);
     expect(issues({ source: "1", script: { onsuccess: [] } })).toEqual([
@@ -269,7 +270,10 @@ describe("docs/daemon.md", () => {
     const fresh = withGeneratedRoutes(doc);
     if (fresh !== doc) {
       throw new Error(
-        'docs/daemon.md is stale: lib/daemon/routes.ts changed. Regenerate with: bun -e \'import { readFileSync, writeFileSync } from "node:fs"; import { withGeneratedRoutes } from "./lib/daemon/docs.ts"; writeFileSync("docs/daemon.md", withGeneratedRoutes(readFileSync("docs/daemon.md", "utf8")))\'',
+        "docs/daemon.md is stale: lib/daemon/routes.ts changed. Regenerate with: bun -e 'import " +
+          '{ readFileSync, writeFileSync } from "node:fs"; import { withGeneratedRoutes } from ' +
+          '"./lib/daemon/docs.ts"; writeFileSync("docs/daemon.md", ' +
+          'withGeneratedRoutes(readFileSync("docs/daemon.md", "utf8")))\'',
       );
     }
     expect(doc.split(ROUTES_BEGIN)).toHaveLength(2);

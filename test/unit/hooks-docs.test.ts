@@ -15,7 +15,8 @@ describe("docs/hooks.md", () => {
   test("the generated part is up to date with the points table", () => {
     if (withGeneratedHooks(doc) !== doc) {
       throw new Error(
-        "docs/hooks.md is stale: the points table, the hook-tool bindings or the MCPX_HOOK_* table changed. Run `bun run test/gen-docs.ts` and commit the result.",
+        "docs/hooks.md is stale: the points table, the hook-tool bindings or the MCPX_HOOK_* " +
+          "table changed. Run `bun run test/gen-docs.ts` and commit the result.",
       );
     }
   });

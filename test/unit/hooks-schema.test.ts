@@ -163,7 +163,8 @@ describe("parseHooks refuses when the config loads", () => {
       value: { on: "call", phase: "after", run: ["guard"] },
       key: "phase",
       says: [
-        `unknown hook phase "after" in ${ORIGIN}.phase: use one of before, onSuccess, onError, suffix, observe (after → onSuccess/onError, or suffix to run on both)`,
+        `unknown hook phase "after" in ${ORIGIN}.phase: use one of before, onSuccess, onError, ` +
+          `suffix, observe (after → onSuccess/onError, or suffix to run on both)`,
       ],
     },
     { name: "phase pre maps to before", value: { on: "call", phase: "pre", run: ["guard"] }, says: ["(pre → before)"] },

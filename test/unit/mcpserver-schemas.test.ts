@@ -95,7 +95,9 @@ describe("parseToolArgs", () => {
       name: "an unknown key lists the keys that object takes and suggests the near one",
       schema: McpExecArgsSchema,
       args: { source: "", timeoutMS: 1 },
-      says: 'unknown key "timeoutMS": it takes source, name, args, export, script, hooks, runtime, sandbox, timeoutMs, timeout, env, stdin, cwd, output, settings (did you mean timeoutMs?)',
+      says:
+        'unknown key "timeoutMS": it takes source, name, args, export, script, hooks, runtime, ' +
+        "sandbox, timeoutMs, timeout, env, stdin, cwd, output, settings (did you mean timeoutMs?)",
     },
     {
       name: "an unknown nested key lists that object's keys",

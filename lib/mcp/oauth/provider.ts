@@ -27,7 +27,8 @@ export class AuthRequiredError extends McpxError {
     why: string,
   ) {
     super(
-      `server "${server}" needs authorization: ${why}. Run \`mcpx auth ${server}\` to log in (a browser or a printed URL); scripts and the daemon never open one`,
+      `server "${server}" needs authorization: ${why}. Run \`mcpx auth ${server}\` to log in (a ` +
+        `browser or a printed URL); scripts and the daemon never open one`,
       "AUTH_REQUIRED",
     );
   }
