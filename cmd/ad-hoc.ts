@@ -50,3 +50,13 @@ export function sessionWithAdHoc(parsed: Pick<ParsedArgs, "own" | "settings">): 
   if (server) session.config.servers = { ...session.config.servers, [server.name]: server };
   return session;
 }
+
+/** an ad-hoc server is this process's: a daemon would have to start it, so it does not travel */
+export function refuseAdHocRemote(own: Record<string, unknown>): void {
+  const adHoc = Object.keys(AD_HOC_FLAGS).find((f) => own[f] !== undefined);
+  if (adHoc)
+    throw new UsageError(
+      `--${adHoc} does not travel with --remote: the daemon runs its own configured servers; ` +
+        `configure the server in the daemon's config, or run without --remote`,
+    );
+}

@@ -1,28 +1,31 @@
 // mcpx call NS.tool '{json}': one tools/call, through the same name resolution a script uses.
 
 import { loadUnwrap } from "../lib/exec/launcher-files.ts";
-import type { Frame } from "../lib/exec/frames.ts";
-import { gatedCall } from "../lib/exec/gated-call.ts";
-import { runContext } from "../lib/hooks/run-context.ts";
+import { oneCall, type CallInput, type CallNote } from "../lib/exec/one-call.ts";
+import type { CallAnswer } from "../lib/exec/runner.ts";
 import { terminalAsker } from "../lib/session/ask.ts";
 import { openEngine } from "../lib/session/engine.ts";
 import type { Session } from "../lib/session/session.ts";
-import type { Tool } from "../lib/mcp/tool.ts";
 import { renderHookNotes } from "../lib/render/frames-to-cli.ts";
 import { statusLine } from "../lib/util/status-line.ts";
 import { out } from "../lib/util/fd-write.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
-import { AD_HOC_FLAGS, sessionWithAdHoc } from "./ad-hoc.ts";
-import { findTool } from "../lib/mcp/tool-call.ts";
-import { parseKeyValues } from "../lib/mcp/call-args.ts";
-import { checkArgs } from "../lib/mcp/check-args.ts";
+import { AD_HOC_FLAGS, refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
 import { McpxError } from "../lib/errors/mcpx-error.ts";
+import { parseAddress } from "../lib/daemon/address.ts";
+import { daemonJson } from "../lib/daemon/client.ts";
+import type { CallReply } from "../lib/daemon/call-route.ts";
+import { refuseStayingFlags } from "../lib/exec/remote.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 
 const OWN: Record<string, OwnFlag> = {
   ...AD_HOC_FLAGS,
   json: { type: "boolean", description: "Print the raw MCP result as JSON" },
+  remote: {
+    type: "boolean",
+    description: "Call through the daemon at daemon.address (mcpx daemon): its servers and hooks, printed here exactly as a local call",
+  },
 };
 
 export default defineCommand({
@@ -40,49 +43,55 @@ export default defineCommand({
     const dot = target.indexOf(".");
     if (dot <= 0 || dot === target.length - 1) throw new UsageError(`"${target}" is not SERVER.TOOL (e.g. everything.echo)`);
     const input = await argumentsInput(items);
+    const server = target.slice(0, dot);
+    const tool = target.slice(dot + 1);
+    if (parsed.own.remote === true) refuseAdHocRemote(parsed.own);
     const session = sessionWithAdHoc(parsed);
-    const engine = openEngine(session, { ask: terminalAsker(), status: statusLine(session.env) });
-    try {
-      // the same gate a script's call passes: call hooks fire for `mcpx call` too, and a server
-      // start it causes shows its server.start hooks' advice and failures here
-      const push = (f: Frame) => showFrame(f, session);
-      const server = target.slice(0, dot);
-      const answer = await runContext.run({ hookFrame: (f) => push({ type: "hook", ...f }) }, async () => {
-        // the arguments are read and checked against the tool's input schema before the gate: the
-        // server is never called with arguments its schema refuses (an unknown tool fails here too,
-        // as it would in the gate, before any call hook)
-        let tool: Tool;
-        try {
-          tool = await findTool(engine.pool, server, target.slice(dot + 1));
-        } catch (e) {
-          return { ok: false as const, error: { name: (e as Error).name, message: (e as Error).message } };
-        }
-        const args = input.kind === "json" ? input.args : parseKeyValues(input.items, tool.inputSchema);
-        const warning = await checkArgs(server, tool, args);
-        if (warning) session.log("warn", warning);
-        return gatedCall(engine.gate, { server, tool: tool.name, args }, { push });
-      });
-      if (!answer.ok) {
-        if (parsed.own.json) out(JSON.stringify((answer.error.data as { raw?: unknown })?.raw ?? { error: answer.error }, null, 2) + "\n");
-        // every failure of the call exits 1 (a tool error, an unknown tool or server, an upstream
-        // failure or a refusal) and is printed like any error that ends a command
-        throw new McpxError(answer.error.message, "TOOL_ERROR");
-      } else if (parsed.own.json) out(JSON.stringify(answer.value, null, 2) + "\n");
-      else {
-        const value = (await loadUnwrap(session.cacheDir))(answer.value);
-        if (value !== undefined && value !== null)
-          out(typeof value === "string" ? (value.endsWith("\n") ? value : value + "\n") : JSON.stringify(value, null, 2) + "\n");
+    const log = (n: CallNote) =>
+      n.type === "warn" ? session.log("warn", n.message) : renderHookNotes(n, (level, message, source) => session.log(level, message, source));
+    let answer: CallAnswer;
+    if (parsed.own.remote === true) answer = await remoteCall(session, server, tool, input, log);
+    else {
+      const engine = openEngine(session, { ask: terminalAsker(), status: statusLine(session.env) });
+      try {
+        // the same gate a script's call passes: call hooks fire for `mcpx call` too, and a server
+        // start it causes shows its server.start hooks' advice and failures here
+        answer = await oneCall(engine, server, tool, input, log);
+      } finally {
+        await engine.close();
       }
-    } finally {
-      await engine.close();
+    }
+    if (!answer.ok) {
+      if (parsed.own.json) out(JSON.stringify((answer.error.data as { raw?: unknown })?.raw ?? { error: answer.error }, null, 2) + "\n");
+      // every failure of the call exits 1 (a tool error, an unknown tool or server, an upstream
+      // failure or a refusal) and is printed like any error that ends a command
+      throw new McpxError(answer.error.message, "TOOL_ERROR");
+    } else if (parsed.own.json) out(JSON.stringify(answer.value, null, 2) + "\n");
+    else {
+      const value = (await loadUnwrap(session.cacheDir))(answer.value);
+      if (value !== undefined && value !== null)
+        out(typeof value === "string" ? (value.endsWith("\n") ? value : value + "\n") : JSON.stringify(value, null, 2) + "\n");
     }
   },
 });
 
+// --remote: the daemon finds the tool, coerces and checks the arguments and runs the call through its
+// gate (POST /v1/call); its notes are shown here as they would be locally, and its answer printed
+// by the same code. Arguments it refuses end this command with their own code, as locally.
+async function remoteCall(session: Session, server: string, tool: string, input: CallInput, log: (n: CallNote) => void): Promise<CallAnswer> {
+  refuseStayingFlags(session, "call");
+  const address = parseAddress(session.get("daemon.address"), session.env, `daemon.address (${session.settings.get("daemon.address")!.origin})`);
+  const body = input.kind === "json" ? { server, tool, args: input.args } : { server, tool, items: input.items };
+  const reply = await daemonJson<CallReply>(address, session.get("daemon.token"), "POST", "/v1/call", body);
+  for (const n of reply.notes) log(n);
+  if (reply.thrown) throw new McpxError(reply.thrown.message, reply.thrown.code);
+  return reply.answer!;
+}
+
 const USAGE = 'mcpx call SERVER.TOOL [key=value | key:=JSON …] | [\'{"json": "args"}\'] | - (the arguments object on stdin)';
 
 /** the arguments as typed: one JSON object (an argument or stdin), or key=value items to coerce once the tool's schema is known */
-async function argumentsInput(items: string[]): Promise<{ kind: "json"; args: Record<string, unknown> } | { kind: "items"; items: string[] }> {
+async function argumentsInput(items: string[]): Promise<CallInput> {
   // "-" reads the arguments from stdin: one argv string cannot exceed 128 KiB on Linux
   // (MAX_ARG_STRLEN), so a larger argument has no other way in
   if (items.length === 1 && items[0] === "-")
@@ -106,9 +115,4 @@ function parseArgsJson(text: string | undefined, from: string): Record<string, u
   }
   if (!v || typeof v !== "object" || Array.isArray(v)) throw new UsageError(`${from} must be a JSON object, like '{"message": "hi"}'`);
   return v as Record<string, unknown>;
-}
-
-/** hook advice and failures on stderr, as a script run shows them */
-function showFrame(f: Frame, session: Session): void {
-  if (f.type === "hook") renderHookNotes(f, (level, message, source) => session.log(level, message, source));
 }

@@ -10,7 +10,7 @@ import { settingsPhaseOrigins } from "../lib/exec/phase-origins.ts";
 import { renderFrames } from "../lib/render/frames-to-cli.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import type { Session } from "../lib/session/session.ts";
-import { AD_HOC_FLAGS, sessionWithAdHoc } from "./ad-hoc.ts";
+import { AD_HOC_FLAGS, refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
 import { parseAddress } from "../lib/daemon/address.ts";
 import { postExec } from "../lib/daemon/client.ts";
 import { refuseStayingFlags, remoteRunSettings, remoteScriptHooks } from "../lib/exec/remote.ts";
@@ -53,13 +53,7 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
   if (target === undefined) throw new UsageError(kind === "run" ? "needs a script: mcpx run FILE [ARGS…]" : "needs a snippet: mcpx exec 'console.log(1)'");
   if (kind === "exec" && more.length > 0)
     throw new UsageError(`takes one snippet; got ${more.length + 1} arguments (quote the snippet, or pass script arguments after --)`);
-  // an ad-hoc server is this process's: a daemon would have to start it, so it does not travel
-  const adHoc = Object.keys(AD_HOC_FLAGS).find((f) => parsed.own[f] !== undefined);
-  if (parsed.own.remote === true && adHoc)
-    throw new UsageError(
-      `--${adHoc} does not travel with --remote: the daemon runs its own configured servers; ` +
-        `configure the server in the daemon's config, or run without --remote`,
-    );
+  if (parsed.own.remote === true) refuseAdHocRemote(parsed.own);
   const session = sessionWithAdHoc(parsed);
   trace("config");
 

@@ -49,14 +49,7 @@ export async function* postExec(address: DaemonAddress, token: string, opts: Exe
       yield { type: "end", exitCode: exitCodeOf("INTERRUPTED"), durationMs: Math.round(performance.now() - started) };
       return;
     }
-    const code = (e as { code?: string }).code ?? "";
-    if (
-      ["ENOENT", "ECONNREFUSED", "ConnectionRefused", "FailedToOpenSocket"].includes(code) ||
-      /ENOENT|ECONNREFUSED|Unable to connect/i.test(String((e as Error).message))
-    ) {
-      throw new DaemonClientError(`no daemon at ${where}: start one with \`mcpx daemon\``, "E_NO_DAEMON");
-    }
-    throw new DaemonClientError(`the daemon at ${where} could not be reached: ${(e as Error).message}`, "E_DAEMON_UNREACHABLE");
+    throw unreachable(e, where);
   }
   if (!res.ok) throw await refusal(res, where);
 
@@ -114,6 +107,41 @@ export async function* postExec(address: DaemonAddress, token: string, opts: Exe
       error: { name: "DaemonError", code: frameCodeOf("DAEMON_LOST"), message: `the daemon at ${where} closed the stream before the run ended` },
     };
   yield { type: "end", exitCode: exitCodeOf("DAEMON_LOST"), durationMs: Math.round(performance.now() - started) };
+}
+
+/** why fetch could not reach the daemon: none listening (E_NO_DAEMON), or another failure */
+function unreachable(e: unknown, where: string): DaemonClientError {
+  const code = (e as { code?: string }).code ?? "";
+  if (
+    ["ENOENT", "ECONNREFUSED", "ConnectionRefused", "FailedToOpenSocket"].includes(code) ||
+    /ENOENT|ECONNREFUSED|Unable to connect/i.test(String((e as Error).message))
+  ) {
+    return new DaemonClientError(`no daemon at ${where}: start one with \`mcpx daemon\``, "E_NO_DAEMON");
+  }
+  return new DaemonClientError(`the daemon at ${where} could not be reached: ${(e as Error).message}`, "E_DAEMON_UNREACHABLE");
+}
+
+/** one JSON request to a daemon route and its JSON answer; a daemon that is not there or refuses throws DaemonClientError */
+export async function daemonJson<T>(address: DaemonAddress, token: string, method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+  const where = formatAddress(address);
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (token !== "") headers.authorization = `Bearer ${token}`;
+  let res: Response;
+  try {
+    res = await fetch(routeUrl(address, path), {
+      method,
+      headers,
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      // a tool call may be quiet for longer than Bun's 5-minute idle limit
+      timeout: false,
+      ...(address.kind === "unix" ? { unix: address.path } : {}),
+    } as RequestInit);
+  } catch (e) {
+    throw unreachable(e, where);
+  }
+  if (!res.ok) throw await refusal(res, where);
+  return (await res.json()) as T;
 }
 
 async function refusal(res: Response, where: string): Promise<DaemonClientError> {

@@ -3,6 +3,7 @@
 // never be one (design §1: hooks are settings, not endpoints).
 
 import { VERSION } from "../version.ts";
+import { callRoute } from "./call-route.ts";
 import type { Handler, RouteContext } from "./context.ts";
 import { eventsRoute } from "./events-route.ts";
 import { execRoute } from "./exec-route.ts";
@@ -38,6 +39,14 @@ export const ROUTES: readonly Route[] = [
       "runs an `ExecOptions` body; answers in its `output`: `stream` (NDJSON frames), `json` " +
       "(one envelope) or `text` (stdout); without it, NDJSON for `Accept: application/x-ndjson`, else one envelope",
     handle: execRoute,
+  },
+  {
+    methods: ["POST"],
+    path: "/v1/call",
+    doc:
+      "one `mcpx call` through the daemon's gate: body `{server, tool, args}` (or `items`: key=value as typed, coerced by the " +
+      "tool's schema); answers `{notes, answer}` (`answer` is `{ok, value}` or `{ok: false, error}`), or `{notes, thrown}` for refused arguments",
+    handle: callRoute,
   },
   {
     methods: ["GET"],

@@ -62,6 +62,7 @@ describe.concurrent("routes", () => {
   const SAMPLES: Record<string, () => Promise<Response>> = {
     "GET /v1/health": () => d.fetch("/v1/health"),
     "POST /v1/exec": () => post("/v1/exec", JSON.stringify({ source: "export default () => 1" })),
+    "POST /v1/call": () => post("/v1/call", JSON.stringify({ server: "fake", tool: "echo", args: { message: "hi" } })),
     "GET /v1/settings": () => d.fetch("/v1/settings"),
     "GET /v1/settings/hooks": () => d.fetch("/v1/settings/hooks"),
     "GET /v1/settings/{path}": () => d.fetch("/v1/settings/exec.timeout"),

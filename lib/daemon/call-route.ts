@@ -1,0 +1,56 @@
+// POST /v1/call: one `mcpx call` on the daemon's engine, through the same oneCall a local call uses
+// (its gate, its pool, its hooks). The caller has parsed what it typed (SERVER.TOOL, the JSON object
+// or stdin); key=value items travel as typed, since only the daemon knows the tool's input schema.
+// The answer is one JSON object: the call's answer, the hook notes in order, or the error that
+// refused the arguments (its code, so the caller exits as a local call would).
+
+import * as v from "valibot";
+import { McpxError } from "../errors/mcpx-error.ts";
+import { oneCall, type CallInput, type CallNote } from "../exec/one-call.ts";
+import type { CallAnswer } from "../exec/runner.ts";
+import type { Handler } from "./context.ts";
+import { errorResponse, json, readJson } from "./http.ts";
+import { describeIssues, issuesSummary } from "./validate.ts";
+
+const CallBodySchema = v.strictObject({
+  server: v.pipe(v.string(), v.minLength(1)),
+  tool: v.pipe(v.string(), v.minLength(1)),
+  /** the arguments object; or */
+  args: v.optional(v.record(v.string(), v.unknown())),
+  /** key=value / key:=JSON items, coerced by the tool's input schema here */
+  items: v.optional(v.array(v.string())),
+});
+
+/** what POST /v1/call answers (200): the call's answer, or `thrown` when the arguments were refused before the gate */
+export interface CallReply {
+  notes: CallNote[];
+  answer?: CallAnswer;
+  thrown?: { name: string; code: McpxError["code"]; message: string };
+}
+
+export const callRoute: Handler = async (req, { deps }) => {
+  const body = await readJson(req, deps.maxBody);
+  if (!body.ok) return body.response;
+  const parsed = v.safeParse(CallBodySchema, body.value);
+  if (!parsed.success) {
+    const issues = describeIssues(CallBodySchema, parsed.issues);
+    return errorResponse(400, "BAD_REQUEST", `the body is not a valid call ({server, tool, args} or {server, tool, items}): ${issuesSummary(issues)}`, {
+      issues,
+    });
+  }
+  const { server, tool, args, items } = parsed.output;
+  if (args !== undefined && items !== undefined)
+    return errorResponse(400, "BAD_REQUEST", "the body gives both args and items: send the arguments object, or the key=value items, not both");
+  const input: CallInput = items !== undefined ? { kind: "items", items } : { kind: "json", args: args ?? {} };
+  const notes: CallNote[] = [];
+  const run = deps.runs.start(req.signal);
+  try {
+    const answer = await oneCall(deps.engine, server, tool, input, (n) => notes.push(n));
+    return json({ notes, answer } satisfies CallReply);
+  } catch (e) {
+    if (!(e instanceof McpxError)) throw e;
+    return json({ notes, thrown: { name: e.name, code: e.code, message: e.message } } satisfies CallReply);
+  } finally {
+    run.done();
+  }
+};
