@@ -12,10 +12,8 @@ import { out } from "../lib/util/fd-write.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { AD_HOC_FLAGS, refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
 import { McpxError } from "../lib/errors/mcpx-error.ts";
-import { parseAddress } from "../lib/daemon/address.ts";
-import { daemonJson } from "../lib/daemon/client.ts";
 import type { CallReply } from "../lib/daemon/call-route.ts";
-import { refuseStayingFlags } from "../lib/exec/remote.ts";
+import { askDaemon } from "./daemon-request.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 
@@ -79,12 +77,9 @@ export default defineCommand({
 // gate (POST /v1/call); its notes are shown here as they would be locally, and its answer printed
 // by the same code. Arguments it refuses end this command with their own code, as locally.
 async function remoteCall(session: Session, server: string, tool: string, input: CallInput, log: (n: CallNote) => void): Promise<CallAnswer> {
-  refuseStayingFlags(session, "call");
-  const address = parseAddress(session.get("daemon.address"), session.env, `daemon.address (${session.settings.get("daemon.address")!.origin})`);
   const body = input.kind === "json" ? { server, tool, args: input.args } : { server, tool, items: input.items };
-  const reply = await daemonJson<CallReply>(address, session.get("daemon.token"), "POST", "/v1/call", body);
+  const reply = await askDaemon<CallReply>(session, "call", "POST", "/v1/call", body);
   for (const n of reply.notes) log(n);
-  if (reply.thrown) throw new McpxError(reply.thrown.message, reply.thrown.code);
   return reply.answer!;
 }
 

@@ -2,18 +2,21 @@
 
 import { renderToolTypes } from "../lib/codegen/declarations.ts";
 import { resolveName } from "../lib/mcp/tool-names.ts";
-import { findTool } from "../lib/mcp/tool-call.ts";
+import { findTool, pickTool } from "../lib/mcp/tool-call.ts";
+import { McpxError } from "../lib/errors/mcpx-error.ts";
+import { remoteCatalogue } from "./daemon-request.ts";
 import { statusLine } from "../lib/util/status-line.ts";
 import { out } from "../lib/util/fd-write.ts";
 import { suggest } from "../lib/util/did-you-mean.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openEngine } from "../lib/session/engine.ts";
-import { AD_HOC_FLAGS, sessionWithAdHoc } from "./ad-hoc.ts";
+import { AD_HOC_FLAGS, refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 
 const OWN: Record<string, OwnFlag> = {
   ...AD_HOC_FLAGS,
+  remote: { type: "boolean", description: "Read the tools of the daemon at daemon.address (mcpx daemon), printed as a local types prints them" },
 };
 
 export default defineCommand({
@@ -23,18 +26,22 @@ export default defineCommand({
     const parsed = parseCommandArgs("types", rawArgs, OWN);
     const [target, ...extra] = parsed.positionals;
     if (!target || extra.length) throw new UsageError("usage: mcpx types SERVER[.TOOL]");
+    if (parsed.own.remote === true) refuseAdHocRemote(parsed.own);
     const session = sessionWithAdHoc(parsed);
+    if (parsed.own.remote === true) {
+      const { servers } = await remoteCatalogue(session, "types", undefined, false);
+      const { server, toolName } = typesTarget(target, servers);
+      const row = (await remoteCatalogue(session, "types", server)).rows[0]!;
+      if (row.error !== undefined) throw new McpxError(row.error, "UPSTREAM_START");
+      const tool = toolName === undefined ? undefined : pickTool(server, toolName, row.tools!).name;
+      out(renderToolTypes({ name: server, tools: row.tools! }, tool) + "\n");
+      return;
+    }
     const engine = openEngine(session, { status: statusLine(session.env) });
     const pool = engine.pool;
     try {
       // the configured servers and those plugins bring
-      const names = pool.names();
-      // a server name may itself contain dots: the longest configured name that prefixes the target wins
-      const server =
-        names.filter((n) => target === n || target.startsWith(n + ".")).sort((a, b) => b.length - a.length)[0] ?? resolveName(target.split(".")[0]!, names);
-      if (!server)
-        throw new UsageError(`unknown server in "${target}"${suggest(target.split(".")[0]!, names)}: configured servers are ${names.join(", ") || "none"}`);
-      const toolName = target === server ? undefined : target.slice(target.startsWith(server + ".") ? server.length + 1 : target.indexOf(".") + 1) || undefined;
+      const { server, toolName } = typesTarget(target, pool.names());
       const tools = await pool.visibleTools(server);
       const tool = toolName === undefined ? undefined : (await findTool(pool, server, toolName)).name;
       out(renderToolTypes({ name: server, tools }, tool) + "\n");
@@ -43,3 +50,13 @@ export default defineCommand({
     }
   },
 });
+
+/** SERVER[.TOOL] against the server names: a server name may itself contain dots, and the longest configured name that prefixes the target wins */
+function typesTarget(target: string, names: string[]): { server: string; toolName?: string } {
+  const server =
+    names.filter((n) => target === n || target.startsWith(n + ".")).sort((a, b) => b.length - a.length)[0] ?? resolveName(target.split(".")[0]!, names);
+  if (!server)
+    throw new UsageError(`unknown server in "${target}"${suggest(target.split(".")[0]!, names)}: configured servers are ${names.join(", ") || "none"}`);
+  const toolName = target === server ? undefined : target.slice(target.startsWith(server + ".") ? server.length + 1 : target.indexOf(".") + 1) || undefined;
+  return { server, toolName };
+}

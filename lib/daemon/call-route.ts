@@ -5,11 +5,11 @@
 // refused the arguments (its code, so the caller exits as a local call would).
 
 import * as v from "valibot";
-import { McpxError } from "../errors/mcpx-error.ts";
 import { oneCall, type CallInput, type CallNote } from "../exec/one-call.ts";
 import type { CallAnswer } from "../exec/runner.ts";
 import type { Handler } from "./context.ts";
 import { errorResponse, json, readJson } from "./http.ts";
+import { catchThrown, type Thrown } from "./thrown.ts";
 import { describeIssues, issuesSummary } from "./validate.ts";
 
 const CallBodySchema = v.strictObject({
@@ -25,7 +25,7 @@ const CallBodySchema = v.strictObject({
 export interface CallReply {
   notes: CallNote[];
   answer?: CallAnswer;
-  thrown?: { name: string; code: McpxError["code"]; message: string };
+  thrown?: Thrown;
 }
 
 export const callRoute: Handler = async (req, { deps }) => {
@@ -45,11 +45,10 @@ export const callRoute: Handler = async (req, { deps }) => {
   const notes: CallNote[] = [];
   const run = deps.runs.start(req.signal);
   try {
-    const answer = await oneCall(deps.engine, server, tool, input, (n) => notes.push(n));
-    return json({ notes, answer } satisfies CallReply);
-  } catch (e) {
-    if (!(e instanceof McpxError)) throw e;
-    return json({ notes, thrown: { name: e.name, code: e.code, message: e.message } } satisfies CallReply);
+    return json({
+      notes,
+      ...(await catchThrown(async () => ({ answer: await oneCall(deps.engine, server, tool, input, (n) => notes.push(n)) }))),
+    } satisfies CallReply);
   } finally {
     run.done();
   }

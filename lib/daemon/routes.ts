@@ -10,6 +10,7 @@ import { execRoute } from "./exec-route.ts";
 import { errorResponse, json } from "./http.ts";
 import { mcpRoute } from "./mcp-mount.ts";
 import { hooksRoute, settingRoute, settingsListRoute } from "./settings-route.ts";
+import { toolsRoute } from "./tools-route.ts";
 
 export interface Route {
   methods: readonly string[];
@@ -47,6 +48,14 @@ export const ROUTES: readonly Route[] = [
       "one `mcpx call` through the daemon's gate: body `{server, tool, args}` (or `items`: key=value as typed, coerced by the " +
       "tool's schema); answers `{notes, answer}` (`answer` is `{ok, value}` or `{ok: false, error}`), or `{notes, thrown}` for refused arguments",
     handle: callRoute,
+  },
+  {
+    methods: ["GET"],
+    path: "/v1/tools",
+    doc:
+      "the catalogue `mcpx ls` and `mcpx types` read: `{catalogue: {servers, rows: [{server, origin, imported, tools | error | broken}]}}`, " +
+      "visible tools only; `server=` for one server, `list=none` for the names alone; `{thrown}` for an unknown server",
+    handle: toolsRoute,
   },
   {
     methods: ["GET"],

@@ -144,6 +144,17 @@ export class Pool {
     return Object.keys(this.opts.broken ?? {});
   }
 
+  /** where an entry came from (its file, and the tool whose file it is when imported), usable or broken */
+  from(server: string): { origin: string; imported?: string } | undefined {
+    const s = this.servers[server] ?? this.opts.broken?.[server];
+    return s && { origin: s.origin, ...(s.imported ? { imported: s.imported } : {}) };
+  }
+
+  /** a broken entry's own error message (its ConfigError), as the config warning gave it */
+  brokenReason(server: string): string | undefined {
+    return this.opts.broken?.[server]?.error.message;
+  }
+
   /** why a broken entry cannot be used, as the error its use raises; undefined for any other name */
   brokenError(server: string): UpstreamError | undefined {
     const b = this.opts.broken?.[server];

@@ -38,20 +38,34 @@ export async function findTool(pool: Pool, server: string, requested: string): P
   }
   let tool = byName.get(requested);
   if (tool === undefined) {
-    const real = resolveToolName(
-      requested,
-      tools.map((t) => t.name),
-    );
-    tool = (real === undefined ? undefined : tools.find((t) => t.name === real)) ?? null;
+    tool = lookUp(requested, tools) ?? null;
     byName.set(requested, tool);
   }
-  if (!tool)
-    throw new UnknownToolError(
-      server,
-      requested,
-      tools.map((t) => t.name).filter((n) => !isHookToolName(n)),
-    );
+  if (!tool) throw unknownTool(server, requested, tools);
   return tool;
+}
+
+/** findTool over a list already read (the daemon's catalogue): no cache, no server */
+export function pickTool(server: string, requested: string, tools: readonly Tool[]): Tool {
+  const tool = isHookToolName(requested) ? undefined : lookUp(requested, tools);
+  if (!tool) throw isHookToolName(requested) ? new UnknownToolError(server, requested) : unknownTool(server, requested, tools);
+  return tool;
+}
+
+function lookUp(requested: string, tools: readonly Tool[]): Tool | undefined {
+  const real = resolveToolName(
+    requested,
+    tools.map((t) => t.name),
+  );
+  return real === undefined ? undefined : tools.find((t) => t.name === real);
+}
+
+function unknownTool(server: string, requested: string, tools: readonly Tool[]): UnknownToolError {
+  return new UnknownToolError(
+    server,
+    requested,
+    tools.map((t) => t.name).filter((n) => !isHookToolName(n)),
+  );
 }
 
 /** the text of an isError result, for the ToolError message */

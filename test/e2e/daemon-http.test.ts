@@ -63,6 +63,7 @@ describe.concurrent("routes", () => {
     "GET /v1/health": () => d.fetch("/v1/health"),
     "POST /v1/exec": () => post("/v1/exec", JSON.stringify({ source: "export default () => 1" })),
     "POST /v1/call": () => post("/v1/call", JSON.stringify({ server: "fake", tool: "echo", args: { message: "hi" } })),
+    "GET /v1/tools": () => d.fetch("/v1/tools?list=none"),
     "GET /v1/settings": () => d.fetch("/v1/settings"),
     "GET /v1/settings/hooks": () => d.fetch("/v1/settings/hooks"),
     "GET /v1/settings/{path}": () => d.fetch("/v1/settings/exec.timeout"),

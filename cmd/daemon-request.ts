@@ -1,0 +1,36 @@
+// The client half of call, ls and types --remote: one JSON request to a daemon route, after refusing
+// what cannot travel (flags that belong to the daemon). A route answers `{thrown}` for an error the
+// command would have thrown locally (an unknown server, refused arguments): it is thrown here with
+// its code, so the exit code and the message are the local ones.
+
+import { parseAddress } from "../lib/daemon/address.ts";
+import { daemonJson } from "../lib/daemon/client.ts";
+import type { Thrown } from "../lib/daemon/thrown.ts";
+import { McpxError } from "../lib/errors/mcpx-error.ts";
+import { refuseStayingFlags } from "../lib/exec/remote.ts";
+import type { Catalogue } from "../lib/mcp/catalogue.ts";
+import type { Session } from "../lib/session/session.ts";
+import type { CommandName } from "../lib/settings/registry.ts";
+
+export async function askDaemon<T extends { thrown?: Thrown }>(
+  session: Session,
+  command: CommandName,
+  method: "GET" | "POST",
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  refuseStayingFlags(session, command);
+  const address = parseAddress(session.get("daemon.address"), session.env, `daemon.address (${session.settings.get("daemon.address")!.origin})`);
+  const reply = await daemonJson<T>(address, session.get("daemon.token"), method, path, body);
+  if (reply.thrown) throw new McpxError(reply.thrown.message, reply.thrown.code);
+  return reply;
+}
+
+/** the daemon's catalogue (GET /v1/tools): every server, or `only`; `list: false` for the names alone */
+export async function remoteCatalogue(session: Session, command: CommandName, only?: string, list = true): Promise<Catalogue> {
+  const query = new URLSearchParams();
+  if (only !== undefined) query.set("server", only);
+  if (!list) query.set("list", "none");
+  const q = query.toString();
+  return (await askDaemon<{ catalogue: Catalogue; thrown?: Thrown }>(session, command, "GET", `/v1/tools${q ? `?${q}` : ""}`)).catalogue;
+}

@@ -1,0 +1,54 @@
+// What `mcpx ls` and `mcpx types` read, as one plain value: the servers a script sees, each with where
+// it came from and its visible tools (hook tools left out) or why it has none. Built from a pool,
+// locally or by the daemon (GET /v1/tools), and rendered by the same commands either way.
+
+import { UsageError } from "../settings/flags.ts";
+import { suggest } from "../util/did-you-mean.ts";
+import type { Pool } from "./pool.ts";
+import type { Tool } from "./tool.ts";
+
+export interface CatalogueRow {
+  server: string;
+  origin: string;
+  imported?: string;
+  /** the visible tools, when the server listed them */
+  tools?: Tool[];
+  /** why listing failed */
+  error?: string;
+  /** why the entry cannot be used (not started) */
+  broken?: string;
+}
+
+export interface Catalogue {
+  /** every server a script sees (configured and plugins'), in config order */
+  servers: string[];
+  /** listed servers in config order, then broken entries; only `only` when it is given */
+  rows: CatalogueRow[];
+}
+
+/**
+ * The catalogue of every server, or of `only`; `list: false` gives the names without starting any
+ * server. An unknown or broken `only` throws as `mcpx ls NAME` reports it.
+ */
+export async function readCatalogue(pool: Pool, only?: string, list = true): Promise<Catalogue> {
+  const names = pool.names();
+  const broken = pool.brokenNames();
+  if (only !== undefined && broken.includes(only)) throw pool.brokenError(only)!;
+  if (only !== undefined && !names.includes(only))
+    throw new UsageError(`unknown server "${only}"${suggest(only, names)}: configured servers are ${names.join(", ") || "none"}`);
+  if (!list) return { servers: names, rows: [] };
+  const targets = only === undefined ? names : [only];
+  // listed concurrently, reported in config order
+  const listed = await Promise.all(
+    targets.map(async (server): Promise<CatalogueRow> => {
+      try {
+        return { server, ...pool.from(server)!, tools: await pool.visibleTools(server) };
+      } catch (e) {
+        return { server, ...pool.from(server)!, error: (e as Error).message };
+      }
+    }),
+  );
+  // broken entries are listed, not started: the session's warning already named each with its fix
+  const brokenRows = only === undefined ? broken.map((server) => ({ server, ...pool.from(server)!, broken: pool.brokenReason(server)! })) : [];
+  return { servers: names, rows: [...listed, ...brokenRows] };
+}
