@@ -13,7 +13,7 @@ import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flag
 import { AD_HOC_FLAGS, refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
 import { McpxError } from "../lib/errors/mcpx-error.ts";
 import type { CallReply } from "../lib/daemon/call-route.ts";
-import { askDaemon } from "./daemon-request.ts";
+import { askDaemon, wantsDaemon } from "./daemon-request.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 
@@ -43,12 +43,13 @@ export default defineCommand({
     const input = await argumentsInput(items);
     const server = target.slice(0, dot);
     const tool = target.slice(dot + 1);
-    if (parsed.own.remote === true) refuseAdHocRemote(parsed.own);
     const session = sessionWithAdHoc(parsed);
+    const remote = wantsDaemon(parsed.own, session);
+    if (remote) refuseAdHocRemote(parsed.own);
     const log = (n: CallNote) =>
       n.type === "warn" ? session.log("warn", n.message) : renderHookNotes(n, (level, message, source) => session.log(level, message, source));
     let answer: CallAnswer;
-    if (parsed.own.remote === true) answer = await remoteCall(session, server, tool, input, log);
+    if (remote) answer = await remoteCall(session, server, tool, input, log);
     else {
       const engine = openEngine(session, { ask: terminalAsker(), status: statusLine(session.env) });
       try {

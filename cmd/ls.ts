@@ -7,7 +7,7 @@ import { statusLine } from "../lib/util/status-line.ts";
 import { out } from "../lib/util/fd-write.ts";
 import { McpxError } from "../lib/errors/mcpx-error.ts";
 import { readCatalogue, type Catalogue, type CatalogueRow } from "../lib/mcp/catalogue.ts";
-import { remoteCatalogue } from "./daemon-request.ts";
+import { remoteCatalogue, wantsDaemon } from "./daemon-request.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openEngine } from "../lib/session/engine.ts";
 import { AD_HOC_FLAGS, refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
@@ -27,10 +27,11 @@ export default defineCommand({
     const parsed = parseCommandArgs("ls", rawArgs, OWN);
     const [only, ...extra] = parsed.positionals;
     if (extra.length) throw new UsageError("usage: mcpx ls [SERVER]");
-    if (parsed.own.remote === true) refuseAdHocRemote(parsed.own);
     const session = sessionWithAdHoc(parsed);
+    const remote = wantsDaemon(parsed.own, session);
+    if (remote) refuseAdHocRemote(parsed.own);
     let catalogue: Catalogue;
-    if (parsed.own.remote === true) catalogue = await remoteCatalogue(session, "ls", only);
+    if (remote) catalogue = await remoteCatalogue(session, "ls", only);
     else {
       const engine = openEngine(session, { status: statusLine(session.env) });
       try {

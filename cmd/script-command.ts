@@ -11,6 +11,7 @@ import { renderFrames } from "../lib/render/frames-to-cli.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import type { Session } from "../lib/session/session.ts";
 import { AD_HOC_FLAGS, refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
+import { wantsDaemon } from "./daemon-request.ts";
 import { parseAddress } from "../lib/daemon/address.ts";
 import { postExec } from "../lib/daemon/client.ts";
 import { refuseStayingFlags, remoteRunSettings, remoteScriptHooks } from "../lib/exec/remote.ts";
@@ -53,8 +54,9 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
   if (target === undefined) throw new UsageError(kind === "run" ? "needs a script: mcpx run FILE [ARGS…]" : "needs a snippet: mcpx exec 'console.log(1)'");
   if (kind === "exec" && more.length > 0)
     throw new UsageError(`takes one snippet; got ${more.length + 1} arguments (quote the snippet, or pass script arguments after --)`);
-  if (parsed.own.remote === true) refuseAdHocRemote(parsed.own);
   const session = sessionWithAdHoc(parsed);
+  const remote = wantsDaemon(parsed.own, session);
+  if (remote) refuseAdHocRemote(parsed.own);
   trace("config");
 
   const opts: ExecOptions = {
@@ -80,7 +82,7 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
     opts.source = await new Response(Bun.stdin.stream()).text();
     opts.stdin = "";
   } else opts.source = target;
-  if (parsed.own.remote === true) return runRemote(opts, session, kind);
+  if (remote) return runRemote(opts, session, kind);
 
   const abort = new AbortController();
   const onSignal = () => abort.abort();

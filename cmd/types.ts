@@ -4,7 +4,7 @@ import { renderToolTypes } from "../lib/codegen/declarations.ts";
 import { resolveName } from "../lib/mcp/tool-names.ts";
 import { findTool, pickTool } from "../lib/mcp/tool-call.ts";
 import { McpxError } from "../lib/errors/mcpx-error.ts";
-import { remoteCatalogue } from "./daemon-request.ts";
+import { remoteCatalogue, wantsDaemon } from "./daemon-request.ts";
 import { statusLine } from "../lib/util/status-line.ts";
 import { out } from "../lib/util/fd-write.ts";
 import { suggest } from "../lib/util/did-you-mean.ts";
@@ -26,9 +26,9 @@ export default defineCommand({
     const parsed = parseCommandArgs("types", rawArgs, OWN);
     const [target, ...extra] = parsed.positionals;
     if (!target || extra.length) throw new UsageError("usage: mcpx types SERVER[.TOOL]");
-    if (parsed.own.remote === true) refuseAdHocRemote(parsed.own);
     const session = sessionWithAdHoc(parsed);
-    if (parsed.own.remote === true) {
+    if (wantsDaemon(parsed.own, session)) {
+      refuseAdHocRemote(parsed.own);
       const { servers } = await remoteCatalogue(session, "types", undefined, false);
       const { server, toolName } = typesTarget(target, servers);
       const row = (await remoteCatalogue(session, "types", server)).rows[0]!;

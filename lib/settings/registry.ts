@@ -84,7 +84,7 @@ const DECLARED = [
       "Where the daemon listens and --remote connects: a unix socket path (default " +
       "$XDG_RUNTIME_DIR/mcpx/daemon.sock, else $XDG_STATE_HOME/mcpx/daemon.sock; see " +
       "docs/daemon.md) or http://127.0.0.1:PORT (TCP: loopback only, needs daemon.token)",
-    commands: ["run", "exec", "daemon"],
+    commands: ["run", "exec", "call", "ls", "types", "daemon"],
     remote: "caller",
   },
   {
@@ -92,8 +92,19 @@ const DECLARED = [
     kind: "string",
     default: "",
     description: "Bearer token the daemon requires on TCP (and --remote sends); prefer MCPX_DAEMON_TOKEN to a config file",
-    commands: ["run", "exec", "daemon"],
+    commands: ["run", "exec", "call", "ls", "types", "daemon"],
     secret: true,
+    remote: "caller",
+  },
+  {
+    path: "remote",
+    kind: "bool",
+    default: "false",
+    description:
+      "Send run, exec, call, ls and types to the daemon at daemon.address, as --remote does; with no daemon " +
+      "there they fail (exit 2), never fall back to running here. Its flag is --remote itself (a switch, no value)",
+    // no registry flag: --remote is the commands' own switch, older than this setting, and registry flags take a value
+    commands: [],
     remote: "caller",
   },
   {

@@ -111,6 +111,35 @@ describe("POST /v1/call", () => {
   });
 });
 
+describe("the remote setting makes the daemon the default", () => {
+  test("MCPX_REMOTE=1: call, ls, types and exec go to the daemon, and with none there exit 2 rather than run here", async () => {
+    const env = { MCPX_REMOTE: "1" };
+    const gone = { ...env, MCPX_DAEMON_ADDRESS: `${sb.dir}/nobody.sock` };
+    for (const argv of [["call", "fake.echo", "message=hi"], ["ls"], ["types", "fake.echo"], ["exec", "1"]]) {
+      const [viaSetting, viaFlag] = await Promise.all([mcpx(sb, argv, { env }), mcpx(sb, [argv[0]!, "--remote", ...argv.slice(1)])]);
+      expect({ code: viaSetting.code, stdout: viaSetting.stdout, stderr: viaSetting.stderr }).toEqual({
+        code: viaFlag.code,
+        stdout: viaFlag.stdout,
+        stderr: viaFlag.stderr,
+      });
+      const none = await mcpx(sb, argv, { env: gone });
+      expect(none.code).toBe(2);
+      expect(none.stderr).toContain(`no daemon at ${sb.dir}/nobody.sock: start one with \`mcpx daemon\``);
+    }
+  });
+
+  test('"remote": true in a config does the same, and an ad-hoc server is then refused', async () => {
+    const cfg = `${sb.dir}/remote.json`;
+    writeConfig(sb, "remote.json", { remote: true, daemon: { address: `${sb.dir}/nobody.sock` } });
+    const r = await mcpx(sb, ["call", "--config", cfg, "fake.echo", "message=hi"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("start one with `mcpx daemon`");
+    const adHoc = await mcpx(sb, ["ls", "--stdio", "true"], { env: { MCPX_REMOTE: "1" } });
+    expect(adHoc.code).toBe(2);
+    expect(adHoc.stderr).toContain("--stdio does not travel with --remote");
+  });
+});
+
 describe("what cannot travel", () => {
   test("an ad-hoc server is refused with exit 2", async () => {
     const r = await mcpx(sb, ["call", "--remote", "--stdio", "true", "x.y", "{}"]);
