@@ -10,6 +10,7 @@ import { isAllowed } from "../lib/hooks/allowlist.ts";
 import { hookMatches } from "../lib/hooks/match.ts";
 import { toolFor } from "../lib/hooks/mcp-hook-tools.ts";
 import { MCP_HOOK_EFFECT } from "../lib/hooks/mcp-hook-calls.ts";
+import { hookRow } from "../lib/hooks/rows.ts";
 import { phasesOf, POINT_NAMES, type Phase, type PointName } from "../lib/hooks/points.ts";
 import { findTool, UnknownToolError } from "../lib/mcp/tool-call.ts";
 import { out } from "../lib/util/fd-write.ts";
@@ -45,17 +46,9 @@ export default defineCommand({
     try {
       await engine.ready; // plugins' hooks are in force once their servers run
       const { gate } = engine;
-      const all = [...gate.hooks, ...allObservers(engine)];
+      const all = engine.hooksInForce();
       if (action === "list") {
-        const rows = all.map((h) => ({
-          name: h.name,
-          on: h.on,
-          phase: h.phase,
-          action: h.action.kind,
-          effect: h.effect,
-          failure: h.failure,
-          origin: h.origin,
-        }));
+        const rows = all.map(hookRow);
         const servers = gate.policy.hookServers;
         if (json) out(JSON.stringify({ hooks: rows, mcpHookServers: servers }, null, 2) + "\n");
         else {
@@ -137,7 +130,3 @@ export default defineCommand({
     }
   },
 });
-
-function allObservers(engine: ReturnType<typeof openEngine>) {
-  return engine.observerHooks();
-}

@@ -5,6 +5,7 @@
 import { settingRow, type SettingRow } from "../settings/rows.ts";
 import { SETTINGS } from "../settings/registry.ts";
 import { suggest } from "../util/did-you-mean.ts";
+import { hookRow } from "../hooks/rows.ts";
 import type { DaemonDeps, Handler } from "./context.ts";
 import { errorResponse, json } from "./http.ts";
 
@@ -27,32 +28,9 @@ export const settingRoute: Handler = (_req, { deps, params }) => {
   );
 };
 
-interface HookRow {
-  name: string;
-  on: string;
-  phase: string;
-  action: string;
-  effect: string;
-  failure: string;
-  origin: string;
-}
-
 /**
- * every hook in force now, in the order the gate runs them: config hooks and the hooks of plugins
- * whose server is running, then the observe hooks (config, then plugins). A plugin hook's origin
- * names the plugin and its manifest.
+ * every hook in force now, in the order the gate runs them: config hooks and the hooks of plugins,
+ * then the observe hooks (config, then plugins). A plugin hook's origin names the plugin and its manifest.
  */
-function hookRows(deps: DaemonDeps): HookRow[] {
-  const { gate } = deps.engine;
-  return [...gate.hooks, ...deps.engine.observerHooks()].map((h) => ({
-    name: h.name,
-    on: h.on,
-    phase: h.phase,
-    action: h.action.kind,
-    effect: h.effect,
-    failure: h.failure,
-    origin: h.origin,
-  }));
-}
-
-export const hooksRoute: Handler = (_req, { deps }) => json({ hooks: hookRows(deps), mcpHookServers: deps.engine.gate.policy.hookServers });
+export const hooksRoute: Handler = (_req, { deps }) =>
+  json({ hooks: deps.engine.hooksInForce().map(hookRow), mcpHookServers: deps.engine.gate.policy.hookServers });

@@ -4,6 +4,7 @@
 import { accessSync, constants, existsSync, lstatSync, mkdirSync, mkdtempSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { unsafeDirReason } from "./socket-dir.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -20,9 +21,8 @@ function fallbackDir(env: Env): string {
   const mine = join(base, `mcpx-home-${uid}`);
   try {
     mkdirSync(mine, { recursive: true, mode: 0o700 });
-    const st = lstatSync(mine);
-    // someone else's directory (or a link) at the name: never use it, take a fresh one
-    fallback = st.isDirectory() && st.uid === uid && (st.mode & 0o077) === 0 ? mine : mkdtempSync(join(base, `mcpx-home-${uid}-`));
+    // someone else's directory (or a link, or one others may enter) at the name: never use it, take a fresh one
+    fallback = unsafeDirReason(lstatSync(mine), uid) === undefined ? mine : mkdtempSync(join(base, `mcpx-home-${uid}-`));
   } catch {
     fallback = mkdtempSync(join(base, `mcpx-home-${uid}-`));
   }

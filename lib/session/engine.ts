@@ -22,8 +22,11 @@ export interface Engine {
   bus: EventBus;
   gate: Gate;
   observers: Observers;
-  /** the observe hooks in force now, which the gate does not hold (they run from the bus) */
-  observerHooks(): Hook[];
+  /**
+   * every hook in force now, in the order they run: the gate's (config, then plugins), then the
+   * observe hooks, which the gate does not hold because they run from the bus (config, then plugins)
+   */
+  hooksInForce(): Hook[];
   plugins: Plugin[];
   /** settles once every plugin's server has started (or failed to): only then are its hooks in force */
   ready: Promise<void>;
@@ -113,7 +116,7 @@ export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
     plugins,
     ready,
     observers: built.observers,
-    observerHooks: () => [...hooks, ...pluginHooks()].filter((h) => h.phase === "observe"),
+    hooksInForce: () => [...gate.hooks, ...[...hooks, ...pluginHooks()].filter((h) => h.phase === "observe")],
     async close() {
       opts.status?.close();
       await ready;
