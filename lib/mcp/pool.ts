@@ -14,6 +14,7 @@ import { AuthRequiredError, storedAuthProvider } from "./oauth/provider.ts";
 import { VERSION } from "../version.ts";
 import { isPlainObject } from "../util/json-type.ts";
 import { leanReadMessages } from "./lean-read.ts";
+import { leanRequests, type LeanRequest } from "./lean-request.ts";
 import { suggest } from "../util/did-you-mean.ts";
 
 export type { CallResult, Tool };
@@ -74,6 +75,8 @@ interface Connection {
   tools?: Promise<Tool[]>;
   /** each called tool's output-schema check, compiled at its first call (null: it has none); cleared with tools */
   outputChecks: Map<string, OutputCheck | null>;
+  /** tools/call past the SDK's Protocol (lean-request.ts); undefined where it cannot be installed */
+  lean?: LeanRequest;
 }
 
 /** a compiled outputSchema (the SDK's Ajv provider, as its own callTool uses) */
@@ -204,9 +207,14 @@ export class Pool {
     try {
       // the SDK's callTool minus its zod pass over every result; its two checks are kept (checkOutput)
       const check = await this.outputCheck(conn, tool);
-      const request = { method: "tools/call" as const, params: { name: tool, arguments: args } };
+      const params = { name: tool, arguments: args };
       const onprogress = this.opts.onProgress && ((p: { progress: number; total?: number; message?: string }) => this.opts.onProgress!(server, tool, p));
-      const result = (await conn.client.request(request, PASS_THROUGH as never, { timeout: timeoutMs, ...(onprogress ? { onprogress } : {}) })) as unknown;
+      const result = conn.lean
+        ? await conn.lean("tools/call", params, timeoutMs, onprogress)
+        : ((await conn.client.request({ method: "tools/call", params }, PASS_THROUGH as never, {
+            timeout: timeoutMs,
+            ...(onprogress ? { onprogress } : {}),
+          })) as unknown);
       if (!isPlainObject(result)) throw await sdkError(SDK_INVALID_PARAMS, `tools/call "${tool}" answered ${JSON.stringify(result)}, not a result object`);
       if (check) await checkOutput(tool, result as CallResult, check);
       return result as CallResult;
@@ -345,7 +353,7 @@ export class Pool {
     const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
     const client = new Client({ name: "mcpx", version: VERSION }, { capabilities: {} });
     const transport = await this.transport(cfg);
-    leanReadMessages(transport);
+    const leanRead = leanReadMessages(transport);
     transport.onclose = () => {
       closed.add(transport);
       // keep only a live connection in the pool
@@ -389,7 +397,8 @@ export class Pool {
     // The SDK's stdio send adds one 'drain' listener per write the pipe did not take at once: a
     // script's 1000 concurrent calls are not a leak, and Node's warning would reach the user's terminal.
     (transport as { _process?: { stdin?: { setMaxListeners(n: number): void } } })._process?.stdin?.setMaxListeners(0);
-    client.setNotificationHandler((await import("@modelcontextprotocol/sdk/types.js")).ToolListChangedNotificationSchema, async () => {
+    const { McpError, ToolListChangedNotificationSchema } = await import("@modelcontextprotocol/sdk/types.js");
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       const c = await this.conns.get(server);
       if (c) {
         c.tools = undefined;
@@ -397,7 +406,8 @@ export class Pool {
       }
       this.opts.onEvent?.("tools.changed", { server });
     });
-    const conn: Connection = { client, transport, pid, outputChecks: new Map() };
+    // only over the lean reader, whose messages are already checked for what routing them reads
+    const conn: Connection = { client, transport, pid, outputChecks: new Map(), lean: leanRead ? leanRequests(client, transport, McpError) : undefined };
     if (this.opts.startGate) {
       try {
         conn.tools = this.listAll(server, client);

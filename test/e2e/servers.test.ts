@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { recordedCalls, recordedStarts } from "../../fixtures/servers/record.ts";
+import { recordedCalls, recordedCancels, recordedStarts } from "../../fixtures/servers/record.ts";
 import { everythingServer, fakeServer, sandbox } from "./harness.ts";
 import { expectExit, leftoverProcesses, mcpx, uniqueMarker, writeConfig } from "./support.ts";
 
@@ -32,6 +32,8 @@ const crashRecord = join(sb.dir, "crash.jsonl");
 const crashConfig = writeConfig(sb, "crash.json", { mcpServers: { fake: fakeServer({ FAKE_MCP_RECORD: crashRecord, FAKE_MCP_CRASH_ON: "slow" }) } });
 const rpcRecord = join(sb.dir, "rpc.jsonl");
 const rpcConfig = writeConfig(sb, "rpc.json", { mcpServers: { fake: fakeServer({ FAKE_MCP_RECORD: rpcRecord }) } });
+const timeoutRecord = join(sb.dir, "timeout.jsonl");
+const timeoutConfig = writeConfig(sb, "timeout.json", { mcpServers: { fake: fakeServer({ FAKE_MCP_RECORD: timeoutRecord }) } });
 const badJsonRecord = join(sb.dir, "bad-json.jsonl");
 const badJsonConfig = writeConfig(sb, "bad-json.json", { mcpServers: { fake: fakeServer({ FAKE_MCP_RECORD: badJsonRecord }) } });
 
@@ -172,10 +174,28 @@ describe.concurrent("upstream errors are classified by the SDK's codes, never by
     },
   );
 
-  test("a real timeout is still UPSTREAM_TIMEOUT", async () => {
-    const r = await mcpx(sb, ["exec", "--mcp-call-timeout", "1500ms", errorOf("fake.slow({ ms: 8000 })")]);
+  test("a real timeout is still UPSTREAM_TIMEOUT, and the server is told that call is cancelled", async () => {
+    const r = await mcpx(sb, ["exec", "--config", timeoutConfig, "--mcp-call-timeout", "1500ms", errorOf("fake.slow({ ms: 8000 })")]);
     expectExit(r, 0);
     expect(JSON.parse(r.stdout)).toMatchObject({ code: "UPSTREAM_TIMEOUT" });
+    // the cancellation names the request the server received (mcpx's own tools/call path, lean-request.ts)
+    expect(recordedCancels(timeoutRecord)).toEqual([
+      { event: "cancelled", tool: "slow", reason: expect.stringContaining("timed out"), pid: expect.any(Number) },
+    ]);
+  });
+
+  test("concurrent calls of different tools each get their own answer, errors included", async () => {
+    const r = await mcpx(sb, [
+      "exec",
+      "--config",
+      rpcConfig,
+      `const out = await Promise.allSettled([fake.slow({ ms: 300 }), fake.echo({ message: "a" }), fake.rpc_error({ code: -32602, message: "bad" }),
+        fake.add({ a: 2, b: 3 }), fake.bytes({ size: 300000 }), fake.echo({ message: "b" })]);
+      const shown = (v) => (typeof v === "string" && v.length > 99 ? v.length : v);
+      console.log(JSON.stringify(out.map((o) => (o.status === "fulfilled" ? shown(o.value) : o.reason.code))))`,
+    ]);
+    expectExit(r, 0);
+    expect(JSON.parse(r.stdout)).toEqual(["done", "a", "UPSTREAM_ERROR", { sum: 5 }, 300000, "b"]);
   });
 });
 
