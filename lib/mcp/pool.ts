@@ -13,7 +13,7 @@ import { endProcesses, processTree } from "../process/end.ts";
 import { AuthRequiredError, storedAuthProvider } from "./oauth/provider.ts";
 import { VERSION } from "../version.ts";
 import { isPlainObject } from "../util/json-type.ts";
-import { leanReadMessages } from "./lean-read.ts";
+import { StdioTransport } from "./stdio-transport.ts";
 import { leanRequests, type LeanRequest } from "./lean-request.ts";
 import { suggest } from "../util/did-you-mean.ts";
 
@@ -353,7 +353,6 @@ export class Pool {
     const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
     const client = new Client({ name: "mcpx", version: VERSION }, { capabilities: {} });
     const transport = await this.transport(cfg);
-    const leanRead = leanReadMessages(transport);
     transport.onclose = () => {
       closed.add(transport);
       // keep only a live connection in the pool
@@ -394,9 +393,6 @@ export class Pool {
       await this.opts.startGate?.(cfg, "onError", { error });
       throw error;
     }
-    // The SDK's stdio send adds one 'drain' listener per write the pipe did not take at once: a
-    // script's 1000 concurrent calls are not a leak, and Node's warning would reach the user's terminal.
-    (transport as { _process?: { stdin?: { setMaxListeners(n: number): void } } })._process?.stdin?.setMaxListeners(0);
     const { McpError, ToolListChangedNotificationSchema } = await import("@modelcontextprotocol/sdk/types.js");
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       const c = await this.conns.get(server);
@@ -406,8 +402,9 @@ export class Pool {
       }
       this.opts.onEvent?.("tools.changed", { server });
     });
-    // only over the lean reader, whose messages are already checked for what routing them reads
-    const conn: Connection = { client, transport, pid, outputChecks: new Map(), lean: leanRead ? leanRequests(client, transport, McpError) : undefined };
+    // only over mcpx's own stdio transport, whose messages are already checked for what routing them reads
+    const lean = transport instanceof StdioTransport ? leanRequests(client, transport, McpError) : undefined;
+    const conn: Connection = { client, transport, pid, outputChecks: new Map(), lean };
     if (this.opts.startGate) {
       try {
         conn.tools = this.listAll(server, client);
@@ -438,21 +435,20 @@ export class Pool {
         authProvider: storedAuthProvider(cfg, this.opts.authDir),
       });
     }
-    const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(this.opts.baseEnv)) if (v !== undefined && !k.startsWith("MCPX_") && k !== "BUN_BE_BUN") env[k] = v;
     Object.assign(env, cfg.env);
-    const t = new StdioClientTransport({ command: cfg.command, args: cfg.args, env, cwd: cfg.cwd, stderr: "pipe", maxBufferSize: this.opts.maxMessageBytes });
-    // The SDK reports a message over its read limit only through onerror, then closes the transport,
-    // and the pending call fails as "Connection closed"; remember why, so the caller is told.
-    // (The SDK's ReadBuffer error has no code, so its fixed wording is what identifies it.)
+    const t = new StdioTransport({ command: cfg.command, args: cfg.args, env, cwd: cfg.cwd, maxBufferSize: this.opts.maxMessageBytes });
+    // The transport reports a message over its read limit only through onerror, then closes, and the
+    // pending call fails as "Connection closed"; remember why, so the caller is told. (The error has
+    // no code: its fixed wording, the SDK's own, is what identifies it.)
     t.onerror = (err) => {
       if (/^ReadBuffer exceeded maximum size/.test(err.message)) overLimit.add(t);
     };
     let partial = "";
     const tail: string[] = [];
     stderrTail.set(t, () => (partial.trim() ? [...tail, partial] : tail));
-    t.stderr?.on("data", (chunk: Buffer) => {
+    t.stderr.on("data", (chunk) => {
       const lines = (partial + chunk.toString()).split("\n");
       partial = lines.pop() ?? "";
       for (const line of lines) {

@@ -34,6 +34,7 @@ const rpcRecord = join(sb.dir, "rpc.jsonl");
 const rpcConfig = writeConfig(sb, "rpc.json", { mcpServers: { fake: fakeServer({ FAKE_MCP_RECORD: rpcRecord }) } });
 const timeoutRecord = join(sb.dir, "timeout.jsonl");
 const timeoutConfig = writeConfig(sb, "timeout.json", { mcpServers: { fake: fakeServer({ FAKE_MCP_RECORD: timeoutRecord }) } });
+const concurrentConfig = writeConfig(sb, "concurrent.json", { mcpServers: { fake: fakeServer() } });
 const badJsonRecord = join(sb.dir, "bad-json.jsonl");
 const badJsonConfig = writeConfig(sb, "bad-json.json", { mcpServers: { fake: fakeServer({ FAKE_MCP_RECORD: badJsonRecord }) } });
 
@@ -188,7 +189,7 @@ describe.concurrent("upstream errors are classified by the SDK's codes, never by
     const r = await mcpx(sb, [
       "exec",
       "--config",
-      rpcConfig,
+      concurrentConfig,
       `const out = await Promise.allSettled([fake.slow({ ms: 300 }), fake.echo({ message: "a" }), fake.rpc_error({ code: -32602, message: "bad" }),
         fake.add({ a: 2, b: 3 }), fake.bytes({ size: 300000 }), fake.echo({ message: "b" })]);
       const shown = (v) => (typeof v === "string" && v.length > 99 ? v.length : v);
