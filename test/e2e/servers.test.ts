@@ -73,6 +73,16 @@ describe.concurrent("calling tools from a script", () => {
     expect(JSON.parse(r.stdout)).toEqual({ add: { sum: 9 }, json: { ok: true, items: [1, 2, 3] }, echo: "plain words", types: ["object", "object", "string"] });
   });
 
+  test("text is parsed exactly when it is JSON, whatever its first character", async () => {
+    const texts = ["x", "42", " \n[1, 2]", "-3", "true", "null", '"quoted"', "nope{", "{bad", "1 2", "tru", "é"];
+    const r = await mcpx(sb, [
+      "exec",
+      `const out = []; for (const m of ${JSON.stringify(texts)}) out.push(await fake.echo({ message: m })); console.log(JSON.stringify(out))`,
+    ]);
+    expectExit(r, 0);
+    expect(JSON.parse(r.stdout)).toEqual(["x", 42, [1, 2], -3, true, null, "quoted", "nope{", "{bad", "1 2", "tru", "é"]);
+  });
+
   test("a dashed tool name is callable by its sanitised identifier, and the call keeps the real tool name", async () => {
     const r = await mcpx(sb, ["exec", "--json", "console.log(await fake.get_sum({ values: [1, 2, 3] }))"]);
     const env = JSON.parse(r.stdout);
