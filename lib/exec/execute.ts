@@ -18,7 +18,7 @@ import { runSettingValues, type ExecOptions } from "./options.ts";
 import { checkPhases } from "./phase-check.ts";
 import { snippetModule } from "./snippet.ts";
 import { phaseLines, type PhaseOrigins } from "./phase-origins.ts";
-import { runScript, type RunOutcome, type RunSpec } from "./runner.ts";
+import { runScript, type CallAnswer, type RunOutcome, type RunSpec } from "./runner.ts";
 import { SECRET_ENV_NAMES } from "../settings/registry.ts";
 import { decideSandbox } from "./sandbox.ts";
 import type { SandboxContext } from "./sandbox-policy.ts";
@@ -142,7 +142,8 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
   };
   const handlers = {
     frame: (f: Frame) => q.push(f),
-    call: (server: string, tool: string, args: Record<string, unknown>) => gatedCall(gate, { runId, server, tool, args }, q),
+    call: (server: string, tool: string, args: Record<string, unknown>, answered: (answer: CallAnswer) => void) =>
+      gatedCall(gate, { runId, server, tool, args }, q, answered),
   };
 
   let outcome: RunOutcome;

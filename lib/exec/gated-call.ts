@@ -21,12 +21,18 @@ export interface CallRequest {
   args: Record<string, unknown>;
 }
 
-export async function gatedCall(gate: Gate, req: CallRequest, q: Pick<PushQueue<Frame>, "push">): Promise<CallAnswer> {
+/**
+ * @param answered told the answer before its call frame and call.finished event are made: a script's
+ * call is answered first, and the bookkeeping runs while the script carries on (frames still keep their
+ * order: the script's next output can only be read after this synchronous step)
+ */
+export async function gatedCall(gate: Gate, req: CallRequest, q: Pick<PushQueue<Frame>, "push">, answered?: (answer: CallAnswer) => void): Promise<CallAnswer> {
   await gate.ready;
   const t0 = performance.now();
   const hookFrame = (f: HookFrameBody) => q.push({ type: "hook", ...f });
   const report = (answer: CallAnswer, tool: string, args: Record<string, unknown>, destructiveHint?: boolean): CallAnswer => {
     const durationMs = Math.round((performance.now() - t0) * 100) / 100;
+    answered?.(answer);
     // hashed when first read (a frame written out, an event delivered), once for both: a run nobody
     // streams frames or events from never pays for it (~15 µs a call, 7 ms per MB of arguments)
     let hash: string | undefined;

@@ -54,8 +54,8 @@ export type CallAnswer = { ok: true; value: unknown } | { ok: false; error: Seri
 export interface RunHandlers {
   /** body frames, in the order the script produced them */
   frame(f: Frame): void;
-  /** one tool call from the script; the host's gate and pool answer it */
-  call(server: string, tool: string, args: Record<string, unknown>): Promise<CallAnswer>;
+  /** one tool call from the script; the host's gate and pool answer it, through `answered` as soon as the answer is known */
+  call(server: string, tool: string, args: Record<string, unknown>, answered: (answer: CallAnswer) => void): Promise<CallAnswer>;
 }
 
 export interface RunOutcome {
@@ -312,10 +312,13 @@ function openChannel(path: string, token: string, h: RunHandlers): Channel {
         return h.frame({ type: "log", level: "error", message });
       }
       lastId = id;
-      h.call(srv, tool, args).then(
-        (answer) => send(JSON.stringify({ id, ...answer }) + "\n"),
-        (err) => send(JSON.stringify({ id, ok: false, error: { name: "Error", message: String(err?.message ?? err) } }) + "\n"),
-      );
+      let sent = false;
+      const answer = (a: CallAnswer) => {
+        if (sent) return;
+        sent = true;
+        send(JSON.stringify({ id, ...a }) + "\n");
+      };
+      h.call(srv, tool, args, answer).then(answer, (err) => answer({ ok: false, error: { name: "Error", message: String(err?.message ?? err) } }));
     },
     close() {
       server.stop(true);
