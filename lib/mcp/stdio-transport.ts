@@ -126,15 +126,12 @@ export class StdioTransport implements Transport {
   }
 
   private deliver(text: string): void {
-    let message: JSONRPCMessage;
     try {
-      message = jsonRpcMessage(JSON.parse(text.endsWith("\r") ? text.slice(0, -1) : text)) as JSONRPCMessage;
+      this.onmessage?.(jsonRpcMessage(JSON.parse(text.endsWith("\r") ? text.slice(0, -1) : text)) as JSONRPCMessage);
     } catch (err) {
-      // as the SDK's transport: said, and the next line is read
+      // as the SDK's transport: a line that is not a message, or a handler that threw, is said, and the next line is read
       this.onerror?.(err as Error);
-      return;
     }
-    this.onmessage?.(message);
   }
 
   /** the SDK's words for it, which the pool recognises (pool.ts overLimit) */
