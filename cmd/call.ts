@@ -9,6 +9,7 @@ import type { Session } from "../lib/session/session.ts";
 import { renderHookNotes } from "../lib/render/frames-to-cli.ts";
 import { statusLine } from "../lib/util/status-line.ts";
 import { out } from "../lib/util/fd-write.ts";
+import { trace } from "../lib/util/trace.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { AD_HOC_FLAGS, refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
 import { McpxError } from "../lib/errors/mcpx-error.ts";
@@ -55,9 +56,12 @@ export default defineCommand({
       try {
         // the same gate a script's call passes: call hooks fire for `mcpx call` too, and a server
         // start it causes shows its server.start hooks' advice and failures here
+        trace("engine");
         answer = await oneCall(engine, server, tool, input, log);
+        trace("call answered");
       } finally {
         await engine.close();
+        trace("engine closed");
       }
     }
     if (!answer.ok) {

@@ -6,13 +6,14 @@
 import { runContext } from "../hooks/run-context.ts";
 import type { Gate } from "../hooks/types.ts";
 import { parseKeyValues } from "../mcp/call-args.ts";
-import { checkArgs } from "../mcp/check-args.ts";
+import { checkArgs, preloadArgChecks } from "../mcp/check-args.ts";
 import type { Pool } from "../mcp/pool.ts";
 import type { Tool } from "../mcp/tool.ts";
 import { findTool } from "../mcp/tool-call.ts";
 import type { Frame } from "./frames.ts";
 import { gatedCall } from "./gated-call.ts";
 import type { CallAnswer } from "./runner.ts";
+import { trace } from "../util/trace.ts";
 
 /** the arguments as typed: one JSON object (an argument or stdin), or key=value items to coerce once the tool's schema is known */
 export type CallInput = { kind: "json"; args: Record<string, unknown> } | { kind: "items"; items: string[] };
@@ -39,13 +40,17 @@ export async function oneCall(
     // server is never called with arguments its schema refuses (an unknown tool fails here too,
     // as it would in the gate, before any call hook)
     let tool: Tool;
+    const finding = findTool(engine.pool, server, requested);
+    preloadArgChecks();
     try {
-      tool = await findTool(engine.pool, server, requested);
+      tool = await finding;
     } catch (e) {
       return { ok: false as const, error: { name: (e as Error).name, message: (e as Error).message } };
     }
+    trace(`${server}.${requested}: tool found`);
     const args = input.kind === "json" ? input.args : parseKeyValues(input.items, tool.inputSchema);
     const warning = await checkArgs(server, tool, args);
+    trace(`${server}.${requested}: arguments checked`);
     if (warning) note({ type: "warn", message: warning });
     return gatedCall(engine.gate, { server, tool: tool.name, args }, { push });
   });

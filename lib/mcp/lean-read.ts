@@ -1,38 +1,10 @@
-// The stdio transport's reading of a server's messages without the SDK's zod pass over each one.
-// The SDK's ReadBuffer parses every line and then checks it against JSONRPCMessageSchema, a zod
-// union that walks the whole message (result included): most of what a relayed tools/call costs
-// mcpx beyond the pipe itself (docs/decisions/0011). mcpx checks here what the SDK's Protocol reads
-// to route a message (jsonrpc, id, method, result, error), and hands results on as they came.
+// The stdio transport's check of each message a server writes, instead of the SDK's zod pass. The
+// SDK's ReadBuffer parses every line and then checks it against JSONRPCMessageSchema, a zod union
+// that walks the whole message (result included): most of what a relayed tools/call costs mcpx
+// beyond the pipe itself (docs/decisions/0011). mcpx checks here what the SDK's Protocol reads to
+// route a message (jsonrpc, id, method, result, error), and hands results on as they came.
 
 import { isPlainObject } from "../util/json-type.ts";
-
-/** the part of the SDK's ReadBuffer (shared/stdio.js) this replaces: one message per line */
-interface ReadBufferLike {
-  _buffer?: Buffer;
-  append(chunk: Buffer): void;
-  readMessage(): unknown;
-}
-
-/**
- * Replaces readMessage on a StdioClientTransport's read buffer, when the transport has the shape this
- * SDK version gives it (`_readBuffer` with `readMessage`); otherwise the SDK's own stays, so an SDK
- * upgrade that moves it costs speed, never correctness. Returns whether it did.
- */
-export function leanReadMessages(transport: unknown): boolean {
-  const rb = (transport as { _readBuffer?: ReadBufferLike })._readBuffer;
-  if (!rb || typeof rb.readMessage !== "function" || typeof rb.append !== "function") return false;
-  rb.readMessage = function readMessage(this: ReadBufferLike) {
-    const buf = this._buffer;
-    if (!buf) return null;
-    const index = buf.indexOf(10); // "\n"
-    if (index === -1) return null;
-    let line = buf.toString("utf8", 0, index);
-    if (line.endsWith("\r")) line = line.slice(0, -1);
-    this._buffer = buf.subarray(index + 1);
-    return jsonRpcMessage(JSON.parse(line));
-  };
-  return true;
-}
 
 const isId = (v: unknown) => typeof v === "string" || (typeof v === "number" && Number.isInteger(v));
 
@@ -40,7 +12,7 @@ const isId = (v: unknown) => typeof v === "string" || (typeof v === "number" && 
  * A JSON-RPC 2.0 message as the SDK's Protocol routes it, or a thrown Error naming what is wrong (the
  * transport reports it through onerror and reads on, as it does for the SDK's own ZodError).
  */
-function jsonRpcMessage(m: unknown): unknown {
+export function jsonRpcMessage(m: unknown): unknown {
   if (!isPlainObject(m) || m.jsonrpc !== "2.0") throw new Error('invalid JSON-RPC message: not an object with jsonrpc "2.0"');
   if ("method" in m) {
     if (typeof m.method !== "string") throw new Error("invalid JSON-RPC message: method is not a string");

@@ -13,8 +13,9 @@ import { endProcesses, processTree } from "../process/end.ts";
 import { AuthRequiredError, storedAuthProvider } from "./oauth/provider.ts";
 import { VERSION } from "../version.ts";
 import { isPlainObject } from "../util/json-type.ts";
-import { leanReadMessages } from "./lean-read.ts";
+import { StdioTransport } from "./stdio-transport.ts";
 import { suggest } from "../util/did-you-mean.ts";
+import { trace } from "../util/trace.ts";
 
 export type { CallResult, Tool };
 
@@ -342,10 +343,8 @@ export class Pool {
         "UNKNOWN_SERVER",
       );
     await this.opts.startGate?.(cfg, "before", {});
-    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-    const client = new Client({ name: "mcpx", version: VERSION }, { capabilities: {} });
     const transport = await this.transport(cfg);
-    leanReadMessages(transport);
+    let client: Client | undefined;
     transport.onclose = () => {
       closed.add(transport);
       // keep only a live connection in the pool
@@ -359,12 +358,20 @@ export class Pool {
         () => {},
       );
     };
+    // a stdio server is spawned before the SDK is loaded, which then loads while the server starts
+    // (the server's start is most of a one-shot call); a failure to spawn is connect's, below
+    const spawning = transport instanceof StdioTransport ? transport.start() : undefined;
+    spawning?.catch(() => {});
+    // read now: the transport forgets its process once closed (a failed initialize closes it)
+    const pid = transport instanceof StdioTransport ? transport.pid : undefined;
+    trace(`${server}: spawned`);
+    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+    trace(`${server}: sdk loaded`);
+    client = new Client({ name: "mcpx", version: VERSION }, { capabilities: {} });
     const connecting = client.connect(transport, { timeout: this.opts.startTimeoutMs });
-    // read now: the stdio transport spawns synchronously inside connect(), and the SDK's own close
-    // after a failed initialize forgets the process before we could ask for it
-    const pid = (transport as { pid?: number | null }).pid ?? undefined;
     try {
       await connecting;
+      trace(`${server}: initialized`);
     } catch (err) {
       await this.stop(client, pid);
       const where = cfg.kind === "stdio" ? `${cfg.command} ${cfg.args.join(" ")}`.trim() : cfg.url;
@@ -386,9 +393,6 @@ export class Pool {
       await this.opts.startGate?.(cfg, "onError", { error });
       throw error;
     }
-    // The SDK's stdio send adds one 'drain' listener per write the pipe did not take at once: a
-    // script's 1000 concurrent calls are not a leak, and Node's warning would reach the user's terminal.
-    (transport as { _process?: { stdin?: { setMaxListeners(n: number): void } } })._process?.stdin?.setMaxListeners(0);
     client.setNotificationHandler((await import("@modelcontextprotocol/sdk/types.js")).ToolListChangedNotificationSchema, async () => {
       const c = await this.conns.get(server);
       if (c) {
@@ -428,11 +432,10 @@ export class Pool {
         authProvider: storedAuthProvider(cfg, this.opts.authDir),
       });
     }
-    const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(this.opts.baseEnv)) if (v !== undefined && !k.startsWith("MCPX_") && k !== "BUN_BE_BUN") env[k] = v;
     Object.assign(env, cfg.env);
-    const t = new StdioClientTransport({ command: cfg.command, args: cfg.args, env, cwd: cfg.cwd, stderr: "pipe", maxBufferSize: this.opts.maxMessageBytes });
+    const t = new StdioTransport({ command: cfg.command, args: cfg.args, env, cwd: cfg.cwd, maxBufferSize: this.opts.maxMessageBytes });
     // The SDK reports a message over its read limit only through onerror, then closes the transport,
     // and the pending call fails as "Connection closed"; remember why, so the caller is told.
     // (The SDK's ReadBuffer error has no code, so its fixed wording is what identifies it.)
@@ -442,7 +445,7 @@ export class Pool {
     let partial = "";
     const tail: string[] = [];
     stderrTail.set(t, () => (partial.trim() ? [...tail, partial] : tail));
-    t.stderr?.on("data", (chunk: Buffer) => {
+    t.stderr.on("data", (chunk: Buffer) => {
       const lines = (partial + chunk.toString()).split("\n");
       partial = lines.pop() ?? "";
       for (const line of lines) {
@@ -468,6 +471,7 @@ export class Pool {
       if (cursor !== undefined && typeof cursor !== "string")
         throw new UpstreamError(`server "${server}" answered tools/list with a nextCursor that is not a string`, server, "UPSTREAM_ERROR");
     } while (cursor);
+    trace(`${server}: tools listed`);
     this.opts.onTools?.(server, tools);
     return tools;
   }
