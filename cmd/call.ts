@@ -1,6 +1,7 @@
 // mcpx call NS.tool '{json}': one tools/call, through the same name resolution a script uses.
 
 import { loadUnwrap } from "../lib/exec/launcher-files.ts";
+import { readCatalog } from "../lib/mcp/catalog-cache.ts";
 import { oneCall, type CallInput, type CallNote } from "../lib/exec/one-call.ts";
 import type { CallAnswer } from "../lib/exec/runner.ts";
 import { terminalAsker } from "../lib/session/ask.ts";
@@ -45,6 +46,7 @@ export default defineCommand({
     const server = target.slice(0, dot);
     const tool = target.slice(dot + 1);
     const session = sessionWithAdHoc(parsed);
+    trace("config");
     const remote = wantsDaemon(parsed.own, session);
     if (remote) refuseAdHocRemote(parsed.own);
     const log = (n: CallNote) =>
@@ -57,7 +59,11 @@ export default defineCommand({
         // the same gate a script's call passes: call hooks fire for `mcpx call` too, and a server
         // start it causes shows its server.start hooks' advice and failures here
         trace("engine");
-        answer = await oneCall(engine, server, tool, input, log);
+        // the catalogue cache may spare the call a tools/list, unless a hook is in force (hooks see
+        // the live list's annotations): lib/exec/cached-call.ts
+        const cfg = session.config.servers[server];
+        const cached = cfg && engine.hooksInForce().length === 0 ? readCatalog(session.cacheDir, cfg) : undefined;
+        answer = await oneCall(engine, server, tool, input, log, cached);
         trace("call answered");
       } finally {
         await engine.close();

@@ -33,9 +33,10 @@ export interface PoolOptions {
   baseEnv: Record<string, string | undefined>;
   /**
    * the server.start point: called with "before" (throw to refuse the start), then "onSuccess"
-   * with the tool count (throw to refuse the started server) or "onError" with the error
+   * (throw to refuse the started server) with `tools`, which lists the server's tools and gives
+   * their count when a hook's payload needs it, or "onError" with the error
    */
-  startGate?(server: ServerConfig, phase: "before" | "onSuccess" | "onError", info: { tools?: number; error?: Error }): Promise<void>;
+  startGate?(server: ServerConfig, phase: "before" | "onSuccess" | "onError", info: { tools?: () => Promise<number>; error?: Error }): Promise<void>;
   /** lifecycle events for the bus: server.started, server.stopped, tools.changed */
   onEvent?(kind: "server.started" | "server.stopped" | "tools.changed", data: Record<string, unknown>): void;
   /** a tool's notifications/progress during a call (a status line shows it); undefined once the call ends */
@@ -175,6 +176,11 @@ export class Pool {
       conn.tools ??= this.listAll(server, conn.client);
       return conn.tools;
     });
+  }
+
+  /** starts the server unless it runs, without listing its tools (mcpx call from the catalogue cache: lib/exec/cached-call.ts) */
+  async start(server: string): Promise<void> {
+    await this.inUse(server, () => this.connect(server));
   }
 
   /** the tools a script or a user may see: lifecycle hook tools (`_` names) left out */
@@ -404,8 +410,13 @@ export class Pool {
     const conn: Connection = { client, transport, pid, outputChecks: new Map() };
     if (this.opts.startGate) {
       try {
-        conn.tools = this.listAll(server, client);
-        await this.opts.startGate(cfg, "onSuccess", { tools: (await conn.tools).length });
+        // listed only if the gate asks: a call that already knows its tool (mcpx call from the
+        // catalogue cache) then never waits for a tools/list
+        const tools = async () => {
+          conn.tools ??= this.listAll(server, client);
+          return (await conn.tools).length;
+        };
+        await this.opts.startGate(cfg, "onSuccess", { tools });
       } catch (err) {
         await this.stop(client, pid);
         throw err;
