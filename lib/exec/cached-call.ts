@@ -21,6 +21,7 @@ import type { Tool } from "../mcp/tool.ts";
 import { findTool, pickTool, UnknownToolError } from "../mcp/tool-call.ts";
 import { isPlainObject } from "../util/json-type.ts";
 import { stableStringify } from "../util/stable-json.ts";
+import { trace } from "../util/trace.ts";
 import type { Frame } from "./frames.ts";
 import { gatedCall } from "./gated-call.ts";
 import type { CallAnswer } from "./runner.ts";
@@ -45,6 +46,7 @@ export async function cachedCall(
     if (e instanceof ArgumentError) return undefined;
     throw e;
   }
+  trace(`${server}.${requested}: arguments checked (catalogue cache)`);
   try {
     await starting;
   } catch (e) {

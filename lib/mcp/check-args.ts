@@ -29,10 +29,15 @@ interface AjvLike {
 let ajv2020: Promise<typeof import("ajv/dist/2020.js")> | undefined;
 const loadAjv2020 = () => (ajv2020 ??= import("ajv/dist/2020.js"));
 
-/** a checker for one schema's dialect: a fresh instance each time, so schemas of different tools never share ids */
+/**
+ * A checker for one schema's dialect: a fresh instance each time, so schemas of different tools never
+ * share ids. Schemas are not checked against their meta-schema (validateSchema: false; `$schema` is
+ * taken off before compiling), so the meta-schemas are not even added (meta: false), which a
+ * one-shot call paid for at every start.
+ */
 async function newAjv(draft07: boolean): Promise<AjvLike> {
   const [{ default: Ajv }, { default: addFormats }] = await Promise.all([draft07 ? import("ajv") : loadAjv2020(), import("ajv-formats")]);
-  const ajv = new (Ajv as unknown as new (o: object) => AjvLike)({ strict: false, allErrors: true, verbose: true, validateSchema: false });
+  const ajv = new (Ajv as unknown as new (o: object) => AjvLike)({ strict: false, allErrors: true, verbose: true, validateSchema: false, meta: false });
   (addFormats as unknown as (a: unknown) => void)(ajv);
   return ajv;
 }

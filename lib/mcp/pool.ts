@@ -49,10 +49,11 @@ export interface PoolOptions {
 
 /**
  * How long a stdio server may take to exit by itself once its stdin is closed (the MCP way to ask),
- * before mcpx sends SIGTERM, then SIGKILL after the kill grace (lib/process/group.ts). The SDK's own
- * close does the same on unref'd timers that never fire when mcpx exits first, so mcpx does it
- * itself and waits. A second covers a server that flushes state on exit; it is what a server that
- * ignores EOF costs each close. Change with docs/decisions/0006.
+ * before mcpx sends SIGTERM, then SIGKILL after the kill grace (lib/process/group.ts). The stdio
+ * transport's close only closes stdin and waits for the exit (the SDK's signalled on unref'd timers
+ * that never fired when mcpx exited first): the signals are sent here, to the whole process tree. A
+ * second covers a server that flushes state on exit; it is what a server that ignores EOF costs
+ * each close. Change with docs/decisions/0006.
  */
 const SERVER_EOF_GRACE_MS = 1000;
 
