@@ -448,9 +448,9 @@ export class Pool {
     for (const [k, v] of Object.entries(this.opts.baseEnv)) if (v !== undefined && !k.startsWith("MCPX_") && k !== "BUN_BE_BUN") env[k] = v;
     Object.assign(env, cfg.env);
     const t = new StdioTransport({ command: cfg.command, args: cfg.args, env, cwd: cfg.cwd, maxBufferSize: this.opts.maxMessageBytes });
-    // The SDK reports a message over its read limit only through onerror, then closes the transport,
-    // and the pending call fails as "Connection closed"; remember why, so the caller is told.
-    // (The SDK's ReadBuffer error has no code, so its fixed wording is what identifies it.)
+    // The transport reports a message over its read limit only through onerror, then closes, and the
+    // pending call fails as "Connection closed"; remember why, so the caller is told. (The error has
+    // no code: its fixed wording, the SDK's ReadBuffer's, is what identifies it.)
     t.onerror = (err) => {
       if (/^ReadBuffer exceeded maximum size/.test(err.message)) overLimit.add(t);
     };
