@@ -1,6 +1,7 @@
 // mcpx call NS.tool '{json}': one tools/call, through the same name resolution a script uses.
 
 import { loadUnwrap } from "../lib/exec/launcher-files.ts";
+import { readCatalog } from "../lib/mcp/catalog-cache.ts";
 import { oneCall, type CallInput, type CallNote } from "../lib/exec/one-call.ts";
 import type { CallAnswer } from "../lib/exec/runner.ts";
 import { terminalAsker } from "../lib/session/ask.ts";
@@ -9,6 +10,7 @@ import type { Session } from "../lib/session/session.ts";
 import { renderHookNotes } from "../lib/render/frames-to-cli.ts";
 import { statusLine } from "../lib/util/status-line.ts";
 import { out } from "../lib/util/fd-write.ts";
+import { trace } from "../lib/util/trace.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { AD_HOC_FLAGS, refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
 import { McpxError } from "../lib/errors/mcpx-error.ts";
@@ -44,6 +46,7 @@ export default defineCommand({
     const server = target.slice(0, dot);
     const tool = target.slice(dot + 1);
     const session = sessionWithAdHoc(parsed);
+    trace("config");
     const remote = wantsDaemon(parsed.own, session);
     if (remote) refuseAdHocRemote(parsed.own);
     const log = (n: CallNote) =>
@@ -55,9 +58,16 @@ export default defineCommand({
       try {
         // the same gate a script's call passes: call hooks fire for `mcpx call` too, and a server
         // start it causes shows its server.start hooks' advice and failures here
-        answer = await oneCall(engine, server, tool, input, log);
+        trace("engine");
+        // the catalogue cache may spare the call a tools/list, unless a hook is in force (hooks see
+        // the live list's annotations): lib/exec/cached-call.ts
+        const cfg = session.config.servers[server];
+        const cached = cfg && engine.hooksInForce().length === 0 ? readCatalog(session.cacheDir, cfg) : undefined;
+        answer = await oneCall(engine, server, tool, input, log, cached);
+        trace("call answered");
       } finally {
         await engine.close();
+        trace("engine closed");
       }
     }
     if (!answer.ok) {

@@ -6,7 +6,7 @@
 import { frameCodeOf, isErrorCode } from "../errors/codes.ts";
 import { runGate, gateIsEmpty } from "../hooks/gate.ts";
 import type { Gate, Payload } from "../hooks/types.ts";
-import { asCallResult } from "../mcp/tool.ts";
+import { asCallResult, type Tool } from "../mcp/tool.ts";
 import { errorText, findTool } from "../mcp/tool-call.ts";
 import { sha256 } from "../paths/content-file.ts";
 import type { PushQueue } from "../util/frame-queue.ts";
@@ -19,6 +19,8 @@ export interface CallRequest {
   server: string;
   tool: string;
   args: Record<string, unknown>;
+  /** the tool `tool` names, when the caller has it already (mcpx call, from the catalogue cache): not looked up again */
+  known?: Tool;
 }
 
 /**
@@ -67,7 +69,7 @@ export async function gatedCall(gate: Gate, req: CallRequest, q: Pick<PushQueue<
   let toolName = req.tool;
   let annotations: Record<string, unknown> | undefined;
   try {
-    const t = await findTool(gate.pool, req.server, req.tool);
+    const t = req.known ?? (await findTool(gate.pool, req.server, req.tool));
     toolName = t.name;
     annotations = t.annotations;
   } catch (err) {

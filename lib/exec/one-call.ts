@@ -6,13 +6,15 @@
 import { runContext } from "../hooks/run-context.ts";
 import type { Gate } from "../hooks/types.ts";
 import { parseKeyValues } from "../mcp/call-args.ts";
-import { checkArgs } from "../mcp/check-args.ts";
+import { checkArgs, preloadArgChecks } from "../mcp/check-args.ts";
 import type { Pool } from "../mcp/pool.ts";
 import type { Tool } from "../mcp/tool.ts";
 import { findTool } from "../mcp/tool-call.ts";
 import type { Frame } from "./frames.ts";
+import { cachedCall } from "./cached-call.ts";
 import { gatedCall } from "./gated-call.ts";
 import type { CallAnswer } from "./runner.ts";
+import { trace } from "../util/trace.ts";
 
 /** the arguments as typed: one JSON object (an argument or stdin), or key=value items to coerce once the tool's schema is known */
 export type CallInput = { kind: "json"; args: Record<string, unknown> } | { kind: "items"; items: string[] };
@@ -23,6 +25,8 @@ export type CallNote = Extract<Frame, { type: "hook" }> | { type: "warn"; messag
 /**
  * The call's answer; hook frames and warnings go to `note` as they happen. Arguments the schema
  * refuses throw ArgumentError (exit 2) before the gate; an unknown tool is an answer, not a throw.
+ * `cached`: the server's catalogue from the cache, offered when no hook is in force; with JSON
+ * arguments it may spare the call its tools/list (cached-call.ts says when and why that is safe).
  */
 export async function oneCall(
   engine: { pool: Pool; gate: Gate },
@@ -30,22 +34,31 @@ export async function oneCall(
   requested: string,
   input: CallInput,
   note: (n: CallNote) => void,
+  cached?: unknown,
 ): Promise<CallAnswer> {
   const push = (f: Frame) => {
     if (f.type === "hook") note(f);
   };
   return runContext.run({ hookFrame: (f) => push({ type: "hook", ...f }) }, async () => {
+    if (cached !== undefined && input.kind === "json") {
+      const answer = await cachedCall(engine, server, requested, input.args, cached, push);
+      if (answer) return answer;
+    }
     // the arguments are read and checked against the tool's input schema before the gate: the
     // server is never called with arguments its schema refuses (an unknown tool fails here too,
     // as it would in the gate, before any call hook)
     let tool: Tool;
+    const finding = findTool(engine.pool, server, requested);
+    preloadArgChecks();
     try {
-      tool = await findTool(engine.pool, server, requested);
+      tool = await finding;
     } catch (e) {
       return { ok: false as const, error: { name: (e as Error).name, message: (e as Error).message } };
     }
+    trace(`${server}.${requested}: tool found`);
     const args = input.kind === "json" ? input.args : parseKeyValues(input.items, tool.inputSchema);
     const warning = await checkArgs(server, tool, args);
+    trace(`${server}.${requested}: arguments checked`);
     if (warning) note({ type: "warn", message: warning });
     return gatedCall(engine.gate, { server, tool: tool.name, args }, { push });
   });

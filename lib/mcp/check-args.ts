@@ -8,6 +8,7 @@ import { ArgumentError, describeSchema } from "./call-args.ts";
 import type { Tool } from "./tool.ts";
 import { isPlainObject } from "../util/json-type.ts";
 import { suggest } from "../util/did-you-mean.ts";
+import { trace } from "../util/trace.ts";
 
 interface AjvIssue {
   instancePath: string;
@@ -20,6 +21,43 @@ interface AjvIssue {
 
 const DRAFT_07 = /json-schema\.org\/draft-0[467]\/schema/;
 
+type Validate = ((d: unknown) => boolean) & { errors?: AjvIssue[] | null };
+interface AjvLike {
+  compile(s: unknown): Validate;
+}
+
+let ajv2020: Promise<typeof import("ajv/dist/2020.js")> | undefined;
+const loadAjv2020 = () => (ajv2020 ??= import("ajv/dist/2020.js"));
+
+/**
+ * A checker for one schema's dialect: a fresh instance each time, so schemas of different tools never
+ * share ids. Schemas are not checked against their meta-schema (validateSchema: false; `$schema` is
+ * taken off before compiling), so the meta-schemas are not even added (meta: false), which a
+ * one-shot call paid for at every start.
+ */
+async function newAjv(draft07: boolean): Promise<AjvLike> {
+  const [{ default: Ajv }, { default: addFormats }] = await Promise.all([draft07 ? import("ajv") : loadAjv2020(), import("ajv-formats")]);
+  const ajv = new (Ajv as unknown as new (o: object) => AjvLike)({ strict: false, allErrors: true, verbose: true, validateSchema: false, meta: false });
+  (addFormats as unknown as (a: unknown) => void)(ajv);
+  return ajv;
+}
+
+/**
+ * Loads the checker for the MCP default dialect (draft 2020-12) and compiles one schema with it now,
+ * in the background: the first instance and the first compile of a process cost ~25 ms (loading,
+ * then cold code), which a one-shot call then pays while its server starts, not after the server
+ * has listed its tools.
+ */
+export function preloadArgChecks(): void {
+  void newAjv(false).then(
+    (ajv) => {
+      ajv.compile({ type: "object", properties: { a: { type: "string" } } })({ a: "" });
+      trace("argument checker warm");
+    },
+    () => {},
+  );
+}
+
 /**
  * Throws ArgumentError (exit 2) when `args` do not satisfy the tool's input schema, naming each key
  * and what the schema accepts; returns a warning when the schema itself cannot be compiled.
@@ -28,16 +66,8 @@ export async function checkArgs(server: string, tool: Tool, args: Record<string,
   const schema = tool.inputSchema;
   if (!isPlainObject(schema)) return undefined;
   const { $schema, ...body } = schema;
-  const draft07 = typeof $schema === "string" && DRAFT_07.test($schema);
-  const [{ default: Ajv }, { default: addFormats }] = await Promise.all([draft07 ? import("ajv") : import("ajv/dist/2020.js"), import("ajv-formats")]);
-  const ajv = new (Ajv as unknown as new (o: object) => { compile(s: unknown): ((d: unknown) => boolean) & { errors?: AjvIssue[] | null } })({
-    strict: false,
-    allErrors: true,
-    verbose: true,
-    validateSchema: false,
-  });
-  (addFormats as unknown as (a: unknown) => void)(ajv);
-  let validate: ReturnType<typeof ajv.compile>;
+  const ajv = await newAjv(typeof $schema === "string" && DRAFT_07.test($schema));
+  let validate: Validate;
   try {
     validate = ajv.compile(body);
   } catch (e) {

@@ -16,6 +16,7 @@ import { isPlainObject } from "../util/json-type.ts";
 import { StdioTransport } from "./stdio-transport.ts";
 import { leanRequests, type LeanRequest } from "./lean-request.ts";
 import { suggest } from "../util/did-you-mean.ts";
+import { trace } from "../util/trace.ts";
 
 export type { CallResult, Tool };
 
@@ -33,9 +34,10 @@ export interface PoolOptions {
   baseEnv: Record<string, string | undefined>;
   /**
    * the server.start point: called with "before" (throw to refuse the start), then "onSuccess"
-   * with the tool count (throw to refuse the started server) or "onError" with the error
+   * (throw to refuse the started server) with `tools`, which lists the server's tools and gives
+   * their count when a hook's payload needs it, or "onError" with the error
    */
-  startGate?(server: ServerConfig, phase: "before" | "onSuccess" | "onError", info: { tools?: number; error?: Error }): Promise<void>;
+  startGate?(server: ServerConfig, phase: "before" | "onSuccess" | "onError", info: { tools?: () => Promise<number>; error?: Error }): Promise<void>;
   /** lifecycle events for the bus: server.started, server.stopped, tools.changed */
   onEvent?(kind: "server.started" | "server.stopped" | "tools.changed", data: Record<string, unknown>): void;
   /** a tool's notifications/progress during a call (a status line shows it); undefined once the call ends */
@@ -48,10 +50,10 @@ export interface PoolOptions {
 
 /**
  * How long a stdio server may take to exit by itself once its stdin is closed (the MCP way to ask),
- * before mcpx sends SIGTERM, then SIGKILL after the kill grace (lib/process/group.ts). The SDK's own
- * close does the same on unref'd timers that never fire when mcpx exits first, so mcpx does it
- * itself and waits. A second covers a server that flushes state on exit; it is what a server that
- * ignores EOF costs each close. Change with docs/decisions/0006.
+ * before mcpx sends SIGTERM, then SIGKILL after the kill grace (lib/process/group.ts), to the
+ * server's whole process tree (the stdio transport's own close signals only its process, two
+ * seconds apart, as the SDK's did; the pool's stop waits for both). A second covers a server that flushes state on exit; it is what a server that ignores EOF costs
+ * each close. Change with docs/decisions/0006.
  */
 const SERVER_EOF_GRACE_MS = 1000;
 
@@ -177,6 +179,11 @@ export class Pool {
       conn.tools ??= this.listAll(server, conn.client);
       return conn.tools;
     });
+  }
+
+  /** starts the server unless it runs, without listing its tools (mcpx call from the catalogue cache: lib/exec/cached-call.ts) */
+  async start(server: string): Promise<void> {
+    await this.inUse(server, () => this.connect(server));
   }
 
   /** the tools a script or a user may see: lifecycle hook tools (`_` names) left out */
@@ -350,9 +357,8 @@ export class Pool {
         "UNKNOWN_SERVER",
       );
     await this.opts.startGate?.(cfg, "before", {});
-    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-    const client = new Client({ name: "mcpx", version: VERSION }, { capabilities: {} });
     const transport = await this.transport(cfg);
+    let client: Client | undefined;
     transport.onclose = () => {
       closed.add(transport);
       // keep only a live connection in the pool
@@ -366,12 +372,20 @@ export class Pool {
         () => {},
       );
     };
+    // a stdio server is spawned before the SDK is loaded, which then loads while the server starts
+    // (the server's start is most of a one-shot call); a failure to spawn is connect's, below
+    const spawning = transport instanceof StdioTransport ? transport.start() : undefined;
+    spawning?.catch(() => {});
+    // read now: the transport forgets its process once closed (a failed initialize closes it)
+    const pid = transport instanceof StdioTransport ? (transport.pid ?? undefined) : undefined;
+    trace(`${server}: spawned`);
+    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+    trace(`${server}: sdk loaded`);
+    client = new Client({ name: "mcpx", version: VERSION }, { capabilities: {} });
     const connecting = client.connect(transport, { timeout: this.opts.startTimeoutMs });
-    // read now: the stdio transport spawns synchronously inside connect(), and the SDK's own close
-    // after a failed initialize forgets the process before we could ask for it
-    const pid = (transport as { pid?: number | null }).pid ?? undefined;
     try {
       await connecting;
+      trace(`${server}: initialized`);
     } catch (err) {
       await this.stop(client, pid);
       const where = cfg.kind === "stdio" ? `${cfg.command} ${cfg.args.join(" ")}`.trim() : cfg.url;
@@ -407,8 +421,13 @@ export class Pool {
     const conn: Connection = { client, transport, pid, outputChecks: new Map(), lean };
     if (this.opts.startGate) {
       try {
-        conn.tools = this.listAll(server, client);
-        await this.opts.startGate(cfg, "onSuccess", { tools: (await conn.tools).length });
+        // listed only if the gate asks: a call that already knows its tool (mcpx call from the
+        // catalogue cache) then never waits for a tools/list
+        const tools = async () => {
+          conn.tools ??= this.listAll(server, client);
+          return (await conn.tools).length;
+        };
+        await this.opts.startGate(cfg, "onSuccess", { tools });
       } catch (err) {
         await this.stop(client, pid);
         throw err;
@@ -474,6 +493,7 @@ export class Pool {
       if (cursor !== undefined && typeof cursor !== "string")
         throw new UpstreamError(`server "${server}" answered tools/list with a nextCursor that is not a string`, server, "UPSTREAM_ERROR");
     } while (cursor);
+    trace(`${server}: tools listed`);
     this.opts.onTools?.(server, tools);
     return tools;
   }

@@ -44,10 +44,21 @@ export class StdioTransport implements Transport {
   /** the pid, kept after the process is gone (the pool ends what it started by it) */
   pid: number | null = null;
 
+  private started?: Promise<void>;
+
   constructor(private readonly params: StdioParams) {}
 
-  async start(): Promise<void> {
-    if (this.proc) throw new Error("the stdio transport was already started");
+  /**
+   * Spawns the server. A second call gives the first one's promise: the pool starts the transport
+   * before it loads the SDK (whose modules take ~25 ms, time the server spends starting), and the
+   * SDK's Client.connect starts it again.
+   */
+  start(): Promise<void> {
+    this.started ??= this.spawn();
+    return this.started;
+  }
+
+  private async spawn(): Promise<void> {
     const env: Record<string, string> = {};
     for (const k of INHERITED) {
       const v = process.env[k];
@@ -73,7 +84,8 @@ export class StdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.proc?.stdin as FileSink | undefined;
-    if (!stdin) return Promise.reject(new Error("Not connected"));
+    // the server may exit before the SDK is loaded and listening: initialize then fails as closed
+    if (!stdin) return Promise.reject(new Error(this.started ? "Connection closed" : "Not connected"));
     try {
       stdin.write(JSON.stringify(message) + "\n");
       const flushed = stdin.flush();

@@ -43,11 +43,18 @@ function isRunning(p: Proc): boolean {
   return true;
 }
 
+/**
+ * Looks after 1 ms, then twice as long each time up to GONE_POLL_MS: a server that exits a few ms
+ * after its stdin closed is seen gone then, not at the first 25 ms tick (a one-shot `mcpx call`
+ * waited that long for every server it started).
+ */
 async function allGone(procs: Proc[], withinMs: number): Promise<boolean> {
-  for (let waited = 0; ; waited += GONE_POLL_MS) {
+  const started = performance.now();
+  for (let pause = 1; ; pause = Math.min(pause * 2, GONE_POLL_MS)) {
     if (!procs.some(isRunning)) return true;
+    const waited = performance.now() - started;
     if (waited >= withinMs) return false;
-    await Bun.sleep(GONE_POLL_MS);
+    await Bun.sleep(Math.min(pause, withinMs - waited));
   }
 }
 

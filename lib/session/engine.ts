@@ -86,7 +86,7 @@ export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
       const server = { name: cfg.name, kind: cfg.kind, ...(cfg.kind === "stdio" ? { command: cfg.command } : { url: cfg.url }) };
       const payload = {
         server,
-        tools: info.tools,
+        tools: info.tools ? await info.tools() : undefined,
         error: info.error ? { name: info.error.name, message: info.error.message, code: (info.error as { code?: string }).code } : undefined,
       };
       const d = await runGate(gate, "server.start", phase, payload, (f) => runContext.getStore()?.hookFrame(f));
