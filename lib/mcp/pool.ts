@@ -52,8 +52,8 @@ export interface PoolOptions {
  * How long a stdio server may take to exit by itself once its stdin is closed (the MCP way to ask),
  * before mcpx sends SIGTERM, then SIGKILL after the kill grace (lib/process/group.ts), to the
  * server's whole process tree (the stdio transport's own close signals only its process, two
- * seconds apart, as the SDK's did; the pool's stop waits for both). A second covers a server that flushes state on exit; it is what a server that ignores EOF costs
- * each close. Change with docs/decisions/0006.
+ * seconds apart, as the SDK's did; the pool's stop waits for both). A second covers a server
+ * that flushes state on exit; it is what a server that ignores EOF costs each close. Change with docs/decisions/0006.
  */
 const SERVER_EOF_GRACE_MS = 1000;
 
