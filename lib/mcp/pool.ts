@@ -57,6 +57,9 @@ export interface PoolOptions {
  */
 const SERVER_EOF_GRACE_MS = 1000;
 
+/** how long a server that failed to start may take to have its stderr read to the end, which its error quotes */
+const STDERR_READ_MS = 500;
+
 /** a server that failed to start or to answer; its code (UPSTREAM_*, SERVER_REFUSED) is a row of lib/errors/codes.ts */
 export class UpstreamError extends McpxError {
   override name = "UpstreamError";
@@ -393,6 +396,7 @@ export class Pool {
         callFailure(err, false) === "timeout"
           ? `it did not answer initialize within ${this.opts.startTimeoutMs}ms (mcp.startTimeout)`
           : String((err as Error)?.message ?? err);
+      if (transport instanceof StdioTransport) await transport.readToEnd(STDERR_READ_MS);
       const tail = stderrTail.get(transport)?.() ?? [];
       const said = tail.length ? `. Its stderr ended with:\n  ${tail.join("\n  ")}\n` : ". ";
       const error =

@@ -76,10 +76,21 @@ export class StdioTransport implements Transport {
     this.pid = proc.pid;
     const reading = Promise.all([this.readMessages(proc.stdout), this.readStderr(proc.stderr)]);
     // closed as node's 'close' is: the process has exited and its pipes are read to their end
-    void Promise.all([proc.exited, reading]).then(() => {
+    this.closed = Promise.all([proc.exited, reading]).then(() => {
       if (this.proc === proc) this.proc = undefined;
       this.onclose?.();
     });
+  }
+
+  private closed?: Promise<void>;
+
+  /**
+   * Resolves once the process has exited and everything it wrote has been read, or after `ms` (a
+   * process the server started may hold its pipes open): a server that failed to start is quoted
+   * from the whole of its stderr, not from what happened to be read when its initialize failed.
+   */
+  async readToEnd(ms: number): Promise<void> {
+    if (this.closed) await Promise.race([this.closed, Bun.sleep(ms)]);
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -91,8 +102,10 @@ export class StdioTransport implements Transport {
       const flushed = stdin.flush();
       return flushed instanceof Promise ? flushed.then(() => {}) : Promise.resolve();
     } catch (err) {
-      this.onerror?.(err as Error);
-      return Promise.reject(err);
+      // a server that has exited: the SDK's words for a connection that is gone, not the pipe's
+      const gone = (err as { code?: string }).code === "EPIPE" ? new Error("Connection closed") : (err as Error);
+      this.onerror?.(gone);
+      return Promise.reject(gone);
     }
   }
 
