@@ -16,6 +16,7 @@ import type { DaemonDeps } from "./context.ts";
 import { bearerOk, errorResponse } from "./http.ts";
 import { startReaper } from "./reaper.ts";
 import { closeMcp } from "./mcp-mount.ts";
+import { KeptRuntime } from "../exec/runtime-sources.ts";
 import { unsafeDirReason } from "../paths/socket-dir.ts";
 import { unsandboxedWarning } from "../exec/sandbox-policy.ts";
 import { dispatch } from "./routes.ts";
@@ -77,6 +78,7 @@ export async function startDaemon(session: Session): Promise<Daemon> {
     session,
     engine,
     runs,
+    runtimes: new KeptRuntime(),
     startedAt: Date.now(),
     address: formatAddress(addr),
     transport: addr.kind,
@@ -106,6 +108,7 @@ export async function startDaemon(session: Session): Promise<Daemon> {
     (stopping ??= (async () => {
       reaper.stop();
       await runs.stopAll(SHUTDOWN_WAIT_MS);
+      deps.runtimes.close();
       engine.bus.close(); // ends every /v1/events stream
       await closeMcp(engine).catch(() => {});
       await server.stop(true);

@@ -31,15 +31,22 @@ function runtimeDir(cacheDir: string): string {
  * runtime.ts and its imports. Runtime-neutral still: node: imports stay dynamic and external.
  */
 export async function runtimeBundle(cacheDir: string): Promise<string> {
+  const found = builtRuntimeBundle(cacheDir);
+  if (found.exists) return found.path;
   const dir = runtimeDir(cacheDir);
-  const bundle = join(dir, "runtime.bundle.mjs");
-  if (existsSync(bundle)) return bundle;
+  const bundle = found.path;
   const built = await Bun.build({ entrypoints: [join(dir, "runtime.ts")], target: "node", format: "esm", external: ["bun:ffi"] });
   if (!built.success || !built.outputs[0]) throw new Error(`mcpx: bundling the script runtime failed: ${built.logs.map(String).join("; ")}`);
   const tmp = `${bundle}.${process.pid}.tmp`;
   writeFileSync(tmp, await built.outputs[0].text(), { mode: 0o600 });
   renameSync(tmp, bundle);
   return bundle;
+}
+
+/** where the runtime bundle is, and whether it is built yet: synchronous, for a runtime started before config is read */
+export function builtRuntimeBundle(cacheDir: string): { path: string; exists: boolean } {
+  const path = join(runtimeDir(cacheDir), "runtime.bundle.mjs");
+  return { path, exists: existsSync(path) };
 }
 
 /** the wire's decoders, from the very file the launcher's runtime is built from */

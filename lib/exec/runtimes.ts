@@ -39,10 +39,7 @@ export async function runtimeCommand(name: RuntimeName, launcher: string, cacheD
   switch (name) {
     case "auto":
     case "bun":
-      // BUN_BE_BUN makes the compiled mcpx behave as the plain bun CLI; the launcher removes it
-      // again so that a child the script starts, such as mcpx itself, is not bun. --no-install: an
-      // import of a package the project lacks is an error, never a download (exec.autoInstall).
-      return { argv: [process.execPath, "run", ...(how.autoInstall ? [] : ["--no-install"]), launcher], env: { BUN_BE_BUN: "1" } };
+      return bunCommand(launcher, how.autoInstall);
     case "deno": {
       const deno = findRuntime("deno");
       if (!deno)
@@ -67,6 +64,14 @@ export async function runtimeCommand(name: RuntimeName, launcher: string, cacheD
       return { argv: [node, nodeEntry(launcher, cacheDir, scriptPath)], env: {} };
     }
   }
+}
+
+/** the embedded Bun running entry */
+export function bunCommand(entry: string, autoInstall: boolean): RuntimeCommand {
+  // BUN_BE_BUN makes the compiled mcpx behave as the plain bun CLI; the launcher removes it again so
+  // that a child the script starts, such as mcpx itself, is not bun. --no-install: an import of a
+  // package the project lacks is an error, never a download (exec.autoInstall).
+  return { argv: [process.execPath, "run", ...(autoInstall ? [] : ["--no-install"]), entry], env: { BUN_BE_BUN: "1" } };
 }
 
 /**
