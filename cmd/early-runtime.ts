@@ -31,7 +31,7 @@ export async function endEarlyRuntime(): Promise<void> {
 
 function shapeFromArgv(kind: "run" | "exec", head: string[]): RuntimeShape | undefined {
   const dir = cacheDir(process.env);
-  // the first run builds the bundle; it starts its own runtime
+  // the first run builds the bundle, and starts its own runtime
   const bundle = builtRuntimeBundle(dir);
   if (!bundle.exists) return undefined;
   const env: Record<string, string> = {};

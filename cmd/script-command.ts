@@ -17,7 +17,6 @@ import { postExec } from "../lib/daemon/client.ts";
 import { refuseStayingFlags, remoteRunSettings, remoteScriptHooks } from "../lib/exec/remote.ts";
 import { openEngine } from "../lib/session/engine.ts";
 import { terminalAsker } from "../lib/session/ask.ts";
-import { writeGlobalsBeside } from "../lib/codegen/globals-file.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 import { cittyArgs } from "./help.ts";
 import { trace } from "../lib/util/trace.ts";
@@ -108,10 +107,11 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
       runtimes: earlyRuntime(),
     });
     const code = await renderFrames(frames, { mode: opts.output!, format: session.get("logging.format"), level: session.get("logging.level") });
+    // loaded only here: type generation is not on the way to the script's first output
     if (opts.file)
-      await writeGlobalsBeside(opts.file, session.cacheDir, engine.pool).catch((e) =>
-        session.log("debug", `mcpx-globals.d.ts not written: ${e?.message ?? e}`),
-      );
+      await import("../lib/codegen/globals-file.ts")
+        .then(({ writeGlobalsBeside }) => writeGlobalsBeside(opts.file!, session.cacheDir, engine.pool))
+        .catch((e) => session.log("debug", `mcpx-globals.d.ts not written: ${e?.message ?? e}`));
     return code;
   } finally {
     process.off("SIGINT", onSignal);

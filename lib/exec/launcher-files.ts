@@ -18,10 +18,27 @@ import sysSource from "../../launcher/sys.ts" with { type: "text" };
 import wireSource from "../../launcher/wire.ts" with { type: "text" };
 import { writeContentDir } from "../paths/content-file.ts";
 
-/** the directory holding runtime.ts and its imports for this build of mcpx */
+const runtimeDirs = new Map<string, string>();
+
+/**
+ * The directory holding runtime.ts and its imports for this build of mcpx. Once per cache directory
+ * and process: a run asks for it several times (the early runtime, the bundle, the wire), and each
+ * time would hash all four sources again.
+ */
 function runtimeDir(cacheDir: string): string {
-  const files = { "runtime.ts": runtimeSource as string, "sys.ts": sysSource as string, "unwrap.ts": unwrapSource as string, "wire.ts": wireSource as string };
-  return writeContentDir(join(cacheDir, "launch"), "rt-", files);
+  let dir = runtimeDirs.get(cacheDir);
+  // wire.ts sorts last, and writeContentDir writes it last: the set is complete when it is there
+  if (dir === undefined || !existsSync(join(dir, "wire.ts"))) {
+    const files = {
+      "runtime.ts": runtimeSource as string,
+      "sys.ts": sysSource as string,
+      "unwrap.ts": unwrapSource as string,
+      "wire.ts": wireSource as string,
+    };
+    dir = writeContentDir(join(cacheDir, "launch"), "rt-", files);
+    runtimeDirs.set(cacheDir, dir);
+  }
+  return dir;
 }
 
 /**

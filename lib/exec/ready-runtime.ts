@@ -16,7 +16,7 @@ import type { Handoff } from "../../launcher/wire.ts";
 import { writeContentFile } from "../paths/content-file.ts";
 import { Lineage } from "../process/lineage.ts";
 import { join } from "node:path";
-import { bunCommand } from "./runtimes.ts";
+import { bunCommand } from "./bun-command.ts";
 import { trace } from "../util/trace.ts";
 
 /** the descriptor the run is handed over on (launcher/wire.ts HANDOFF_FD; the host never imports the wire's code) */

@@ -11,6 +11,7 @@ import { ancestors } from "../paths/ancestors.ts";
 import { findExecutable } from "../paths/executable.ts";
 import { denoSandboxArgs, type SandboxRun } from "./sandbox.ts";
 import type { RuntimeName } from "../settings/choices.ts";
+import { bunCommand, type RuntimeCommand } from "./bun-command.ts";
 
 export type { RuntimeName };
 
@@ -20,11 +21,6 @@ export class RuntimeError extends McpxError {
   constructor(message: string) {
     super(message, "RUNTIME");
   }
-}
-
-export interface RuntimeCommand {
-  argv: string[];
-  env: Record<string, string>;
 }
 
 export interface RuntimeOptions {
@@ -64,14 +60,6 @@ export async function runtimeCommand(name: RuntimeName, launcher: string, cacheD
       return { argv: [node, nodeEntry(launcher, cacheDir, scriptPath)], env: {} };
     }
   }
-}
-
-/** the embedded Bun running entry */
-export function bunCommand(entry: string, autoInstall: boolean): RuntimeCommand {
-  // BUN_BE_BUN makes the compiled mcpx behave as the plain bun CLI; the launcher removes it again so
-  // that a child the script starts, such as mcpx itself, is not bun. --no-install: an import of a
-  // package the project lacks is an error, never a download (exec.autoInstall).
-  return { argv: [process.execPath, "run", ...(autoInstall ? [] : ["--no-install"]), entry], env: { BUN_BE_BUN: "1" } };
 }
 
 /**
