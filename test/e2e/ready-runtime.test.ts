@@ -22,7 +22,8 @@ const READY = join(sb.env.XDG_CACHE_HOME!, "mcpx", "launch", "ready-");
 const traced = (stderr: string, stage: string) => stderr.split("\n").filter((l) => l.startsWith("mcpx trace ") && l.endsWith(`ms ${stage}`)).length;
 
 const SHOW =
-  "return { pid: process.pid, who: process.env.WHO ?? null, greeting: process.env.GREETING ?? null, cwd: process.cwd(), stdin: await new Response(Bun.stdin.stream()).text(), argv1: process.argv[1] }";
+  "return { pid: process.pid, who: process.env.WHO ?? null, greeting: process.env.GREETING ?? null, cwd: process.cwd(), " +
+  "stdin: await new Response(Bun.stdin.stream()).text(), argv1: process.argv[1] }";
 
 afterAll(stopDaemons);
 
