@@ -4,7 +4,6 @@
 
 import { chmodSync, closeSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import type { Socket } from "bun";
 import { fillTemplate, phaseBlock, type PhaseLine } from "../../launcher/template.ts";
 import { exitCodeOf, frameCodeOf } from "../errors/codes.ts";
@@ -117,7 +116,7 @@ async function startedBun(
   const runtime = await (spec.runtimes ?? FRESH).runtimeFor(shape);
   const channel = openChannel(handoff.sock, handoff.token, h);
   try {
-    await handOver(runtime, { ...handoff, launcher: { path: launcher, url: pathToFileURL(launcher).href } });
+    await handOver(runtime, { ...handoff, launcher: { path: launcher, url: Bun.pathToFileURL(launcher).href } });
   } catch (err) {
     channel.close();
     discard(runtime);
@@ -292,8 +291,8 @@ function sandboxEnv(env: Record<string, string | undefined>, callerEnv: string[]
 function writeLauncher(spec: RunSpec, runtimeFile: string): string {
   const dir = join(spec.cacheDir, "launch");
   const text = fillTemplate({
-    runtime: JSON.stringify(pathToFileURL(runtimeFile).href),
-    import: JSON.stringify(pathToFileURL(spec.scriptPath).href),
+    runtime: JSON.stringify(Bun.pathToFileURL(runtimeFile).href),
+    import: JSON.stringify(Bun.pathToFileURL(spec.scriptPath).href),
     before: phaseBlock("before", spec.phases.before),
     prefix: phaseBlock("prefix", spec.phases.prefix),
     onSuccess: phaseBlock("onSuccess", spec.phases.onSuccess),

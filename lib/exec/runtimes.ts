@@ -4,7 +4,6 @@
 
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { McpxError } from "../errors/mcpx-error.ts";
 import { writeContentDir, writeContentFile } from "../paths/content-file.ts";
 import { ancestors } from "../paths/ancestors.ts";
@@ -101,13 +100,13 @@ function nodeEntry(launcher: string, cacheDir: string, scriptPath: string): stri
   const js = (text: string) => transpiler.transformSync(text).replace(/(from\s*["']\.\/[\w-]+)\.ts(["'])/g, "$1.mjs$2");
   const script = /\.(m|c)?tsx?$/.test(scriptPath) ? writeContentFile(dir, "script-", ".mjs", scriptAsJs(js, readFileSync(scriptPath, "utf8"))) : scriptPath;
   const runtimeUrl = /import \* as __mcpx from "(file:[^"]+)"/.exec(readFileSync(launcher, "utf8"))![1]!;
-  const runtimeSrc = dirname(fileURLToPath(runtimeUrl));
+  const runtimeSrc = dirname(Bun.fileURLToPath(runtimeUrl));
   const files: Record<string, string> = {};
   for (const name of readdirSync(runtimeSrc)) if (name.endsWith(".ts")) files[name.replace(/\.ts$/, ".mjs")] = js(readFileSync(join(runtimeSrc, name), "utf8"));
   const runtime = join(writeContentDir(dir, "rt-", files), "runtime.mjs");
   const text = js(readFileSync(launcher, "utf8"))
-    .replace(JSON.stringify(runtimeUrl), JSON.stringify(pathToFileURL(runtime).href))
-    .replace(JSON.stringify(pathToFileURL(scriptPath).href), JSON.stringify(pathToFileURL(script).href));
+    .replace(JSON.stringify(runtimeUrl), JSON.stringify(Bun.pathToFileURL(runtime).href))
+    .replace(JSON.stringify(Bun.pathToFileURL(scriptPath).href), JSON.stringify(Bun.pathToFileURL(script).href));
   return writeContentFile(dir, "launcher-", ".mjs", text);
 }
 
