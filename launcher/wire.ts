@@ -2,7 +2,7 @@
 // (lib/exec/runner.ts): every message either side sends is declared here once, and each direction is
 // decoded by one function. Three legs (decision 0007):
 //   handoff  host → launcher, once, on fd HANDOFF_FD: the run (channel secrets, servers, script); a
-//            deleted file, or a pipe for a runtime started before its run (lib/exec/ready-runtime.ts)
+//            deleted file, or a socket pair for a Bun runtime started before its run (decision 0012)
 //   frames   launcher → host on fd 1: RS + nonce + one JSON LauncherMessage + "\n", amid plain stdout
 //   answers  host → launcher on the run's socket: one JSON HostAnswer per line, after the token line
 // Runtime-neutral and import-free: it is bundled into the launcher's runtime and loaded by the host
@@ -11,7 +11,7 @@
 /** starts every frame line on fd 1; the run's nonce follows it */
 export const RS = "\x1e";
 
-/** the descriptor the host hands the run over on: a deleted 0600 file the launcher reads, then empties, or a pipe */
+/** the descriptor the host hands the run over on: a deleted 0600 file the launcher reads, then empties, or a socket pair */
 export const HANDOFF_FD = 3;
 
 export type LogLevel = "debug" | "info" | "warn" | "error";

@@ -142,6 +142,7 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
     signal: ctx.signal,
     autoInstall: ctx.sandbox.autoInstall,
     sandbox: sandbox.on ? { allow: ctx.sandbox.allow, callerEnv: Object.keys(opts.env) } : undefined,
+    callerEnv: Object.keys(opts.env).length > 0,
     runtimes: ctx.runtimes,
   };
   const handlers = {

@@ -1,5 +1,5 @@
 // A script runtime started before its run. Its entry (readyEntry) loads the runtime bundle, which
-// blocks reading the run from fd 3, a pipe the host writes once it knows the run; the handoff then
+// blocks reading the run from fd 3, a socket pair (Bun.spawn's extra "pipe") the host writes once it knows the run; the handoff then
 // names the run's launcher, which the entry imports. Every unsandboxed Bun run starts this way, so a
 // run that finds a runtime already started for it (the CLI starts one before it reads config, the
 // daemon keeps one for its next run) takes exactly the path a fresh start takes, minus the wait.
@@ -7,7 +7,8 @@
 // directory and what its stdin is (and Bun reads bunfig.toml from that directory as it starts). So a
 // started runtime serves a run only when all of these are exactly what the run would have started
 // it with (its shape); any other run ends it, unused, and starts its own. Nothing of the run is in
-// its argv or environment (decision 0007): the run's secrets only ever travel on the pipe.
+// its argv or environment (decision 0007): the run's secrets only ever travel on the socket pair,
+// which no other process can open through /proc (decision 0012).
 
 import { closeSync, writeSync } from "node:fs";
 import type { Subprocess } from "bun";
@@ -34,13 +35,17 @@ export interface StartedRuntime {
   key: string;
   child: Subprocess<"inherit" | "pipe", "pipe", "pipe">;
   lineage: Lineage;
-  /** the host's end of the handoff pipe */
+  /** the host's end of the handoff socket pair */
   handoff: number;
 }
 
 /** where a run gets its started runtime: one started earlier for exactly its shape, or a new one */
 export interface RuntimeSource {
-  runtimeFor(shape: RuntimeShape): Promise<StartedRuntime>;
+  /**
+   * @param own the caller set variables for this run (ExecOptions.env, --env): they are the run's,
+   *   so no runtime is started in this shape for a later run, where they would outlive it
+   */
+  runtimeFor(shape: RuntimeShape, own: { env: boolean }): Promise<StartedRuntime>;
 }
 
 /** a run with nothing started for it starts its own */
@@ -93,8 +98,8 @@ export function fits(r: StartedRuntime, shape: RuntimeShape): boolean {
 }
 
 /**
- * Hands the run over on the pipe and closes it: the runtime reads to its end, then runs the launcher.
- * The pipe is non-blocking and holds 64 KiB: a larger run (long args) waits for the runtime to read.
+ * Hands the run over on the socket pair and closes it: the runtime reads to its end, then runs the launcher.
+ * The host's end is non-blocking: a run larger than the socket's buffer (long args) waits for the runtime to read.
  */
 export async function handOver(r: StartedRuntime, handoff: Handoff): Promise<void> {
   const bytes = Buffer.from(JSON.stringify(handoff));

@@ -22,7 +22,7 @@ import { SocketWriteQueue } from "../util/socket-write-queue.ts";
 import { KILL_GRACE_MS } from "../process/group.ts";
 import { Lineage } from "../process/lineage.ts";
 import { trace, traceOnce } from "../util/trace.ts";
-import { bunShape, discard, FRESH, handOver, type RuntimeSource, type StartedRuntime } from "./ready-runtime.ts";
+import { bunShape, discard, FRESH, handOver, startRuntime, type RuntimeSource, type StartedRuntime } from "./ready-runtime.ts";
 
 type Wire = typeof import("../../launcher/wire.ts");
 
@@ -49,6 +49,8 @@ export interface RunSpec {
   autoInstall: boolean;
   /** set when the run is sandboxed: what exec.sandboxAllow grants, and the variables the caller set (ExecOptions.env) */
   sandbox?: { allow: SandboxAllow; callerEnv: string[] };
+  /** the caller set variables of its own for this run (ExecOptions.env) */
+  callerEnv: boolean;
   /** where an unsandboxed Bun run gets its runtime: one started before the run (ready-runtime.ts), or a new one */
   runtimes?: RuntimeSource;
 }
@@ -103,7 +105,7 @@ interface Spawned {
 
 /**
  * An unsandboxed Bun run: a runtime started for exactly this shape (ready-runtime.ts), before the run
- * or now, gets the run on its handoff pipe, the launcher named in it.
+ * or now, gets the run on its handoff socket pair, the launcher named in it.
  */
 async function startedBun(
   spec: RunSpec,
@@ -113,10 +115,18 @@ async function startedBun(
 ): Promise<Spawned> {
   const stdin = spec.stdin === "inherit" ? "inherit" : "pipe";
   const shape = bunShape(runtimeFile, { cacheDir: spec.cacheDir, env: spec.env, cwd: spec.cwd, stdin, autoInstall: spec.autoInstall });
-  const runtime = await (spec.runtimes ?? FRESH).runtimeFor(shape);
+  const run = { ...handoff, launcher: { path: launcher, url: Bun.pathToFileURL(launcher).href } };
+  let runtime = await (spec.runtimes ?? FRESH).runtimeFor(shape, { env: spec.callerEnv });
   const channel = openChannel(handoff.sock, handoff.token, h);
   try {
-    await handOver(runtime, { ...handoff, launcher: { path: launcher, url: Bun.pathToFileURL(launcher).href } });
+    try {
+      await handOver(runtime, run);
+    } catch {
+      // a runtime started earlier that died while it waited (killed, out of memory): the run starts its own
+      discard(runtime);
+      runtime = startRuntime(shape);
+      await handOver(runtime, run);
+    }
   } catch (err) {
     channel.close();
     discard(runtime);

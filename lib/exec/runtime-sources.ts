@@ -45,14 +45,15 @@ export function startEarly(shape: () => RuntimeShape | undefined): EarlyRuntime 
 
 /**
  * The daemon's: one runtime kept started, in the shape of the last run it served, so that the next
- * run in that shape (the same cwd, environment and --env) pays no runtime start. It is replaced once
- * the run that took it has ended, and ended by close() (daemon shutdown).
+ * run in that shape (the same cwd and environment) pays no runtime start. It is replaced once the run
+ * that took it has ended, and ended by close() (daemon shutdown). Never in the shape of a run that
+ * set variables of its own (--env): those end with their run.
  */
 export class KeptRuntime implements RuntimeSource {
   private ready: StartedRuntime | undefined;
   private closed = false;
 
-  async runtimeFor(want: RuntimeShape): Promise<StartedRuntime> {
+  async runtimeFor(want: RuntimeShape, own: { env: boolean }): Promise<StartedRuntime> {
     const have = this.ready;
     this.ready = undefined;
     let r: StartedRuntime;
@@ -63,7 +64,7 @@ export class KeptRuntime implements RuntimeSource {
       if (have) discard(have);
       r = startRuntime(want);
     }
-    void r.child.exited.then(() => this.keep(want));
+    if (!own.env) void r.child.exited.then(() => this.keep(want));
     return r;
   }
 

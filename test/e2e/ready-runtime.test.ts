@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fakeServer, sandbox } from "./harness.ts";
+import { fakeServer, processesWith, sandbox } from "./harness.ts";
 import { expectExit, leftoverProcesses, mcpx, processesAppear, writeConfig } from "./support.ts";
 import { startDaemon, stopDaemons, type Daemon } from "./daemon-support.ts";
 
@@ -81,7 +81,7 @@ describe("the runtime the daemon keeps started", () => {
     return JSON.parse(r.stdout).result as { pid: number; who: string | null; greeting: string | null; cwd: string; stdin: string };
   };
 
-  test("the next run is served by the runtime started after the last one, one in another shape by its own, and stop ends the kept one", async () => {
+  test("the next run is served by the runtime started after the last one, and stop ends the kept one", async () => {
     const first = await remote();
     expect(first).toMatchObject({ who: "daemon", greeting: null, cwd: sb.dir, stdin: "" });
     const [kept] = await processesAppear(READY, 1);
@@ -91,12 +91,22 @@ describe("the runtime the daemon keeps started", () => {
     expect(second.pid).toBe(kept!);
     expect(second).toMatchObject({ who: "daemon", greeting: null, cwd: sb.dir, stdin: "" });
 
-    // --env changes the environment a runtime starts with: the kept one does not fit, and is ended
+    // --env changes the environment a runtime starts with: the kept one does not fit and is ended, and
+    // none is kept with the run's own variables, which end with it
     const [keptNext] = await processesAppear(READY, 1);
     const third = await remote(["--env", "GREETING=other"]);
     expect(third.pid).not.toBe(keptNext!);
     expect(third).toMatchObject({ who: "daemon", greeting: "other" });
     expect(await gone(keptNext!)).toBe(true);
+    expect(processesWith(READY)).toEqual([]);
+
+    // a kept runtime killed from outside while it waits: the next run starts its own
+    await remote();
+    const [killed] = await processesAppear(READY, 1);
+    process.kill(killed!, "SIGKILL");
+    const fifth = await remote();
+    expect(fifth.pid).not.toBe(killed!);
+    expect(fifth).toMatchObject({ who: "daemon", greeting: null, stdin: "" });
 
     await processesAppear(READY, 1);
     expect(await d.stop()).toBe(0);
