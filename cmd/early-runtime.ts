@@ -16,7 +16,18 @@ let early: EarlyRuntime | undefined;
 export function startEarlyRuntime(kind: "run" | "exec", argv: string[]): void {
   const head = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
   if (head.includes("--remote")) return;
+  // a run the command line sends elsewhere than an unsandboxed Bun would never take it
+  const runtime = flagValue(head, "--runtime");
+  const sandbox = flagValue(head, "--sandbox");
+  if ((runtime !== undefined && runtime !== "bun" && runtime !== "auto") || (sandbox !== undefined && sandbox !== "off")) return;
   early = startEarly(() => shapeFromArgv(kind, head));
+}
+
+/** the value of `--flag VALUE` or `--flag=VALUE` in the raw argv, if given */
+function flagValue(head: string[], flag: string): string | undefined {
+  const i = head.findIndex((a) => a === flag || a.startsWith(`${flag}=`));
+  if (i < 0) return undefined;
+  return head[i] === flag ? head[i + 1] : head[i]!.slice(flag.length + 1);
 }
 
 /** the guess, for the run to take if it fits (the command's finally still ends it with endEarlyRuntime) */

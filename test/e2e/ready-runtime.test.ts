@@ -61,6 +61,13 @@ describe("the runtime the CLI starts before it reads config", () => {
     expect(await leftoverProcesses(READY)).toEqual([]);
   });
 
+  test("--runtime deno on the command line starts no Bun runtime early", async () => {
+    const r = await mcpx(sb, ["exec", "--runtime", "deno", "return typeof Deno"], { env: { MCPX_TRACE: "1" } });
+    expectExit(r, 0);
+    expect(r.stdout).toBe("object\n");
+    expect(traced(r.stderr, "runtime spawned")).toBe(1);
+  });
+
   test("a run that fails before it starts leaves no started runtime behind", async () => {
     const r = await mcpx(sb, ["exec", "--output", "nonsense", "1"]);
     expectExit(r, 2);
