@@ -1,6 +1,6 @@
 // A script runtime started before its run. Its entry (readyEntry) loads the runtime bundle, which
-// blocks reading the run from fd 3, a socket pair (Bun.spawn's extra "pipe") the host writes once it knows the run; the handoff then
-// names the run's launcher, which the entry imports. Every unsandboxed Bun run starts this way, so a
+// blocks reading the run from fd 3, a socket pair (Bun.spawn's extra "pipe") that the host writes
+// once it knows the run; the handoff then names the run's launcher, which the entry imports. Every unsandboxed Bun run starts this way, so a
 // run that finds a runtime already started for it (the CLI starts one before it reads config, the
 // daemon keeps one for its next run) takes exactly the path a fresh start takes, minus the wait.
 // A process fixes at its start what nobody can change later: its argv, environment, working

@@ -71,7 +71,12 @@ export class KeptRuntime implements RuntimeSource {
   private keep(shape: RuntimeShape): void {
     if (this.closed || (this.ready && fits(this.ready, shape) && waiting(this.ready))) return;
     if (this.ready) discard(this.ready);
-    this.ready = startRuntime(shape);
+    this.ready = undefined;
+    try {
+      this.ready = startRuntime(shape);
+    } catch {
+      // none kept (no processes left, say): the next run starts its own, and says why if it cannot
+    }
   }
 
   /** ends the runtime kept for a next run; none is started after this */
