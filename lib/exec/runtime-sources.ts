@@ -68,6 +68,11 @@ export class KeptRuntime implements RuntimeSource {
     return r;
   }
 
+  /** keeps one started in this shape now, before any run has asked (the daemon's first run) */
+  prime(shape: RuntimeShape): void {
+    this.keep(shape);
+  }
+
   private keep(shape: RuntimeShape): void {
     if (this.closed || (this.ready && fits(this.ready, shape) && waiting(this.ready))) return;
     if (this.ready) discard(this.ready);

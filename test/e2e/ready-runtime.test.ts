@@ -88,8 +88,11 @@ describe("the runtime the daemon keeps started", () => {
     return JSON.parse(r.stdout).result as { pid: number; who: string | null; greeting: string | null; cwd: string; stdin: string };
   };
 
-  test("the next run is served by the runtime started after the last one, and stop ends the kept one", async () => {
+  test("the first run is served by the runtime the daemon started with it, the next by the one started after it, and stop ends the kept one", async () => {
+    const [primed] = await processesAppear(READY, 1);
+    expect(parentOf(primed!)).toBe(d.proc.pid);
     const first = await remote();
+    expect(first.pid).toBe(primed!);
     expect(first).toMatchObject({ who: "daemon", greeting: null, cwd: sb.dir, stdin: "" });
     const [kept] = await processesAppear(READY, 1);
     expect(parentOf(kept!)).toBe(d.proc.pid);
