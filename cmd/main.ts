@@ -88,9 +88,13 @@ async function mainEntry(rawArgv: string[]): Promise<number> {
     return exitCodeOf("USAGE");
   }
   trace(`main: ${name}`);
+  const help = head.includes("--help") || head.includes("-h");
+  // the script's runtime starts first and loads while the command does (cmd/early-runtime.ts)
+  const early = (name === "run" || name === "exec") && !help ? await import("./early-runtime.ts") : undefined;
+  early?.startEarlyRuntime(name as "run" | "exec", argv.slice(1));
   const cmd = await load();
   trace("command loaded");
-  if (head.includes("--help") || head.includes("-h")) {
+  if (help) {
     await printUsage(cmd);
     return 0;
   }
@@ -105,6 +109,8 @@ async function mainEntry(rawArgv: string[]): Promise<number> {
     }
     err(`mcpx ${name}: ${error.stack ?? error.message}\n`);
     return 1;
+  } finally {
+    await early?.endEarlyRuntime();
   }
 }
 

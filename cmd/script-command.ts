@@ -17,10 +17,10 @@ import { postExec } from "../lib/daemon/client.ts";
 import { refuseStayingFlags, remoteRunSettings, remoteScriptHooks } from "../lib/exec/remote.ts";
 import { openEngine } from "../lib/session/engine.ts";
 import { terminalAsker } from "../lib/session/ask.ts";
-import { writeGlobalsBeside } from "../lib/codegen/globals-file.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 import { cittyArgs } from "./help.ts";
 import { trace } from "../lib/util/trace.ts";
+import { earlyRuntime, endEarlyRuntime } from "./early-runtime.ts";
 
 /** the run/exec flags that are not registry settings (the parity test checks each against every door) */
 export const SCRIPT_FLAGS: Record<string, OwnFlag> = {
@@ -82,7 +82,10 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
     opts.source = await new Response(Bun.stdin.stream()).text();
     opts.stdin = "";
   } else opts.source = target;
-  if (remote) return runRemote(opts, session, kind);
+  if (remote) {
+    await endEarlyRuntime(); // the run is the daemon's
+    return runRemote(opts, session, kind);
+  }
 
   const abort = new AbortController();
   const onSignal = () => abort.abort();
@@ -101,12 +104,14 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
       signal: abort.signal,
       sandbox: sandboxContext(session, "cli"),
       phaseOrigins: settingsPhaseOrigins(session.settings),
+      runtimes: earlyRuntime(),
     });
     const code = await renderFrames(frames, { mode: opts.output!, format: session.get("logging.format"), level: session.get("logging.level") });
+    // loaded only here: type generation is not on the way to the script's first output
     if (opts.file)
-      await writeGlobalsBeside(opts.file, session.cacheDir, engine.pool).catch((e) =>
-        session.log("debug", `mcpx-globals.d.ts not written: ${e?.message ?? e}`),
-      );
+      await import("../lib/codegen/globals-file.ts")
+        .then(({ writeGlobalsBeside }) => writeGlobalsBeside(opts.file!, session.cacheDir, engine.pool))
+        .catch((e) => session.log("debug", `mcpx-globals.d.ts not written: ${e?.message ?? e}`));
     return code;
   } finally {
     process.off("SIGINT", onSignal);

@@ -15,7 +15,7 @@ import { decodeHandoff, decodeHostAnswer, RS, type HostAnswer, type LauncherMess
 
 // biome-ignore lint/suspicious/noExplicitAny: the runtime's globals (process, Bun, Deno) differ per runtime and are probed at run time
 const g = globalThis as Record<string, any>;
-const proc = g.process as { env: Record<string, string | undefined>; exitCode?: number };
+const proc = g.process as { env: Record<string, string | undefined>; exitCode?: number; argv?: string[] };
 // a child the script starts (such as mcpx itself) must not be bun
 try {
   delete proc.env.BUN_BE_BUN;
@@ -28,6 +28,18 @@ const stringify = JSON.stringify;
 const sys = await detectSys();
 const writeOut = sys.write;
 const info = decodeHandoff(await sys.takeHandoff());
+
+/**
+ * The run's launcher, for a runtime started before its run (lib/exec/ready-runtime.ts): its entry
+ * waits above for the handoff, then imports this. process.argv[1] becomes the launcher, as it is for
+ * a runtime started with its run.
+ */
+export function handedLauncher(): string {
+  if (!info.launcher) throw new Error("mcpx runtime: the run handed over names no launcher; this file is only run by mcpx");
+  const argv = proc.argv;
+  if (argv && argv.length > 1) argv[1] = info.launcher.path;
+  return info.launcher.url;
+}
 
 // ── the host: when it is gone (SIGKILL, a crash), nobody reads our output or ends our group ──
 

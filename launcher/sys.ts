@@ -167,7 +167,8 @@ type Libc = NonNullable<Awaited<ReturnType<typeof bunLibc>>>;
 
 /** empties and closes the handoff descriptor through node:fs */
 function nodeDropHandoff(fs: typeof import("node:fs")): void {
-  fs.ftruncateSync(HANDOFF_FD, 0);
+  // a socket pair (a runtime started before its run, decision 0012) is emptied by reading it, and cannot be truncated
+  if (fs.fstatSync(HANDOFF_FD).isFile()) fs.ftruncateSync(HANDOFF_FD, 0);
   fs.closeSync(HANDOFF_FD);
 }
 
@@ -201,7 +202,7 @@ async function bunSys(): Promise<Sys> {
     async takeHandoff() {
       const text = await Bun.file(HANDOFF_FD).text();
       if (libc) {
-        libc.symbols.ftruncate(HANDOFF_FD, 0);
+        libc.symbols.ftruncate(HANDOFF_FD, 0); // fails (EINVAL) on a socket pair, which reading has emptied
         libc.symbols.close(HANDOFF_FD);
       } else nodeDropHandoff(await import("node:fs"));
       return text;

@@ -1,7 +1,8 @@
 // The wire between the launcher (launcher/runtime.ts, inside the script's runtime) and its host
 // (lib/exec/runner.ts): every message either side sends is declared here once, and each direction is
 // decoded by one function. Three legs (decision 0007):
-//   handoff  host → launcher, once, on fd HANDOFF_FD: the run (channel secrets, servers, script)
+//   handoff  host → launcher, once, on fd HANDOFF_FD: the run (channel secrets, servers, script); a
+//            deleted file, or a socket pair for a Bun runtime started before its run (decision 0012)
 //   frames   launcher → host on fd 1: RS + nonce + one JSON LauncherMessage + "\n", amid plain stdout
 //   answers  host → launcher on the run's socket: one JSON HostAnswer per line, after the token line
 // Runtime-neutral and import-free: it is bundled into the launcher's runtime and loaded by the host
@@ -10,7 +11,7 @@
 /** starts every frame line on fd 1; the run's nonce follows it */
 export const RS = "\x1e";
 
-/** the descriptor the host hands the run over on: a deleted 0600 file the launcher reads, then empties */
+/** the descriptor the host hands the run over on: a deleted 0600 file the launcher reads, then empties, or a socket pair */
 export const HANDOFF_FD = 3;
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
@@ -42,6 +43,8 @@ export interface Handoff {
   runId: string;
   servers: ServerBinding[];
   script: { path: string; name: string; args: string[]; export?: string };
+  /** set for a runtime started before its run: the run's launcher, which its entry then imports */
+  launcher?: { path: string; url: string };
 }
 
 /** launcher → host, on fd 1 */
@@ -136,5 +139,7 @@ export function decodeHandoff(text: string): Handoff {
   }
   const s = h.script;
   if (!isRecord(s) || typeof s.path !== "string" || typeof s.name !== "string" || !Array.isArray(s.args)) fail("script is not {path, name, args}");
+  const l = h.launcher;
+  if (l !== undefined && (!isRecord(l) || typeof l.path !== "string" || typeof l.url !== "string")) fail("launcher is not {path, url}");
   return h as unknown as Handoff;
 }

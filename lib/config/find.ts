@@ -94,7 +94,10 @@ export function explicitFile(opts: FindOptions): { path: string; via: string } |
 function isRegularFile(path: string): boolean {
   let isFile: boolean;
   try {
-    isFile = statSync(path).isFile();
+    // no exception for a missing file, the common case (a thrown one costs ~0.15 ms, for each directory up from cwd)
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (stat === undefined) return false;
+    isFile = stat.isFile();
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return false;

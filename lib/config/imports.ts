@@ -175,7 +175,8 @@ export function mergeImports(own: ParsedServers, imports: ImportResult): ParsedS
 
 function isFile(path: string): boolean {
   try {
-    return statSync(path).isFile();
+    // no exception for a missing file, the common case: a thrown one costs ~0.15 ms
+    return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
   } catch {
     return false;
   }

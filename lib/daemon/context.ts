@@ -4,11 +4,14 @@
 import type { Engine } from "../session/engine.ts";
 import type { Session } from "../session/session.ts";
 import type { Runs } from "./runs.ts";
+import type { KeptRuntime } from "../exec/runtime-sources.ts";
 
 export interface DaemonDeps {
   session: Session;
   engine: Engine;
   runs: Runs;
+  /** a script runtime kept started for the next run (/v1/exec, mcpx_exec) */
+  runtimes: KeptRuntime;
   /** Date.now() when the daemon started */
   startedAt: number;
   /** how the daemon is reached, as printed at start-up */

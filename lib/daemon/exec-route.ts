@@ -62,6 +62,7 @@ export const execRoute: Handler = async (req, { deps }) => {
     cwd: session.cwd,
     sandbox: sandboxContext(session, "http"),
     signal: run.signal,
+    runtimes: deps.runtimes,
     phaseOrigins: serverDefaultOrigins(body.value as Record<string, unknown>, parsed.output, session, "the POST /v1/exec body"),
   });
 

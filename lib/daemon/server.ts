@@ -16,8 +16,13 @@ import type { DaemonDeps } from "./context.ts";
 import { bearerOk, errorResponse } from "./http.ts";
 import { startReaper } from "./reaper.ts";
 import { closeMcp } from "./mcp-mount.ts";
+import { KeptRuntime } from "../exec/runtime-sources.ts";
 import { unsafeDirReason } from "../paths/socket-dir.ts";
-import { unsandboxedWarning } from "../exec/sandbox-policy.ts";
+import { sandboxContext, unsandboxedWarning } from "../exec/sandbox-policy.ts";
+import { decideSandbox } from "../exec/sandbox.ts";
+import { runtimeBundle } from "../exec/launcher-files.ts";
+import { bunShape } from "../exec/ready-runtime.ts";
+import { scriptEnv } from "../exec/script-env.ts";
 import { dispatch } from "./routes.ts";
 import { Runs } from "./runs.ts";
 import { keepAliveMs } from "./sse.ts";
@@ -77,6 +82,7 @@ export async function startDaemon(session: Session): Promise<Daemon> {
     session,
     engine,
     runs,
+    runtimes: new KeptRuntime(),
     startedAt: Date.now(),
     address: formatAddress(addr),
     transport: addr.kind,
@@ -106,6 +112,7 @@ export async function startDaemon(session: Session): Promise<Daemon> {
     (stopping ??= (async () => {
       reaper.stop();
       await runs.stopAll(SHUTDOWN_WAIT_MS);
+      deps.runtimes.close();
       engine.bus.close(); // ends every /v1/events stream
       await closeMcp(engine).catch(() => {});
       await server.stop(true);
@@ -113,10 +120,29 @@ export async function startDaemon(session: Session): Promise<Daemon> {
       if (addr.kind === "unix") rmSync(addr.path, { force: true });
       closedResolve();
     })());
+  void primeRuntime(session, deps.runtimes);
   err(`mcpx daemon listening on ${address}\n`);
   const unsandboxed = unsandboxedWarning(session, "mcpx daemon (/mcp)");
   if (unsandboxed) err(unsandboxed + "\n");
   return { address, stop, closed };
+}
+
+/**
+ * The first run finds a runtime started too, when it has the shape of a plain run here: Bun,
+ * unsandboxed on /v1/exec, in the daemon's directory, without --env (a `mcpx exec --remote` from the
+ * same directory). Builds the runtime bundle if this cache has none yet.
+ */
+async function primeRuntime(session: Session, runtimes: KeptRuntime): Promise<void> {
+  const runtime = session.get("script.runtime");
+  const sandbox = decideSandbox(undefined, sandboxContext(session, "http").policy);
+  if ((runtime !== "bun" && runtime !== "auto") || !sandbox.ok || sandbox.on) return;
+  try {
+    const bundle = await runtimeBundle(session.cacheDir);
+    const env = scriptEnv(session.env, {});
+    runtimes.prime(bunShape(bundle, { cacheDir: session.cacheDir, env, cwd: session.cwd, stdin: "pipe", autoInstall: session.get("exec.autoInstall") }));
+  } catch {
+    // the first run builds the bundle itself, and says so if it cannot
+  }
 }
 
 function listen(addr: DaemonAddress, deps: DaemonDeps, token: string): Server<unknown> {

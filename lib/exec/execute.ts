@@ -19,7 +19,8 @@ import { checkPhases } from "./phase-check.ts";
 import { snippetModule } from "./snippet.ts";
 import { phaseLines, type PhaseOrigins } from "./phase-origins.ts";
 import { runScript, type CallAnswer, type RunOutcome, type RunSpec } from "./runner.ts";
-import { SECRET_ENV_NAMES } from "../settings/registry.ts";
+import { scriptEnv } from "./script-env.ts";
+import type { RuntimeSource } from "./ready-runtime.ts";
 import { decideSandbox } from "./sandbox.ts";
 import type { SandboxContext } from "./sandbox-policy.ts";
 
@@ -37,6 +38,8 @@ export interface ExecContext {
   sandbox: SandboxContext;
   /** where each line of opts.script came from, named by an error the line throws (phase-origins.ts) */
   phaseOrigins?: Partial<PhaseOrigins>;
+  /** runtimes started before the run (the CLI's early one, the daemon's kept one); without it a run starts its own */
+  runtimes?: RuntimeSource;
 }
 
 export function execute(opts: ExecOptions, ctx: ExecContext): AsyncIterable<Frame> {
@@ -130,7 +133,7 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
     phases: phaseLines(opts.script, ctx.phaseOrigins),
     runtime: opts.runtime,
     timeoutMs: opts.timeoutMs,
-    env: { ...withoutSecrets(ctx.env), ...opts.env },
+    env: scriptEnv(ctx.env, opts.env),
     cwd,
     stdin: opts.stdin ?? (ctx.inheritStdin ? "inherit" : ""),
     servers,
@@ -139,6 +142,8 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
     signal: ctx.signal,
     autoInstall: ctx.sandbox.autoInstall,
     sandbox: sandbox.on ? { allow: ctx.sandbox.allow, callerEnv: Object.keys(opts.env) } : undefined,
+    callerEnv: Object.keys(opts.env).length > 0,
+    runtimes: ctx.runtimes,
   };
   const handlers = {
     frame: (f: Frame) => q.push(f),
@@ -200,13 +205,6 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
   const durationMs = Math.round(performance.now() - started);
   gate.bus.publish("script.finished", { runId, ok: result.ok, exitCode, durationMs });
   end(exitCode);
-}
-
-/** the daemon's token and the model's key stay with mcpx: a script (and all it starts) never inherits them */
-function withoutSecrets(env: Record<string, string | undefined>): Record<string, string | undefined> {
-  const out = { ...env };
-  for (const name of SECRET_ENV_NAMES) delete out[name];
-  return out;
 }
 
 function isStringArray(v: unknown): v is string[] {

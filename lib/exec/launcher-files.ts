@@ -18,10 +18,27 @@ import sysSource from "../../launcher/sys.ts" with { type: "text" };
 import wireSource from "../../launcher/wire.ts" with { type: "text" };
 import { writeContentDir } from "../paths/content-file.ts";
 
-/** the directory holding runtime.ts and its imports for this build of mcpx */
+const runtimeDirs = new Map<string, string>();
+
+/**
+ * The directory holding runtime.ts and its imports for this build of mcpx. Once per cache directory
+ * and process: a run asks for it several times (the early runtime, the bundle, the wire), and each
+ * time would hash all four sources again.
+ */
 function runtimeDir(cacheDir: string): string {
-  const files = { "runtime.ts": runtimeSource as string, "sys.ts": sysSource as string, "unwrap.ts": unwrapSource as string, "wire.ts": wireSource as string };
-  return writeContentDir(join(cacheDir, "launch"), "rt-", files);
+  let dir = runtimeDirs.get(cacheDir);
+  // wire.ts sorts last, and writeContentDir writes it last: the set is complete when it is there
+  if (dir === undefined || !existsSync(join(dir, "wire.ts"))) {
+    const files = {
+      "runtime.ts": runtimeSource as string,
+      "sys.ts": sysSource as string,
+      "unwrap.ts": unwrapSource as string,
+      "wire.ts": wireSource as string,
+    };
+    dir = writeContentDir(join(cacheDir, "launch"), "rt-", files);
+    runtimeDirs.set(cacheDir, dir);
+  }
+  return dir;
 }
 
 /**
@@ -31,15 +48,22 @@ function runtimeDir(cacheDir: string): string {
  * runtime.ts and its imports. Runtime-neutral still: node: imports stay dynamic and external.
  */
 export async function runtimeBundle(cacheDir: string): Promise<string> {
+  const found = builtRuntimeBundle(cacheDir);
+  if (found.exists) return found.path;
   const dir = runtimeDir(cacheDir);
-  const bundle = join(dir, "runtime.bundle.mjs");
-  if (existsSync(bundle)) return bundle;
+  const bundle = found.path;
   const built = await Bun.build({ entrypoints: [join(dir, "runtime.ts")], target: "node", format: "esm", external: ["bun:ffi"] });
   if (!built.success || !built.outputs[0]) throw new Error(`mcpx: bundling the script runtime failed: ${built.logs.map(String).join("; ")}`);
   const tmp = `${bundle}.${process.pid}.tmp`;
   writeFileSync(tmp, await built.outputs[0].text(), { mode: 0o600 });
   renameSync(tmp, bundle);
   return bundle;
+}
+
+/** where the runtime bundle is, and whether it is built yet: synchronous, for a runtime started before config is read */
+export function builtRuntimeBundle(cacheDir: string): { path: string; exists: boolean } {
+  const path = join(runtimeDir(cacheDir), "runtime.bundle.mjs");
+  return { path, exists: existsSync(path) };
 }
 
 /** the wire's decoders, from the very file the launcher's runtime is built from */

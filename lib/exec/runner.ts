@@ -4,7 +4,6 @@
 
 import { chmodSync, closeSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import type { Socket } from "bun";
 import { fillTemplate, phaseBlock, type PhaseLine } from "../../launcher/template.ts";
 import { exitCodeOf, frameCodeOf } from "../errors/codes.ts";
@@ -23,6 +22,9 @@ import { SocketWriteQueue } from "../util/socket-write-queue.ts";
 import { KILL_GRACE_MS } from "../process/group.ts";
 import { Lineage } from "../process/lineage.ts";
 import { trace, traceOnce } from "../util/trace.ts";
+import { bunShape, discard, FRESH, handOver, startRuntime, type RuntimeSource, type StartedRuntime } from "./ready-runtime.ts";
+
+type Wire = typeof import("../../launcher/wire.ts");
 
 export interface RunSpec {
   runId: string;
@@ -47,6 +49,10 @@ export interface RunSpec {
   autoInstall: boolean;
   /** set when the run is sandboxed: what exec.sandboxAllow grants, and the variables the caller set (ExecOptions.env) */
   sandbox?: { allow: SandboxAllow; callerEnv: string[] };
+  /** the caller set variables of its own for this run (ExecOptions.env) */
+  callerEnv: boolean;
+  /** where an unsandboxed Bun run gets its runtime: one started before the run (ready-runtime.ts), or a new one */
+  runtimes?: RuntimeSource;
 }
 
 export type CallAnswer = { ok: true; value: unknown } | { ok: false; error: SerializedError };
@@ -74,25 +80,6 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
   const sockDir = privateSocketDir(spec.sockDir);
   if (sockDir.note) h.frame({ type: "log", level: "warn", message: sockDir.note });
   const sockPath = join(sockDir.dir, `${spec.runId.slice(0, 12)}.sock`);
-  // how the launcher reaches the host: the sandbox grants exactly this and no more (sandbox.ts channelGrants)
-  // A sandboxed Deno may not open /dev/fd/N (Deno asks for --allow-all on it), so it gets the run as a
-  // file path on its command line, granted to it alone, which the launcher deletes once read.
-  const handoffPath = join(sockDir.dir, `${spec.runId.slice(0, 12)}.run`);
-  const channelInfo = { sock: sockPath, handoff: spec.sandbox ? handoffPath : `/dev/fd/${wire.HANDOFF_FD}` };
-  const cmd = await runtimeCommand(spec.runtime, launcher, spec.cacheDir, spec.scriptPath, {
-    autoInstall: spec.autoInstall,
-    sandbox: spec.sandbox && {
-      files: [launcher, runtimeFile, spec.scriptPath],
-      channel: channelGrants(channelInfo),
-      callerEnv: spec.sandbox.callerEnv,
-      allow: spec.sandbox.allow,
-    },
-  });
-  const channel = openChannel(sockPath, token, h);
-
-  // everything the script starts carries the lineage marker, and is ended with the run
-  const lineage = new Lineage(spec.runId);
-  const env: Record<string, string | undefined> = { ...(spec.sandbox ? sandboxEnv(spec.env, spec.sandbox.callerEnv) : spec.env), ...cmd.env, ...lineage.env() };
   const handoff: Handoff = {
     host: process.pid, // the launcher ends its group when this process is gone (launcher/runtime.ts watchHost)
     sock: sockPath,
@@ -102,19 +89,93 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
     servers: spec.servers,
     script: { path: spec.scriptPath, name: spec.scriptName, args: spec.args, export: spec.export },
   };
+  const started = await (!spec.sandbox && (spec.runtime === "bun" || spec.runtime === "auto")
+    ? startedBun(spec, handoff, { launcher, runtimeFile }, h)
+    : spawnWithHandoffFile(spec, handoff, { launcher, runtimeFile, sockPath, sockDir: sockDir.dir, fd: wire.HANDOFF_FD }, h));
+  return watchRun(spec, h, wire, nonce, started);
+}
 
-  let child: ReturnType<typeof Bun.spawn>;
+interface Spawned {
+  child: StartedRuntime["child"];
+  lineage: Lineage;
+  channel: Channel;
+  /** a sandboxed Deno's handoff file, removed when the run ends if it never read it */
+  handoffPath?: string;
+}
+
+/**
+ * An unsandboxed Bun run: a runtime started for exactly this shape (ready-runtime.ts), before the run
+ * or now, gets the run on its handoff socket pair, the launcher named in it.
+ */
+async function startedBun(
+  spec: RunSpec,
+  handoff: Handoff,
+  { launcher, runtimeFile }: { launcher: string; runtimeFile: string },
+  h: RunHandlers,
+): Promise<Spawned> {
+  const stdin = spec.stdin === "inherit" ? "inherit" : "pipe";
+  const shape = bunShape(runtimeFile, { cacheDir: spec.cacheDir, env: spec.env, cwd: spec.cwd, stdin, autoInstall: spec.autoInstall });
+  const run = { ...handoff, launcher: { path: launcher, url: Bun.pathToFileURL(launcher).href } };
+  let runtime = await (spec.runtimes ?? FRESH).runtimeFor(shape, { env: spec.callerEnv });
+  const channel = openChannel(handoff.sock, handoff.token, h);
+  try {
+    try {
+      await handOver(runtime, run);
+    } catch {
+      // a runtime started earlier that died while it waited (killed, out of memory): the run starts its own
+      discard(runtime);
+      runtime = startRuntime(shape);
+      await handOver(runtime, run);
+    }
+  } catch (err) {
+    channel.close();
+    discard(runtime);
+    throw err;
+  }
+  trace("run handed over");
+  return { child: runtime.child, lineage: runtime.lineage, channel };
+}
+
+/** Deno, Node and the sandbox: a runtime started with its run, handed over in a deleted file (handoffFile) */
+async function spawnWithHandoffFile(
+  spec: RunSpec,
+  handoff: Handoff,
+  at: { launcher: string; runtimeFile: string; sockPath: string; sockDir: string; fd: number },
+  h: RunHandlers,
+): Promise<Spawned> {
+  const { launcher, runtimeFile, sockPath } = at;
+  // how the launcher reaches the host: the sandbox grants exactly this and no more (sandbox.ts channelGrants)
+  // A sandboxed Deno may not open /dev/fd/N (Deno asks for --allow-all on it), so it gets the run as a
+  // file path on its command line, granted to it alone, which the launcher deletes once read.
+  const handoffPath = join(at.sockDir, `${spec.runId.slice(0, 12)}.run`);
+  const channelInfo = { sock: sockPath, handoff: spec.sandbox ? handoffPath : `/dev/fd/${at.fd}` };
+  const cmd = await runtimeCommand(spec.runtime, launcher, spec.cacheDir, spec.scriptPath, {
+    autoInstall: spec.autoInstall,
+    sandbox: spec.sandbox && {
+      files: [launcher, runtimeFile, spec.scriptPath],
+      channel: channelGrants(channelInfo),
+      callerEnv: spec.sandbox.callerEnv,
+      allow: spec.sandbox.allow,
+    },
+  });
+  const channel = openChannel(sockPath, handoff.token, h);
+
+  // everything the script starts carries the lineage marker, and is ended with the run
+  const lineage = new Lineage(spec.runId);
+  const env: Record<string, string | undefined> = { ...(spec.sandbox ? sandboxEnv(spec.env, spec.sandbox.callerEnv) : spec.env), ...cmd.env, ...lineage.env() };
+
+  let child: StartedRuntime["child"];
   const handoffFd = handoffFile(handoffPath, handoff, !spec.sandbox);
   try {
     const stdio: Array<"inherit" | "pipe" | number> = [spec.stdin === "inherit" ? "inherit" : "pipe", "pipe", "pipe"];
-    stdio[wire.HANDOFF_FD] = handoffFd;
+    stdio[at.fd] = handoffFd;
     child = Bun.spawn({
       cmd: spec.sandbox ? [...cmd.argv, handoffPath] : cmd.argv,
       cwd: spec.cwd,
       env: env as Record<string, string>,
       stdio: stdio as ["inherit", "pipe", "pipe"],
       detached: true, // its own process group, so a timeout or cancel ends everything it started
-    });
+    }) as StartedRuntime["child"];
   } catch (err) {
     channel.close();
     rmSync(handoffPath, { force: true });
@@ -124,6 +185,11 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
   }
   lineage.track(child.pid);
   trace("runtime spawned");
+  return { child, lineage, channel, handoffPath: spec.sandbox ? handoffPath : undefined };
+}
+
+/** the run, from its runtime's start to its end: stdin, frames, calls, timeout and cancel, the outcome */
+async function watchRun(spec: RunSpec, h: RunHandlers, wire: Wire, nonce: string, { child, lineage, channel, handoffPath }: Spawned): Promise<RunOutcome> {
   const firstOutput = traceOnce();
   const firstFrame = traceOnce();
   if (spec.stdin !== "inherit") {
@@ -189,7 +255,7 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
   await lineage.end();
   await Promise.race([Promise.all([stdoutDone, stderrDone]), Bun.sleep(KILL_GRACE_MS + 500)]);
   channel.close();
-  rmSync(handoffPath, { force: true }); // a sandboxed Deno's handoff file, if it never read it
+  if (handoffPath) rmSync(handoffPath, { force: true }); // a sandboxed Deno's handoff file, if it never read it
 
   if (stopped === "timeout") {
     return {
@@ -235,8 +301,8 @@ function sandboxEnv(env: Record<string, string | undefined>, callerEnv: string[]
 function writeLauncher(spec: RunSpec, runtimeFile: string): string {
   const dir = join(spec.cacheDir, "launch");
   const text = fillTemplate({
-    runtime: JSON.stringify(pathToFileURL(runtimeFile).href),
-    import: JSON.stringify(pathToFileURL(spec.scriptPath).href),
+    runtime: JSON.stringify(Bun.pathToFileURL(runtimeFile).href),
+    import: JSON.stringify(Bun.pathToFileURL(spec.scriptPath).href),
     before: phaseBlock("before", spec.phases.before),
     prefix: phaseBlock("prefix", spec.phases.prefix),
     onSuccess: phaseBlock("onSuccess", spec.phases.onSuccess),

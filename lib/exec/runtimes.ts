@@ -4,13 +4,13 @@
 
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { McpxError } from "../errors/mcpx-error.ts";
 import { writeContentDir, writeContentFile } from "../paths/content-file.ts";
 import { ancestors } from "../paths/ancestors.ts";
 import { findExecutable } from "../paths/executable.ts";
 import { denoSandboxArgs, type SandboxRun } from "./sandbox.ts";
 import type { RuntimeName } from "../settings/choices.ts";
+import { bunCommand, type RuntimeCommand } from "./bun-command.ts";
 
 export type { RuntimeName };
 
@@ -20,11 +20,6 @@ export class RuntimeError extends McpxError {
   constructor(message: string) {
     super(message, "RUNTIME");
   }
-}
-
-export interface RuntimeCommand {
-  argv: string[];
-  env: Record<string, string>;
 }
 
 export interface RuntimeOptions {
@@ -39,10 +34,7 @@ export async function runtimeCommand(name: RuntimeName, launcher: string, cacheD
   switch (name) {
     case "auto":
     case "bun":
-      // BUN_BE_BUN makes the compiled mcpx behave as the plain bun CLI; the launcher removes it
-      // again so that a child the script starts, such as mcpx itself, is not bun. --no-install: an
-      // import of a package the project lacks is an error, never a download (exec.autoInstall).
-      return { argv: [process.execPath, "run", ...(how.autoInstall ? [] : ["--no-install"]), launcher], env: { BUN_BE_BUN: "1" } };
+      return bunCommand(launcher, how.autoInstall);
     case "deno": {
       const deno = findRuntime("deno");
       if (!deno)
@@ -108,13 +100,13 @@ function nodeEntry(launcher: string, cacheDir: string, scriptPath: string): stri
   const js = (text: string) => transpiler.transformSync(text).replace(/(from\s*["']\.\/[\w-]+)\.ts(["'])/g, "$1.mjs$2");
   const script = /\.(m|c)?tsx?$/.test(scriptPath) ? writeContentFile(dir, "script-", ".mjs", scriptAsJs(js, readFileSync(scriptPath, "utf8"))) : scriptPath;
   const runtimeUrl = /import \* as __mcpx from "(file:[^"]+)"/.exec(readFileSync(launcher, "utf8"))![1]!;
-  const runtimeSrc = dirname(fileURLToPath(runtimeUrl));
+  const runtimeSrc = dirname(Bun.fileURLToPath(runtimeUrl));
   const files: Record<string, string> = {};
   for (const name of readdirSync(runtimeSrc)) if (name.endsWith(".ts")) files[name.replace(/\.ts$/, ".mjs")] = js(readFileSync(join(runtimeSrc, name), "utf8"));
   const runtime = join(writeContentDir(dir, "rt-", files), "runtime.mjs");
   const text = js(readFileSync(launcher, "utf8"))
-    .replace(JSON.stringify(runtimeUrl), JSON.stringify(pathToFileURL(runtime).href))
-    .replace(JSON.stringify(pathToFileURL(scriptPath).href), JSON.stringify(pathToFileURL(script).href));
+    .replace(JSON.stringify(runtimeUrl), JSON.stringify(Bun.pathToFileURL(runtime).href))
+    .replace(JSON.stringify(Bun.pathToFileURL(scriptPath).href), JSON.stringify(Bun.pathToFileURL(script).href));
   return writeContentFile(dir, "launcher-", ".mjs", text);
 }
 

@@ -19,6 +19,7 @@ import { runContext } from "../hooks/run-context.ts";
 import { asCallResult } from "../mcp/tool.ts";
 import type { Engine } from "../session/engine.ts";
 import type { Session } from "../session/session.ts";
+import type { RuntimeSource } from "../exec/ready-runtime.ts";
 import { agentCompact, agentStop, hookToolText } from "./agent-hooks.ts";
 import { McpAgentHookArgsSchema, McpCallArgsSchema, McpExecArgsSchema, McpNamespacesArgsSchema, McpTypesArgsSchema, parseToolArgs } from "./schemas.ts";
 
@@ -26,6 +27,8 @@ import { McpAgentHookArgsSchema, McpCallArgsSchema, McpExecArgsSchema, McpNamesp
 export interface ServeDeps {
   engine: Engine;
   session: Session;
+  /** the daemon's runtime kept started for the next run (mcpx serve has none) */
+  runtimes?: RuntimeSource;
 }
 
 /** one tools/call as a handler sees it */
@@ -151,6 +154,7 @@ async function execTool(args: unknown, call: ToolCall): Promise<CallToolResult> 
     cwd: session.cwd,
     sandbox: sandboxContext(session, "mcp"),
     signal: call.signal,
+    runtimes: call.deps.runtimes,
     phaseOrigins: serverDefaultOrigins(args as Record<string, unknown>, parsed.value as ExecOptions, session, "the mcpx_exec arguments"),
   });
   const seen: Frame[] = [];

@@ -2,11 +2,13 @@
 // isolate HOME without touching process.env.
 
 import { accessSync, constants, existsSync, lstatSync, mkdirSync, mkdtempSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { unsafeDirReason } from "./socket-dir.ts";
 
 type Env = Record<string, string | undefined>;
+
+/** node:os, loaded only where HOME or TMPDIR is not set: every command reads these dirs at start-up */
+const os = () => require("node:os") as typeof import("node:os");
 
 /**
  * Where the files mcpx keeps under HOME go when HOME cannot hold them: no HOME and no passwd entry
@@ -17,7 +19,7 @@ let fallback: string | undefined;
 function fallbackDir(env: Env): string {
   if (fallback) return fallback;
   const uid = typeof process.getuid === "function" ? process.getuid() : 0;
-  const base = env.TMPDIR || tmpdir();
+  const base = env.TMPDIR || os().tmpdir();
   const mine = join(base, `mcpx-home-${uid}`);
   try {
     mkdirSync(mine, { recursive: true, mode: 0o700 });
@@ -33,7 +35,7 @@ function fallbackDir(env: Env): string {
 function homeOf(env: Env): string | undefined {
   if (env.HOME) return env.HOME;
   try {
-    return homedir() || undefined;
+    return os().homedir() || undefined;
   } catch {
     return undefined; // uv_os_homedir: no HOME and no passwd entry
   }

@@ -4,7 +4,7 @@
 // ships, has no spinner, so this is the small one: one line, redrawn in place, taken down around every
 // other write (lib/util/fd-write.ts) and when the work ends.
 
-import { writeSync } from "node:fs";
+import { fstatSync, writeSync } from "node:fs";
 import { setTransientLine } from "./fd-write.ts";
 
 // straight to fd 2: these writes are the line itself, which every other write steps around
@@ -32,8 +32,22 @@ export interface StatusLine {
 
 const NONE: StatusLine = { set() {}, done() {}, close() {} };
 
+/**
+ * Whether fd 2 is a terminal. Reading process.stderr.isTTY materialises Bun's stderr stream (~3 ms
+ * on a quiet machine, far more on a busy one); a pipe, a file or a socket is plainly not a terminal,
+ * which fstat says at once, so only a character device (a terminal, or /dev/null) is asked the slow way.
+ */
+function stderrIsTTY(): boolean {
+  try {
+    if (!fstatSync(2).isCharacterDevice()) return false;
+  } catch {
+    return false; // no fd 2
+  }
+  return process.stderr.isTTY === true;
+}
+
 /** a status line on stderr when it is a terminal (and TERM is not dumb); otherwise one that does nothing */
-export function statusLine(env: Record<string, string | undefined>, isTTY = process.stderr.isTTY === true): StatusLine {
+export function statusLine(env: Record<string, string | undefined>, isTTY = stderrIsTTY()): StatusLine {
   if (!isTTY || env.TERM === "dumb") return NONE;
   const work = new Map<string, { text: string; since: number }>();
   let frame = 0;

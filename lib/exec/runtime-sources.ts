@@ -1,0 +1,93 @@
+// Who starts a run's runtime before the run (ready-runtime.ts): the CLI one guess before it reads
+// config, the daemon one runtime kept for its next run. Either hands a run the runtime it holds only
+// when that runtime's shape is exactly the run's; otherwise it ends that one and starts the run's own.
+// Only unsandboxed Bun runtimes are started ahead: a sandboxed Deno's command line grants the run's
+// own files and socket, so it cannot exist before its run.
+
+import { discard, fits, startRuntime, type RuntimeShape, type RuntimeSource, type StartedRuntime } from "./ready-runtime.ts";
+import { trace } from "../util/trace.ts";
+
+/** a started runtime that is still waiting for a run (not ended from outside) */
+const waiting = (r: StartedRuntime) => r.child.exitCode === null && r.child.signalCode === null;
+
+/** the CLI's guess, started before config is read: used by the one run if it fits, ended by close() if not taken */
+export interface EarlyRuntime extends RuntimeSource {
+  close(): Promise<void>;
+}
+
+export function startEarly(shape: () => RuntimeShape | undefined): EarlyRuntime {
+  let early: StartedRuntime | undefined;
+  try {
+    const s = shape();
+    early = s && startRuntime(s);
+  } catch {
+    // a shape that cannot be made (an unwritable cache) is the run's own error to report, not the guess's
+  }
+  let taken = false;
+  return {
+    async runtimeFor(want) {
+      const r = taken ? undefined : early;
+      taken = true;
+      if (r && fits(r, want) && waiting(r)) {
+        trace("runtime taken (started early)");
+        return r;
+      }
+      if (r) discard(r);
+      return startRuntime(want);
+    },
+    async close() {
+      if (taken) return;
+      taken = true;
+      if (early) discard(early);
+    },
+  };
+}
+
+/**
+ * The daemon's: one runtime kept started, in the shape of the last run it served, so that the next
+ * run in that shape (the same cwd and environment) pays no runtime start. It is replaced once the run
+ * that took it has ended, and ended by close() (daemon shutdown). Never in the shape of a run that
+ * set variables of its own (--env): those end with their run.
+ */
+export class KeptRuntime implements RuntimeSource {
+  private ready: StartedRuntime | undefined;
+  private closed = false;
+
+  async runtimeFor(want: RuntimeShape, own: { env: boolean }): Promise<StartedRuntime> {
+    const have = this.ready;
+    this.ready = undefined;
+    let r: StartedRuntime;
+    if (have && fits(have, want) && waiting(have)) {
+      trace("runtime taken (kept started)");
+      r = have;
+    } else {
+      if (have) discard(have);
+      r = startRuntime(want);
+    }
+    if (!own.env) void r.child.exited.then(() => this.keep(want));
+    return r;
+  }
+
+  /** keeps one started in this shape now, before any run has asked (the daemon's first run) */
+  prime(shape: RuntimeShape): void {
+    this.keep(shape);
+  }
+
+  private keep(shape: RuntimeShape): void {
+    if (this.closed || (this.ready && fits(this.ready, shape) && waiting(this.ready))) return;
+    if (this.ready) discard(this.ready);
+    this.ready = undefined;
+    try {
+      this.ready = startRuntime(shape);
+    } catch {
+      // none kept (no processes left, say): the next run starts its own, and says why if it cannot
+    }
+  }
+
+  /** ends the runtime kept for a next run; none is started after this */
+  close(): void {
+    this.closed = true;
+    if (this.ready) discard(this.ready);
+    this.ready = undefined;
+  }
+}

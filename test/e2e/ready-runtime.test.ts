@@ -1,0 +1,144 @@
+// A script runtime started before its run (lib/exec/ready-runtime.ts): the CLI spawns one while
+// run/exec loads, the daemon keeps one for its next run. A run takes it only when it was started
+// exactly as the run would start it; the script must then see its environment, --env, cwd, stdin and
+// runtime exactly as with a runtime of its own, and a started runtime nobody takes must not outlive
+// the process that started it.
+
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fakeServer, processesWith, sandbox } from "./harness.ts";
+import { expectExit, leftoverProcesses, mcpx, processesAppear, writeConfig } from "./support.ts";
+import { startDaemon, stopDaemons, type Daemon } from "./daemon-support.ts";
+
+const sb = sandbox();
+writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer() } });
+sb.write("sub/dir/.keep", "");
+writeConfig(sb, "on-deno/.mcpx.json", { mcpServers: { fake: fakeServer() }, script: { runtime: "deno" } });
+
+/** in every started runtime's command line: the entry that waits for its run */
+const READY = join(sb.env.XDG_CACHE_HOME!, "mcpx", "launch", "ready-");
+
+const traced = (stderr: string, stage: string) => stderr.split("\n").filter((l) => l.startsWith("mcpx trace ") && l.endsWith(`ms ${stage}`)).length;
+
+const SHOW =
+  "return { pid: process.pid, who: process.env.WHO ?? null, greeting: process.env.GREETING ?? null, cwd: process.cwd(), " +
+  "stdin: await new Response(Bun.stdin.stream()).text(), argv1: process.argv[1] }";
+
+afterAll(stopDaemons);
+
+beforeAll(async () => {
+  // the first run in a cache builds the runtime bundle; only later runs find a runtime started early
+  expectExit(await mcpx(sb, ["exec", "1"]), 0);
+});
+
+describe("the runtime the CLI starts before it reads config", () => {
+  test("the run takes it, and the script sees its environment, --env, cwd and stdin exactly", async () => {
+    const cwd = join(sb.dir, "sub/dir");
+    const r = await mcpx(sb, ["exec", "--json", "--env", "GREETING=hello there", SHOW], { cwd, env: { MCPX_TRACE: "1", WHO: "caller" }, stdin: "piped in\n" });
+    expectExit(r, 0);
+    expect(traced(r.stderr, "runtime taken (started early)")).toBe(1);
+    expect(traced(r.stderr, "runtime spawned")).toBe(1);
+    const { result } = JSON.parse(r.stdout);
+    expect({ ...result, pid: 0 }).toEqual({
+      pid: 0,
+      who: "caller",
+      greeting: "hello there",
+      cwd,
+      stdin: "piped in\n",
+      argv1: expect.stringContaining("/launch/launcher-"),
+    });
+    expect(await leftoverProcesses(READY)).toEqual([]);
+  });
+
+  test("a config that says deno runs the script on Deno, and the Bun runtime started early is ended unused", async () => {
+    const r = await mcpx(sb, ["exec", "return typeof Deno"], { cwd: join(sb.dir, "on-deno"), env: { MCPX_TRACE: "1" } });
+    expectExit(r, 0);
+    expect(r.stdout).toBe("object\n");
+    // the early one, then Deno
+    expect(traced(r.stderr, "runtime spawned")).toBe(2);
+    expect(traced(r.stderr, "runtime taken (started early)")).toBe(0);
+    expect(await leftoverProcesses(READY)).toEqual([]);
+  });
+
+  test("--runtime deno on the command line starts no Bun runtime early", async () => {
+    const r = await mcpx(sb, ["exec", "--runtime", "deno", "return typeof Deno"], { env: { MCPX_TRACE: "1" } });
+    expectExit(r, 0);
+    expect(r.stdout).toBe("object\n");
+    expect(traced(r.stderr, "runtime spawned")).toBe(1);
+  });
+
+  test("a run that fails before it starts leaves no started runtime behind", async () => {
+    const r = await mcpx(sb, ["exec", "--output", "nonsense", "1"]);
+    expectExit(r, 2);
+    expect(r.stderr).toContain("--output nonsense");
+    expect(await leftoverProcesses(READY)).toEqual([]);
+  });
+});
+
+describe("the runtime the daemon keeps started", () => {
+  let d: Daemon;
+  beforeAll(async () => {
+    d = await startDaemon(sb, [], { env: { WHO: "daemon" } });
+  });
+
+  const remote = async (extra: string[] = []) => {
+    const r = await mcpx(sb, ["exec", "--remote", "--json", ...extra, SHOW]);
+    expectExit(r, 0);
+    return JSON.parse(r.stdout).result as { pid: number; who: string | null; greeting: string | null; cwd: string; stdin: string };
+  };
+
+  test("the first run is served by the runtime the daemon started with it, the next by the one started after it, and stop ends the kept one", async () => {
+    const [primed] = await processesAppear(READY, 1);
+    expect(parentOf(primed!)).toBe(d.proc.pid);
+    const first = await remote();
+    expect(first.pid).toBe(primed!);
+    expect(first).toMatchObject({ who: "daemon", greeting: null, cwd: sb.dir, stdin: "" });
+    const [kept] = await processesAppear(READY, 1);
+    expect(parentOf(kept!)).toBe(d.proc.pid);
+
+    const second = await remote();
+    expect(second.pid).toBe(kept!);
+    expect(second).toMatchObject({ who: "daemon", greeting: null, cwd: sb.dir, stdin: "" });
+
+    // --env changes the environment a runtime starts with: the kept one does not fit and is ended, and
+    // none is kept with the run's own variables, which end with it
+    const [keptNext] = await processesAppear(READY, 1);
+    const third = await remote(["--env", "GREETING=other"]);
+    expect(third.pid).not.toBe(keptNext!);
+    expect(third).toMatchObject({ who: "daemon", greeting: "other" });
+    expect(await gone(keptNext!)).toBe(true);
+    expect(processesWith(READY)).toEqual([]);
+
+    // a kept runtime killed from outside while it waits: the next run starts its own
+    await remote();
+    const [killed] = await processesAppear(READY, 1);
+    process.kill(killed!, "SIGKILL");
+    const fifth = await remote();
+    expect(fifth.pid).not.toBe(killed!);
+    expect(fifth).toMatchObject({ who: "daemon", greeting: null, stdin: "" });
+
+    await processesAppear(READY, 1);
+    expect(await d.stop()).toBe(0);
+    expect(await leftoverProcesses(READY)).toEqual([]);
+  });
+});
+
+/** waits up to 5 s for a process to be gone */
+async function gone(pid: number): Promise<boolean> {
+  for (const until = Date.now() + 5000; parentOf(pid) !== undefined; await Bun.sleep(20)) if (Date.now() > until) return false;
+  return true;
+}
+
+/** the parent pid of a live process, or undefined when it is gone */
+function parentOf(pid: number): number | undefined {
+  try {
+    return Number(
+      readFileSync(`/proc/${pid}/stat`, "utf8")
+        .replace(/^.*\) /, "")
+        .split(" ")[1],
+    );
+  } catch {
+    return undefined;
+  }
+}
