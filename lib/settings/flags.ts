@@ -1,9 +1,10 @@
 // Strict command-line parsing, derived from the registry: every setting a command takes becomes its
 // long flag plus aliases, and an unknown flag is an error naming the accepted ones. (citty's own
 // parser accepts unknown flags and keeps only the last of repeated ones, so it is used for routing
-// and help only.)
+// and help only.) The parser is mcpx's own, not node:util's parseArgs: loading node:util costs every
+// run/exec/call ~5 ms of start-up (issue 9), and the rules needed here are few (long flags with
+// = or a following value, -h, switches, repeatable flags, everything after -- left alone).
 
-import { parseArgs } from "node:util";
 import { McpxError } from "../errors/mcpx-error.ts";
 import { suggest } from "../util/did-you-mean.ts";
 import type { FlagValue } from "./resolve.ts";
@@ -58,36 +59,48 @@ export function parseCommandArgs(command: CommandName, argv: string[], ownFlags:
   for (const [name, f] of Object.entries(own))
     options[name] = { type: f.type, ...(f.multiple ? { multiple: true } : {}), ...(f.short ? { short: f.short } : {}) };
 
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({ args: head, options, strict: true, allowPositionals: true, tokens: true });
-  } catch (err) {
-    throw new UsageError(explain(err as Error, command, Object.keys(options)));
-  }
-
   const settings: FlagValue[] = [];
-  const ownValues: ParsedArgs["own"] = {};
-  for (const token of parsed.tokens ?? []) {
-    if (token.kind !== "option") continue;
-    const path = spellingToPath.get(token.name);
-    if (path) {
-      if (token.value === undefined) throw new UsageError(`--${token.name} needs a value`);
-      settings.push({ path, spelling: `--${token.name}`, value: token.value });
+  const values: Record<string, string | boolean | string[]> = {};
+  const positionals: string[] = [];
+  const shortToName = new Map(Object.entries(options).flatMap(([name, o]) => (o.short ? [[o.short, name] as const] : [])));
+  for (let i = 0; i < head.length; i++) {
+    const arg = head[i]!;
+    if (!arg.startsWith("-") || arg === "-") {
+      positionals.push(arg);
+      continue;
     }
+    const long = arg.startsWith("--");
+    const eq = long ? arg.indexOf("=") : -1;
+    const spelled = long ? arg.slice(2, eq >= 0 ? eq : undefined) : arg.slice(1);
+    const name = long ? spelled : shortToName.get(spelled);
+    const option = name !== undefined ? options[name] : undefined;
+    if (name === undefined || option === undefined) throw new UsageError(unknownFlag(arg.slice(0, eq >= 0 ? eq : undefined), command, Object.keys(options)));
+    let value: string | boolean = true;
+    if (option.type === "boolean") {
+      if (eq >= 0) throw new UsageError(`--${name} takes no value (it is a switch: give --${name} alone)`);
+    } else if (eq >= 0) value = arg.slice(eq + 1);
+    else {
+      const next = head[i + 1];
+      // a flag where its value should be is a forgotten value, as node's parseArgs judged it; a value that starts with - goes after =
+      if (next === undefined || (next.startsWith("-") && next !== "-"))
+        throw new UsageError(`--${name} needs a value${next ? ` (to give one starting with -, write --${name}=${next})` : ""}`);
+      value = next;
+      i++;
+    }
+    const path = spellingToPath.get(name);
+    if (path) settings.push({ path, spelling: `--${name}`, value: value as string });
+    if (option.multiple) values[name] = [...((values[name] as string[] | undefined) ?? []), value as string];
+    else values[name] = value; // the last of repeated ones, as node's parseArgs
   }
-  for (const name of Object.keys(own)) ownValues[name] = parsed.values[name] as ParsedArgs["own"][string];
-  return { settings, own: ownValues, positionals: parsed.positionals, rest };
+  const ownValues: ParsedArgs["own"] = {};
+  for (const name of Object.keys(own)) ownValues[name] = values[name];
+  return { settings, own: ownValues, positionals, rest };
 }
 
-function explain(err: Error, command: string, known: string[]): string {
-  const m = /Unknown option '(-{1,2})([^']+)'/.exec(err.message);
-  if (m) {
-    const flags = known.map((k) => `--${k}`);
-    // only run and exec have a script to pass a flag to
-    const toScript = command === "run" || command === "exec" ? ". To pass it to the script, put it after --" : "";
-    return `unknown flag ${m[1]}${m[2]} for mcpx ${command}${suggest(`--${m[2]}`, flags)}; accepted: ${flags.join(", ")}${toScript}`;
-  }
-  const missing = /Option '(-\w, )?--([^ ]+) <value>' argument missing/.exec(err.message);
-  if (missing) return `--${missing[2]} needs a value`;
-  return err.message;
+/** the error for a flag this command does not take, with the nearest spelling and every accepted one */
+function unknownFlag(flag: string, command: string, known: string[]): string {
+  const flags = known.map((k) => `--${k}`);
+  // only run and exec have a script to pass a flag to
+  const toScript = command === "run" || command === "exec" ? ". To pass it to the script, put it after --" : "";
+  return `unknown flag ${flag} for mcpx ${command}${suggest(flag.startsWith("--") ? flag : `-${flag}`, flags)}; accepted: ${flags.join(", ")}${toScript}`;
 }

@@ -94,6 +94,37 @@ describe("unknown and malformed flags", () => {
   });
 });
 
+describe("the parser's own rules (mcpx parses argv itself: node:util costs its start-up ~5 ms)", () => {
+  test("--flag=value and --flag value are the same; a repeated single flag keeps its last value", () => {
+    expect(parseCommandArgs("run", ["--export=a", "f.ts"], OWN).own.export).toBe("a");
+    expect(parseCommandArgs("run", ["--export", "a", "--export=b", "f.ts"], OWN).own.export).toBe("b");
+  });
+
+  test("a multiple flag collects every value in order; an unset one is undefined", () => {
+    const p = parseCommandArgs("run", ["--env", "A=1", "f.ts", "--env=B=2"], OWN);
+    expect(p.own.env).toEqual(["A=1", "B=2"]);
+    expect(p.own.export).toBeUndefined();
+    expect(p.own.json).toBeUndefined();
+  });
+
+  test("a switch takes no value, and says so", () => {
+    expect(parseCommandArgs("run", ["--json", "f.ts"], OWN).own.json).toBe(true);
+    expect(usageError(() => parseCommandArgs("run", ["--json=yes", "f.ts"], OWN))).toStartWith("--json takes no value");
+  });
+
+  test("-h is --help; - alone is a positional (stdin)", () => {
+    expect(parseCommandArgs("exec", ["-h"], OWN).own.help).toBe(true);
+    expect(parseCommandArgs("exec", ["-"], OWN).positionals).toEqual(["-"]);
+  });
+
+  test("a flag where a value should be is a missing value that says how to give one starting with -", () => {
+    expect(usageError(() => parseCommandArgs("run", ["--export", "--json", "f.ts"], OWN))).toBe(
+      "--export needs a value (to give one starting with -, write --export=--json)",
+    );
+    expect(parseCommandArgs("run", ["--export=-x", "f.ts"], OWN).own.export).toBe("-x");
+  });
+});
+
 describe("positionals and --", () => {
   test("positionals may stand between flags and keep their order", () => {
     const p = parseCommandArgs("run", ["--timeout", "5s", "report.ts", "--before", "b", "world", "42"], OWN);
