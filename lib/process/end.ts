@@ -4,7 +4,7 @@
 // pid that was reused meanwhile is never signalled.
 
 import { GONE_POLL_MS, KILL_GRACE_MS } from "./group.ts";
-import { descendantsIn, HAS_PROC, readEntry, readTable } from "./proc-table.ts";
+import { descendantsIn, HAS_PROC, readEntry, readSubtree, readTable } from "./proc-table.ts";
 import { reapAdopted } from "./subreaper.ts";
 
 export interface Proc {
@@ -17,6 +17,8 @@ export interface Proc {
 
 /** pid and every process descended from it now, the root not adopted (Bun spawned it), the rest adopted if ever they are ours */
 export function processTree(pid: number): Proc[] {
+  const below = readSubtree(pid);
+  if (below) return [{ pid, start: readEntry(pid)?.start, adopted: false }, ...[...below.values()].map((e) => ({ pid: e.pid, start: e.start, adopted: true }))];
   const table = readTable();
   return [
     { pid, start: table.get(pid)?.start, adopted: false },

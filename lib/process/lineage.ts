@@ -14,7 +14,7 @@
 
 import { endProcesses } from "./end.ts";
 import { endGroup } from "./group.ts";
-import { descendantsIn, HAS_PROC, hasEnvEntry, readEntry, readTable, type ProcEntry } from "./proc-table.ts";
+import { descendantsIn, HAS_PROC, hasEnvEntry, readEntry, readSubtree, readTable, type ProcEntry } from "./proc-table.ts";
 import { becomeSubreaper, reapAdopted } from "./subreaper.ts";
 
 /** the variable that marks every process of a lineage; the launcher leaves it in the script's environment */
@@ -30,9 +30,18 @@ const LINEAGE_SCAN_MS = 250;
 const live = new Set<Lineage>();
 let timer: ReturnType<typeof setInterval> | undefined;
 
+/**
+ * What a lineage may be made of: the host's own subtree. With the host a subreaper, every process
+ * descended from a root stays in it (an orphan is reparented to the host, or to a nested subreaper
+ * such as an mcpx the script ran, which is in the subtree too), so nothing outside it can be a member.
+ */
+function hostSubtree(): ReadonlyMap<number, ProcEntry> {
+  return readSubtree(process.pid) ?? readTable();
+}
+
 /** one pass over /proc for every live lineage */
 function scanAll(): void {
-  const table = readTable();
+  const table = hostSubtree();
   for (const l of live) l.observe(table);
 }
 
@@ -93,7 +102,7 @@ export class Lineage {
   }
 
   private async endAll(): Promise<void> {
-    this.observe(readTable());
+    this.observe(hostSubtree());
     live.delete(this);
     if (live.size === 0) {
       clearInterval(timer);

@@ -4,7 +4,7 @@
 // tail of another variable's value.
 
 import { describe, expect, test } from "bun:test";
-import { descendantsIn, hasEnvEntry, parseStat, readEntry, type ProcEntry } from "../../lib/process/proc-table.ts";
+import { descendantsIn, hasEnvEntry, parseStat, readEntry, readSubtree, readTable, type ProcEntry } from "../../lib/process/proc-table.ts";
 
 describe("parseStat", () => {
   test("reads state, ppid and start time after a command name that holds spaces and parentheses", () => {
@@ -53,6 +53,28 @@ describe("hasEnvEntry", () => {
       expect(hasEnvEntry(child.pid, "MCPX_LINEAGE=1:run")).toBe(false);
       expect(hasEnvEntry(child.pid, "MCPX_LINEAGE=1:run-b")).toBe(false);
     } finally {
+      child.kill("SIGKILL");
+      await child.exited;
+    }
+  });
+});
+
+describe("readSubtree", () => {
+  test("finds the same descendants as a read of the whole table, at every depth", async () => {
+    // sh → sh → sleep: two levels below the child this test starts
+    const child = Bun.spawn(["sh", "-c", "sh -c 'sleep 30 & echo started; wait' & wait"], { stdout: "pipe" });
+    try {
+      const reader = child.stdout.getReader();
+      await reader.read(); // "started": the grandchild and its sleep exist
+      const below = readSubtree(child.pid);
+      expect(below).toBeDefined();
+      const expected = descendantsIn(readTable(), [child.pid]).sort();
+      expect(expected.length).toBe(2);
+      expect([...below!.keys()].sort()).toEqual(expected);
+      expect([...below!.values()].every((e) => e.start === readEntry(e.pid)?.start)).toBe(true);
+      expect(readSubtree(process.pid)!.has(child.pid)).toBe(true);
+    } finally {
+      for (const pid of descendantsIn(readTable(), [child.pid])) process.kill(pid, "SIGKILL");
       child.kill("SIGKILL");
       await child.exited;
     }
