@@ -1,7 +1,11 @@
 // Reading JSON with comments and trailing commas, strictly: the first syntax error or duplicate key
 // throws a ConfigError at file:line:column with a hint, never a partial value or a silent fallback.
 
-import { type JSONPath, type Node, type ParseOptions, findNodeAtLocation, parse, parseTree, printParseErrorCode, visit } from "jsonc-parser";
+// The parser module alone, not the package's main entry: that one also loads the formatter, whose
+// module builds ~1,000 cached indentation strings when it loads (~2 ms of every command's start-up;
+// only `mcpx config`, which edits files, needs it). Types: jsonc-parser-parser.d.ts.
+import type { JSONPath, Node, ParseError, ParseOptions } from "jsonc-parser";
+import { findNodeAtLocation, getNodeValue, parse, parseTree, visit } from "jsonc-parser/lib/esm/impl/parser.js";
 import { ConfigError } from "./errors.ts";
 
 const OPTIONS: ParseOptions = { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false };
@@ -16,11 +20,16 @@ export interface Position {
 /** Parses JSONC text; any syntax error or duplicate key throws a ConfigError naming `file`. */
 export function parseJsonc(text: string, file: string): unknown {
   text = unBom(text);
-  const syntax = firstSyntaxError(text);
-  if (syntax) throw new ConfigError({ file, ...positionAt(text, syntax.offset), detail: syntax.detail });
-  const root = parseTree(text, [], OPTIONS);
+  // one pass for a file without errors (every command reads several at start-up): the tree, whose
+  // value is the file's; a second pass only to word the first error
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, OPTIONS);
+  if (errors.length > 0) {
+    const syntax = firstSyntaxError(text);
+    if (syntax) throw new ConfigError({ file, ...positionAt(text, syntax.offset), detail: syntax.detail });
+  }
   if (root) rejectDuplicateKeys(text, file, root);
-  return parse(text, [], OPTIONS);
+  return root && errors.length === 0 ? getNodeValue(root) : parse(text, [], OPTIONS);
 }
 
 /**
@@ -85,13 +94,33 @@ function firstSyntaxError(text: string): { offset: number; detail: string } | un
       onError: (code, offset, length) => {
         if (found) return;
         const token = text.slice(offset, offset + length);
-        found = { offset, detail: describe(printParseErrorCode(code), token, open.at(-1), text) };
+        found = { offset, detail: describe(ERROR_NAMES[code - 1] ?? `code ${code}`, token, open.at(-1), text) };
       },
     },
     OPTIONS,
   );
   return found;
 }
+
+/** jsonc-parser's ParseErrorCode names, in the order of their values (1…16): what its printParseErrorCode gives */
+export const ERROR_NAMES: readonly string[] = [
+  "InvalidSymbol",
+  "InvalidNumberFormat",
+  "PropertyNameExpected",
+  "ValueExpected",
+  "ColonExpected",
+  "CommaExpected",
+  "CloseBraceExpected",
+  "CloseBracketExpected",
+  "EndOfFileExpected",
+  "InvalidCommentToken",
+  "UnexpectedEndOfComment",
+  "UnexpectedEndOfString",
+  "UnexpectedEndOfNumber",
+  "InvalidUnicode",
+  "InvalidEscapeCharacter",
+  "InvalidCharacter",
+];
 
 function describe(code: string, token: string, inside: "object" | "array" | undefined, text: string): string {
   const near = token.trim() === "" ? "" : ` (found ${JSON.stringify(token)})`;

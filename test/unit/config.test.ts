@@ -527,3 +527,12 @@ describe("loading config", () => {
     expect(configError(() => loadConfig({ cwd: root, env: {}, explicit: "nope.json" })).detail).toContain("named by --config");
   });
 });
+
+describe("jsonc error names", () => {
+  test("are jsonc-parser's own, code for code (the parser module is loaded without its main entry)", async () => {
+    const { printParseErrorCode } = await import("jsonc-parser");
+    const { ERROR_NAMES } = await import("../../lib/config/jsonc.ts");
+    expect(ERROR_NAMES.length).toBe(16);
+    for (const [i, name] of ERROR_NAMES.entries()) expect(printParseErrorCode((i + 1) as Parameters<typeof printParseErrorCode>[0]) as string).toBe(name);
+  });
+});
