@@ -157,6 +157,8 @@ if (!g.Bun) {
 // ── the call channel: opened at the first call, so a script that calls nothing never pays for it ──
 
 let conn: Promise<Conn> | undefined;
+/** the channel once connected: a call then writes its frame without waiting a promise turn for it */
+let open: Conn | undefined;
 let nextId = 1;
 const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void; server: string; tool: string }>();
 
@@ -165,6 +167,7 @@ function channel(): Promise<Conn> {
     .connect(info.sock, (line) => settle(decodeHostAnswer(line)), failAll)
     .then((c) => {
       c.write(info.token + "\n");
+      open = c;
       return c;
     });
   return conn;
@@ -175,8 +178,8 @@ function settle(answer: HostAnswer | undefined): void {
   const p = pending.get(answer.id);
   if (!p) return;
   pending.delete(answer.id);
-  // an idle channel must not keep a finished script alive
-  if (pending.size === 0) void conn?.then((c) => pending.size === 0 && c.unref());
+  // an idle channel must not keep a finished script alive (an answer arrives only on an open channel)
+  if (pending.size === 0) open?.unref();
   if (answer.ok) p.resolve(answer.value);
   else p.reject(reviveError(answer.error));
 }
@@ -214,9 +217,12 @@ function reviveError(e: WireError): Error {
 }
 
 /** send one tools/call to the host, which gates it and forwards it upstream; resolves to the raw result */
-async function rawCall(server: string, tool: string, args: unknown): Promise<unknown> {
-  const c = await channel();
-  c.ref();
+function rawCall(server: string, tool: string, args: unknown): Promise<unknown> {
+  // the first call waits for the channel; later ones go out at once, in the turn the script called in
+  const c = open;
+  if (!c) return channel().then(() => rawCall(server, tool, args));
+  // held while a call is in flight (settle lets go once none is): ref'd only when the first one starts
+  if (pending.size === 0) c.ref();
   const id = nextId++;
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject, server, tool });
@@ -225,9 +231,9 @@ async function rawCall(server: string, tool: string, args: unknown): Promise<unk
   });
 }
 
-async function callTool(server: string, tool: string, args?: unknown, opts?: { raw?: boolean }): Promise<unknown> {
-  const raw = await rawCall(server, tool, args);
-  return opts?.raw ? raw : unwrap(raw);
+function callTool(server: string, tool: string, args?: unknown, opts?: { raw?: boolean }): Promise<unknown> {
+  const calling = rawCall(server, tool, args);
+  return opts?.raw ? calling : calling.then(unwrap);
 }
 
 function namespace(server: string): Record<string, unknown> {

@@ -260,7 +260,18 @@ export class EventBus {
   publish<K extends EventKind>(kind: K, data: EventData<K>, ctx: EventContext = {}): Event<K> {
     if (!isEventKind(kind)) throw new TypeError(`EventBus.publish: unknown event kind "${kind}" (declare it in lib/events/kinds.ts)`);
     const d = data as Record<string, unknown>;
-    const base: EventBase<K> = { seq: ++this.seqNow, kind, time: this.now().toISOString(), data: frozenCopy(data) };
+    // the clock is read now, its text made when first read: most events (a call.finished per call) are never serialised
+    const at = this.now();
+    let iso: string | undefined;
+    const base: EventBase<K> = {
+      seq: ++this.seqNow,
+      kind,
+      get time() {
+        iso ??= at.toISOString();
+        return iso;
+      },
+      data: frozenCopy(data),
+    };
     const server = ctx.server ?? (typeof d.server === "string" ? d.server : undefined);
     const tool = ctx.tool ?? (typeof d.tool === "string" ? d.tool : undefined);
     if (server !== undefined) base.server = server;

@@ -7,7 +7,7 @@ import { frameCodeOf, isErrorCode } from "../errors/codes.ts";
 import { runGate, gateIsEmpty } from "../hooks/gate.ts";
 import type { Gate, Payload } from "../hooks/types.ts";
 import { asCallResult, type Tool } from "../mcp/tool.ts";
-import { errorText, findTool } from "../mcp/tool-call.ts";
+import { errorText, findTool, knownTool } from "../mcp/tool-call.ts";
 import { sha256 } from "../paths/content-file.ts";
 import type { PushQueue } from "../util/frame-queue.ts";
 import { stableStringify } from "../util/stable-json.ts";
@@ -69,7 +69,7 @@ export async function gatedCall(gate: Gate, req: CallRequest, q: Pick<PushQueue<
   let toolName = req.tool;
   let annotations: Record<string, unknown> | undefined;
   try {
-    const t = req.known ?? (await findTool(gate.pool, req.server, req.tool));
+    const t = req.known ?? knownTool(gate.pool, req.server, req.tool) ?? (await findTool(gate.pool, req.server, req.tool));
     toolName = t.name;
     annotations = t.annotations;
   } catch (err) {

@@ -17,7 +17,7 @@ import { runtimeCommand, type RuntimeName } from "./runtimes.ts";
 import { SANDBOX_PASS_ENV, channelGrants, type SandboxAllow } from "./sandbox.ts";
 import { privateSocketDir } from "../paths/socket-dir.ts";
 import { StdoutSplitter } from "./stdout-splitter.ts";
-import { latin1Bytes, latin1ToUtf8, Utf8Pieces, type StdoutPiece } from "./stdout-bytes.ts";
+import { latin1Bytes, latin1Text, latin1ToUtf8, Utf8Pieces, type StdoutPiece } from "./stdout-bytes.ts";
 import { SocketWriteQueue } from "../util/socket-write-queue.ts";
 import { KILL_GRACE_MS } from "../process/group.ts";
 import { Lineage } from "../process/lineage.ts";
@@ -395,8 +395,7 @@ function openChannel(path: string, token: string, h: RunHandlers): Channel {
 
 async function pump(stream: ReadableStream<Uint8Array>, onText: (s: string) => void, encoding: "utf-8" | "latin1" = "utf-8"): Promise<void> {
   if (encoding === "latin1") {
-    // Buffer's latin1 is ISO-8859-1, a char per byte; TextDecoder's "latin1" is windows-1252 (0x80 → €)
-    for await (const chunk of stream) if (chunk.length) onText(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString("latin1"));
+    for await (const chunk of stream) if (chunk.length) onText(latin1Text(chunk));
     return;
   }
   const decoder = new TextDecoder(encoding);

@@ -26,13 +26,18 @@ export type LeanRequest = (method: string, params: Record<string, unknown>, time
 interface Pending {
   resolve(result: unknown): void;
   reject(err: unknown): void;
-  timer: ReturnType<typeof setTimeout>;
+  /** performance.now() past which the request has timed out */
+  deadline: number;
+  timeoutMs: number;
   onprogress?: (p: Progress) => void;
 }
 
 /** the SDK's own error codes (ErrorCode in @modelcontextprotocol/sdk/types.js) */
 const CONNECTION_CLOSED = -32000;
 const REQUEST_TIMEOUT = -32001;
+
+/** setTimeout's longest delay (a signed 32-bit count of ms) */
+const MAX_DELAY_MS = 2 ** 31 - 1;
 
 /**
  * Takes over the answers to its own requests on a connected client's transport. Undefined when the
@@ -46,6 +51,38 @@ export function leanRequests(client: Client, transport: Transport, McpError: typ
   if (typeof ids._requestMessageId !== "number" || typeof sdkOnMessage !== "function") return undefined;
   const pending = new Map<number, Pending>();
   let closed = false;
+
+  // One timer for every request in flight, armed for the earliest deadline, instead of a timer made and
+  // cleared per request: an answered request leaves it armed, and when it fires it times out what is
+  // past its deadline and arms itself for the next one, or stops when nothing is in flight.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let armedFor = Number.POSITIVE_INFINITY;
+  const arm = (deadline: number) => {
+    if (timer !== undefined) clearTimeout(timer);
+    armedFor = deadline;
+    // at most setTimeout's longest delay (~24.8 days): a longer one would fire at once; expire then re-arms
+    timer = setTimeout(expire, Math.min(MAX_DELAY_MS, Math.max(1, Math.ceil(deadline - performance.now()))));
+    // what keeps the process alive is the call in flight (its server's pipes), never this timer
+    timer.unref?.();
+  };
+  const expire = () => {
+    timer = undefined;
+    armedFor = Number.POSITIVE_INFINITY;
+    const now = performance.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const [id, p] of pending) {
+      if (p.deadline <= now) timeOut(id, p);
+      else next = Math.min(next, p.deadline);
+    }
+    if (next !== Number.POSITIVE_INFINITY) arm(next);
+  };
+  const timeOut = (id: number, p: Pending) => {
+    pending.delete(id);
+    const error = McpError.fromError(REQUEST_TIMEOUT, "Request timed out", { timeout: p.timeoutMs });
+    // as the SDK does: the server may stop working on it (a failed send has nobody left to tell)
+    transport.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: String(error) } }).catch(() => {});
+    p.reject(error);
+  };
 
   /** true when the message was the answer to (or progress of) one of ours */
   const take = (m: Record<string, unknown>): boolean => {
@@ -62,7 +99,6 @@ export function leanRequests(client: Client, transport: Transport, McpError: typ
     const p = pending.get(id);
     if (!p) return false;
     pending.delete(id);
-    clearTimeout(p.timer);
     if ("result" in m) p.resolve(m.result);
     else {
       const e = m.error as { code: number; message: string; data?: unknown };
@@ -78,10 +114,11 @@ export function leanRequests(client: Client, transport: Transport, McpError: typ
   transport.onclose = () => {
     sdkOnClose?.call(transport);
     closed = true;
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
     const error = McpError.fromError(CONNECTION_CLOSED, "Connection closed");
     for (const [id, p] of pending) {
       pending.delete(id);
-      clearTimeout(p.timer);
       p.reject(error);
     }
   };
@@ -90,19 +127,12 @@ export function leanRequests(client: Client, transport: Transport, McpError: typ
     new Promise((resolve, reject) => {
       if (closed) return reject(new Error("Not connected"));
       const id = (ids._requestMessageId as number)++;
-      const timer = setTimeout(() => {
-        pending.delete(id);
-        const error = McpError.fromError(REQUEST_TIMEOUT, "Request timed out", { timeout: timeoutMs });
-        // as the SDK does: the server may stop working on it (a failed send has nobody left to tell)
-        transport.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: String(error) } }).catch(() => {});
-        reject(error);
-      }, timeoutMs);
-      pending.set(id, { resolve, reject, timer, onprogress });
+      const deadline = performance.now() + timeoutMs;
+      pending.set(id, { resolve, reject, deadline, timeoutMs, onprogress });
+      if (deadline < armedFor) arm(deadline);
       const sent = onprogress ? { ...params, _meta: { ...(params._meta as object | undefined), progressToken: id } } : params;
       transport.send({ jsonrpc: "2.0", id, method, params: sent }).catch((err: unknown) => {
-        if (!pending.delete(id)) return;
-        clearTimeout(timer);
-        reject(err);
+        if (pending.delete(id)) reject(err);
       });
     });
 }

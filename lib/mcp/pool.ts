@@ -78,10 +78,28 @@ interface Connection {
   /** the stdio server's process; undefined for HTTP */
   pid?: number;
   tools?: Promise<Tool[]>;
+  /** what `tools` resolved to, once it has (a call then finds its tool without waiting a turn); cleared with it */
+  listed?: Tool[];
   /** each called tool's output-schema check, compiled at its first call (null: it has none); cleared with tools */
   outputChecks: Map<string, OutputCheck | null>;
   /** tools/call past the SDK's Protocol (lean-request.ts); undefined where it cannot be installed */
   lean?: LeanRequest;
+}
+
+/** the connection's tool list, listed once until tools/list_changed; `listed` holds it once it has arrived */
+function listingOf(conn: Connection, list: () => Promise<Tool[]>): Promise<Tool[]> {
+  if (!conn.tools) {
+    const listing = list();
+    conn.tools = listing;
+    // a failed list is its callers' to report; this only keeps a list that arrived (and is still current)
+    listing.then(
+      (tools) => {
+        if (conn.tools === listing) conn.listed = tools;
+      },
+      () => {},
+    );
+  }
+  return conn.tools;
 }
 
 /** a compiled outputSchema (the SDK's Ajv provider, as its own callTool uses) */
@@ -131,6 +149,8 @@ export function callFailure(err: unknown, transportClosed: boolean): "closed" | 
 
 export class Pool {
   private readonly conns = new Map<string, Promise<Connection>>();
+  /** each open connection with the promise it came from: current only while conns still holds that promise */
+  private readonly opened = new Map<string, { p: Promise<Connection>; conn: Connection }>();
   /** when each server was last used (a call started or ended, its tools were read), and calls in flight */
   private readonly used = new Map<string, number>();
   private readonly busy = new Map<string, number>();
@@ -179,9 +199,16 @@ export class Pool {
     // in use while it starts and lists: a slow start (npx) must not look idle to the daemon's reaper
     return this.inUse(server, async () => {
       const conn = await this.connect(server);
-      conn.tools ??= this.listAll(server, conn.client);
-      return conn.tools;
+      return listingOf(conn, () => this.listAll(server, conn.client));
     });
+  }
+
+  /**
+   * The server's tool list when it is open and listed already, without waiting a turn (a script's
+   * calls, after the first, find their tool here); undefined otherwise, and then tools() is the way.
+   */
+  listedTools(server: string): Tool[] | undefined {
+    return this.openNow(server)?.listed;
   }
 
   /** starts the server unless it runs, without listing its tools (mcpx call from the catalogue cache: lib/exec/cached-call.ts) */
@@ -213,10 +240,12 @@ export class Pool {
   }
 
   private async callOn(server: string, tool: string, args: Record<string, unknown>, timeoutMs: number, keepOnTimeout: boolean): Promise<CallResult> {
-    const conn = await this.connect(server);
+    // an open connection and a tool called before are used as they are: no promise turn to wait for either
+    const conn = this.openNow(server) ?? (await this.connect(server));
     try {
       // the SDK's callTool minus its zod pass over every result; its two checks are kept (checkOutput)
-      const check = await this.outputCheck(conn, tool);
+      const known = conn.outputChecks.get(tool);
+      const check = known !== undefined ? known : await this.outputCheck(conn, tool);
       const params = { name: tool, arguments: args };
       const onprogress = this.opts.onProgress && ((p: { progress: number; total?: number; message?: string }) => this.opts.onProgress!(server, tool, p));
       const result = conn.lean
@@ -341,11 +370,21 @@ export class Pool {
   private connect(server: string): Promise<Connection> {
     let p = this.conns.get(server);
     if (!p) {
-      p = this.open(server);
-      this.conns.set(server, p);
-      p.catch(() => this.conns.get(server) === p && this.conns.delete(server));
+      const opening = this.open(server);
+      p = opening;
+      this.conns.set(server, opening);
+      opening.then(
+        (conn) => this.opened.set(server, { p: opening, conn }),
+        () => this.conns.get(server) === opening && this.conns.delete(server),
+      );
     }
     return p;
+  }
+
+  /** the server's connection if it is open and still the pool's, without waiting a turn for it */
+  private openNow(server: string): Connection | undefined {
+    const o = this.opened.get(server);
+    return o && this.conns.get(server) === o.p ? o.conn : undefined;
   }
 
   private async open(server: string): Promise<Connection> {
@@ -416,6 +455,7 @@ export class Pool {
       const c = await this.conns.get(server);
       if (c) {
         c.tools = undefined;
+        c.listed = undefined;
         c.outputChecks.clear();
       }
       this.opts.onEvent?.("tools.changed", { server });
@@ -427,10 +467,7 @@ export class Pool {
       try {
         // listed only if the gate asks: a call that already knows its tool (mcpx call from the
         // catalogue cache) then never waits for a tools/list
-        const tools = async () => {
-          conn.tools ??= this.listAll(server, client);
-          return (await conn.tools).length;
-        };
+        const tools = async () => (await listingOf(conn, () => this.listAll(server, client))).length;
         await this.opts.startGate(cfg, "onSuccess", { tools });
       } catch (err) {
         await this.stop(client, pid);

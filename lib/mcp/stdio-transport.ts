@@ -29,6 +29,9 @@ const INHERITED = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
 /** how long close() waits for the server at each step, as the SDK's transport does */
 const CLOSE_STEP_MS = 2000;
 
+/** a line as Buffer#toString("utf8") read it: invalid bytes become U+FFFD, and a BOM is kept (JSON.parse refuses it, as before) */
+const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+
 export class StdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -124,26 +127,31 @@ export class StdioTransport implements Transport {
     }
   }
 
-  /** one JSON-RPC message per line; only each new chunk is searched for a newline */
+  /**
+   * one JSON-RPC message per line; only each new chunk is searched for a newline. The chunk's bytes
+   * are read as they are: wrapping them in a Buffer (through `chunk.buffer`) made the engine
+   * materialise an ArrayBuffer for every answer read.
+   */
   private async readMessages(stream: ReadableStream<Uint8Array>): Promise<void> {
     const max = this.params.maxBufferSize;
-    let parts: Buffer[] = [];
+    let parts: Uint8Array[] = [];
     let size = 0;
     try {
       for await (const chunk of stream) {
-        let bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-        for (let nl = bytes.indexOf(10); nl >= 0; nl = bytes.indexOf(10)) {
-          if (size + nl > max) return this.overLimit();
-          const line = parts.length ? Buffer.concat([...parts, bytes.subarray(0, nl)]) : bytes.subarray(0, nl);
+        let at = 0;
+        for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, at)) {
+          if (size + nl - at > max) return this.overLimit();
+          const line = chunk.subarray(at, nl);
+          const text = parts.length ? utf8.decode(Buffer.concat([...parts, line])) : utf8.decode(line);
           parts = [];
           size = 0;
-          bytes = bytes.subarray(nl + 1);
-          this.deliver(line.toString("utf8"));
+          at = nl + 1;
+          this.deliver(text);
         }
-        if (bytes.byteLength === 0) continue;
-        size += bytes.byteLength;
+        if (at === chunk.byteLength) continue;
+        size += chunk.byteLength - at;
         if (size > max) return this.overLimit();
-        parts.push(bytes);
+        parts.push(chunk.subarray(at));
       }
     } catch (err) {
       this.onerror?.(err as Error);

@@ -30,7 +30,19 @@ const resolved = new WeakMap<Tool[], Map<string, Tool | null>>();
 /** the tool a name refers to; throws UnknownToolError without starting the server for hook names */
 export async function findTool(pool: Pool, server: string, requested: string): Promise<Tool> {
   if (isHookToolName(requested)) throw new UnknownToolError(server, requested);
-  const tools = await pool.tools(server);
+  return toolIn(server, requested, await pool.tools(server));
+}
+
+/**
+ * findTool without waiting a turn, for a server already open and listed with the name resolved
+ * before (a script's calls after its first); undefined sends the caller to findTool.
+ */
+export function knownTool(pool: Pool, server: string, requested: string): Tool | undefined {
+  const tools = pool.listedTools(server);
+  return tools && !isHookToolName(requested) ? (resolved.get(tools)?.get(requested) ?? undefined) : undefined;
+}
+
+function toolIn(server: string, requested: string, tools: Tool[]): Tool {
   let byName = resolved.get(tools);
   if (!byName) {
     byName = new Map();

@@ -16,8 +16,10 @@ export interface RenderOptions {
 /** renders every frame and returns the run's exit code */
 export async function renderFrames(frames: AsyncIterable<Frame>, o: RenderOptions): Promise<number> {
   const env: Envelope = emptyEnvelope();
-  const log = (level: Level, message: string, source = "script", fields?: Record<string, unknown>) => {
-    if (LEVEL_ORDER[level] >= LEVEL_ORDER[o.level]) err(formatLogLine({ level, message, source, fields }, o.format) + "\n");
+  // a message may be made only once its level is known to print: a call's debug line is not, at the default level
+  const log = (level: Level, message: string | (() => string), source = "script", fields?: Record<string, unknown>) => {
+    if (LEVEL_ORDER[level] < LEVEL_ORDER[o.level]) return;
+    err(formatLogLine({ level, message: typeof message === "string" ? message : message(), source, fields }, o.format) + "\n");
   };
   for await (const f of frames) {
     // only --json prints the envelope; the other modes need only its exit code, and folding every
@@ -43,7 +45,7 @@ export function textModeStdout(f: Frame): string | Uint8Array | undefined {
 }
 
 /** text mode: stdout on stdout; the script's stderr, logs, emits, hook notes and the error on stderr */
-function renderText(f: Frame, log: (level: Level, message: string, source?: string) => void): void {
+function renderText(f: Frame, log: (level: Level, message: string | (() => string), source?: string) => void): void {
   const printed = textModeStdout(f);
   if (printed !== undefined) {
     out(printed);
@@ -60,7 +62,7 @@ function renderText(f: Frame, log: (level: Level, message: string, source?: stri
       log("info", JSON.stringify(f.value), "emit");
       break;
     case "call":
-      log("debug", `${f.server}.${f.tool} ${f.ok ? "ok" : "failed"} in ${f.durationMs}ms${f.error ? `: ${f.error}` : ""}`, "call");
+      log("debug", () => `${f.server}.${f.tool} ${f.ok ? "ok" : "failed"} in ${f.durationMs}ms${f.error ? `: ${f.error}` : ""}`, "call");
       break;
     case "hook":
       renderHookNotes(f, log);

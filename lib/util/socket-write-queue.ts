@@ -4,7 +4,7 @@
 
 /** the part of a Bun socket this needs: write returns the bytes taken, -1 once closed */
 export interface WritableSocket {
-  write(data: Uint8Array): number;
+  write(data: string | Uint8Array): number;
 }
 
 const encoder = new TextEncoder();
@@ -17,16 +17,19 @@ export class SocketWriteQueue {
   constructor(private readonly socket: WritableSocket) {}
 
   write(data: string | Uint8Array): void {
-    const bytes = typeof data === "string" ? encoder.encode(data) : data;
-    if (bytes.byteLength === 0) return;
     // anything already waiting goes first, or the stream would be reordered
     if (this.head < this.pending.length) {
-      this.pending.push(bytes);
+      const bytes = typeof data === "string" ? encoder.encode(data) : data;
+      if (bytes.byteLength > 0) this.pending.push(bytes);
       return;
     }
-    const taken = this.socket.write(bytes);
+    // a string is handed over as it is (the socket encodes it as UTF-8): most answers are taken whole,
+    // and only a part the socket did not take is encoded, to keep its bytes for drain
+    const size = typeof data === "string" ? Buffer.byteLength(data) : data.byteLength;
+    if (size === 0) return;
+    const taken = this.socket.write(data);
     if (taken < 0) return; // closed: there is no one left to read it
-    if (taken < bytes.byteLength) this.pending.push(bytes.subarray(taken));
+    if (taken < size) this.pending.push((typeof data === "string" ? encoder.encode(data) : data).subarray(taken));
   }
 
   /** sends what is waiting, as far as the socket takes it */

@@ -34,6 +34,8 @@ const rpcRecord = join(sb.dir, "rpc.jsonl");
 const rpcConfig = writeConfig(sb, "rpc.json", { mcpServers: { fake: fakeServer({ FAKE_MCP_RECORD: rpcRecord }) } });
 const timeoutRecord = join(sb.dir, "timeout.jsonl");
 const timeoutConfig = writeConfig(sb, "timeout.json", { mcpServers: { fake: fakeServer({ FAKE_MCP_RECORD: timeoutRecord }) } });
+const laterTimeoutRecord = join(sb.dir, "later-timeout.jsonl");
+const laterTimeoutConfig = writeConfig(sb, "later-timeout.json", { mcpServers: { fake: fakeServer({ FAKE_MCP_RECORD: laterTimeoutRecord }) } });
 const concurrentConfig = writeConfig(sb, "concurrent.json", { mcpServers: { fake: fakeServer() } });
 const badJsonRecord = join(sb.dir, "bad-json.jsonl");
 const badJsonConfig = writeConfig(sb, "bad-json.json", { mcpServers: { fake: fakeServer({ FAKE_MCP_RECORD: badJsonRecord }) } });
@@ -191,6 +193,23 @@ describe.concurrent("upstream errors are classified by the SDK's codes, never by
     expect(JSON.parse(r.stdout)).toMatchObject({ code: "UPSTREAM_TIMEOUT" });
     // the cancellation names the request the server received (mcpx's own tools/call path, lean-request.ts)
     expect(recordedCancels(timeoutRecord)).toEqual([
+      { event: "cancelled", tool: "slow", reason: expect.stringContaining("timed out"), pid: expect.any(Number) },
+    ]);
+  });
+
+  test("a call that hangs after calls answered in time still times out, at its own deadline, and only it is cancelled", async () => {
+    // the requests in flight share one timer (lean-request.ts), armed for the first call's deadline: the
+    // hung call starts after that call was answered, so its deadline comes after the timer first fires
+    const script = [
+      'const first = await fake.echo({ message: "a" })',
+      "const second = await fake.slow({ ms: 700 })",
+      `const third = await fake.slow({ ms: 8000 }).then(() => "answered", (e) => e.code)`,
+      "console.log(JSON.stringify([first, second, third]))",
+    ].join("; ");
+    const r = await mcpx(sb, ["exec", "--config", laterTimeoutConfig, "--mcp-call-timeout", "1500ms", script]);
+    expectExit(r, 0);
+    expect(JSON.parse(r.stdout)).toEqual(["a", "done", "UPSTREAM_TIMEOUT"]);
+    expect(recordedCancels(laterTimeoutRecord)).toEqual([
       { event: "cancelled", tool: "slow", reason: expect.stringContaining("timed out"), pid: expect.any(Number) },
     ]);
   });

@@ -10,8 +10,10 @@ function fakeSocket(room: number) {
     got,
     room,
     closed: false,
-    write(data: Uint8Array): number {
+    write(given: string | Uint8Array): number {
       if (this.closed) return -1;
+      // as a Bun socket does: a string is written as its UTF-8 bytes, and the count is of bytes
+      const data = typeof given === "string" ? new TextEncoder().encode(given) : given;
       const n = Math.min(this.room, data.byteLength);
       got.push(...data.subarray(0, n));
       this.room -= n;

@@ -1,7 +1,7 @@
 // Utf8Pieces: stdout pieces cut at character boundaries; `bytes` only where `data` lost something.
 
 import { describe, expect, test } from "bun:test";
-import { incompleteTail, Utf8Pieces, type StdoutPiece } from "../../lib/exec/stdout-bytes.ts";
+import { incompleteTail, latin1Bytes, latin1Text, latin1ToUtf8, Utf8Pieces, type StdoutPiece } from "../../lib/exec/stdout-bytes.ts";
 
 const bytesOf = (pieces: Array<StdoutPiece | undefined>) =>
   Buffer.concat(
@@ -50,5 +50,20 @@ describe("Utf8Pieces", () => {
 
   test("a U+FFFD the script wrote itself is text, not lost bytes", () => {
     expect(new Utf8Pieces().push(Buffer.from("a\uFFFDb"))).toEqual({ data: "a\uFFFDb" });
+  });
+});
+
+describe("fd 1 read as latin-1", () => {
+  test("every byte is one char of the same code, and back (0x80 stays U+0080, not windows-1252's €)", () => {
+    const all = new Uint8Array(256).map((_, i) => i);
+    const text = latin1Text(all.subarray(1)); // a view into a larger buffer, as a stream's chunk can be
+    expect([...text].map((c) => c.charCodeAt(0))).toEqual([...all.subarray(1)]);
+    expect([...latin1Bytes(text)]).toEqual([...all.subarray(1)]);
+  });
+
+  test("a frame's JSON comes back as the UTF-8 text written, ASCII or not", () => {
+    for (const json of ['{"t":"emit","v":"plain"}', '{"t":"emit","v":"é😀→ü"}', '{"t":"emit","v":"\\u00e9"}']) {
+      expect(latin1ToUtf8(latin1Text(Buffer.from(json, "utf8")))).toBe(json);
+    }
   });
 });
