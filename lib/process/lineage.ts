@@ -14,6 +14,7 @@
 
 import { endProcesses } from "./end.ts";
 import { endGroup } from "./group.ts";
+import { unwatchGroup, watchGroup } from "./host-watch.ts";
 import { descendantsIn, HAS_PROC, hasEnvEntry, readEntry, readSubtree, readTable, type ProcEntry } from "./proc-table.ts";
 import { becomeSubreaper, reapAdopted } from "./subreaper.ts";
 
@@ -69,6 +70,8 @@ export class Lineage {
   /** starts tracking the root's descendants */
   track(root: number): this {
     this.root = root;
+    // the root leads its own group: should the host die before ending it, its watcher does (host-watch.ts)
+    watchGroup(root);
     if (!this.subreaper) return this;
     this.rootStart = readEntry(root)?.start;
     live.add(this);
@@ -97,7 +100,9 @@ export class Lineage {
 
   /** ends the root's group and every member (TERM, then KILL after the grace), and waits until they are gone; once */
   end(): Promise<void> {
-    this.ending ??= live.has(this) ? this.endAll() : endGroup(this.root);
+    this.ending ??= (live.has(this) ? this.endAll() : endGroup(this.root)).then(() => {
+      if (this.root) unwatchGroup(this.root);
+    });
     return this.ending;
   }
 

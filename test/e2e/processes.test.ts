@@ -179,6 +179,19 @@ describe.concurrent("SIGKILL of the host leaves nothing under init", () => {
     });
   }
 
+  test("a run hook still running when its mcpx was SIGKILLed is ended (the host's watcher, lib/process/host-watch.ts)", async () => {
+    const m = marker("host-killed-hook");
+    // a script.before hook that never answers: a shell looping on sleep, with the marker as its $0
+    const config = writeConfig(sb, "host-killed-hook.json", {
+      hooks: [{ on: "script", phase: "before", run: ["sh", "-c", "while :; do sleep 1; done", m], timeout: "10m" }],
+    });
+    const { proc, out } = background(["exec", "--config", config, "console.log(1)"]);
+    await appeared(m);
+    proc.kill("SIGKILL");
+    await out;
+    expect(await leftoverProcesses(m, GONE_MS)).toEqual([]);
+  });
+
   test("runs of a daemon that was SIGKILLed end themselves and their children", async () => {
     const own = sandbox();
     writeConfig(own, ".mcpx.json", {});
