@@ -10,6 +10,16 @@ import { trace } from "../util/trace.ts";
 /** a started runtime that is still waiting for a run (not ended from outside) */
 const waiting = (r: StartedRuntime) => r.child.exitCode === null && r.child.signalCode === null;
 
+/** `have` when it was started in exactly the shape wanted and still waits; otherwise it is ended and the run's own is started */
+function takeOrStart(have: StartedRuntime | undefined, want: RuntimeShape, how: string): StartedRuntime {
+  if (have && fits(have, want) && waiting(have)) {
+    trace(`runtime taken (${how})`);
+    return have;
+  }
+  if (have) discard(have);
+  return startRuntime(want);
+}
+
 /** the CLI's guess, started before config is read: used by the one run if it fits, ended by close() if not taken */
 export interface EarlyRuntime extends RuntimeSource {
   close(): Promise<void>;
@@ -28,12 +38,7 @@ export function startEarly(shape: () => RuntimeShape | undefined): EarlyRuntime 
     async runtimeFor(want) {
       const r = taken ? undefined : early;
       taken = true;
-      if (r && fits(r, want) && waiting(r)) {
-        trace("runtime taken (started early)");
-        return r;
-      }
-      if (r) discard(r);
-      return startRuntime(want);
+      return takeOrStart(r, want, "started early");
     },
     async close() {
       if (taken) return;
@@ -56,14 +61,7 @@ export class KeptRuntime implements RuntimeSource {
   async runtimeFor(want: RuntimeShape, own: { env: boolean }): Promise<StartedRuntime> {
     const have = this.ready;
     this.ready = undefined;
-    let r: StartedRuntime;
-    if (have && fits(have, want) && waiting(have)) {
-      trace("runtime taken (kept started)");
-      r = have;
-    } else {
-      if (have) discard(have);
-      r = startRuntime(want);
-    }
+    const r = takeOrStart(have, want, "kept started");
     if (!own.env) void r.child.exited.then(() => this.keep(want));
     return r;
   }
