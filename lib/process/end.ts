@@ -4,7 +4,7 @@
 // pid that was reused meanwhile is never signalled.
 
 import { GONE_POLL_MS, KILL_GRACE_MS } from "./group.ts";
-import { descendantsIn, HAS_PROC, readEntry, readSubtree, readTable } from "./proc-table.ts";
+import { HAS_PROC, readEntry, readSubtree } from "./proc-table.ts";
 import { reapAdopted } from "./subreaper.ts";
 
 export interface Proc {
@@ -18,12 +18,7 @@ export interface Proc {
 /** pid and every process descended from it now, the root not adopted (Bun spawned it), the rest adopted if ever they are ours */
 export function processTree(pid: number): Proc[] {
   const below = readSubtree(pid);
-  if (below) return [{ pid, start: readEntry(pid)?.start, adopted: false }, ...[...below.values()].map((e) => ({ pid: e.pid, start: e.start, adopted: true }))];
-  const table = readTable();
-  return [
-    { pid, start: table.get(pid)?.start, adopted: false },
-    ...descendantsIn(table, [pid]).map((d) => ({ pid: d, start: table.get(d)!.start, adopted: true })),
-  ];
+  return [{ pid, start: readEntry(pid)?.start, adopted: false }, ...[...below.values()].map((e) => ({ pid: e.pid, start: e.start, adopted: true }))];
 }
 
 /** still running: same pid and start time, and not a zombie (an adopted zombie is reaped on the way) */

@@ -15,7 +15,7 @@
 import { endProcesses } from "./end.ts";
 import { endGroup } from "./group.ts";
 import { unwatchGroup, watchGroup } from "./host-watch.ts";
-import { descendantsIn, HAS_PROC, hasEnvEntry, readEntry, readSubtree, readTable, type ProcEntry } from "./proc-table.ts";
+import { descendantsIn, HAS_PROC, hasEnvEntry, readEntry, readSubtree, type ProcEntry } from "./proc-table.ts";
 import { becomeSubreaper, reapAdopted } from "./subreaper.ts";
 
 /** the variable that marks every process of a lineage; the launcher leaves it in the script's environment */
@@ -36,9 +36,7 @@ let timer: ReturnType<typeof setInterval> | undefined;
  * descended from a root stays in it (an orphan is reparented to the host, or to a nested subreaper
  * such as an mcpx the script ran, which is in the subtree too), so nothing outside it can be a member.
  */
-function hostSubtree(): ReadonlyMap<number, ProcEntry> {
-  return readSubtree(process.pid) ?? readTable();
-}
+const hostSubtree = () => readSubtree(process.pid);
 
 /** one pass over /proc for every live lineage */
 function scanAll(): void {

@@ -61,10 +61,13 @@ export function readTable(): Map<number, ProcEntry> {
  * The processes descended from `root` (itself not included), found through each thread's
  * /proc/PID/task/TID/children list instead of a read of every process: the host's subtree is a few
  * processes where /proc may hold hundreds (a run's end read ~300 stat files, ~5 ms of an empty exec).
- * Undefined when the kernel offers no children lists (CONFIG_PROC_CHILDREN): read the whole table then.
+ * Where the kernel offers no children lists (CONFIG_PROC_CHILDREN), from a read of the whole table.
  */
-export function readSubtree(root: number): Map<number, ProcEntry> | undefined {
-  if (!hasChildrenLists()) return undefined;
+export function readSubtree(root: number): Map<number, ProcEntry> {
+  if (!hasChildrenLists()) {
+    const table = readTable();
+    return new Map(descendantsIn(table, [root]).map((pid) => [pid, table.get(pid)!]));
+  }
   const table = new Map<number, ProcEntry>();
   const stack = [root];
   while (stack.length) {
