@@ -1,14 +1,17 @@
-// What ends a run's process groups when the host itself cannot: a host killed with SIGKILL (or one
-// that crashes) runs none of its own cleanup, so a hook it started (a `run` hook in a group of its
-// own) would run on until it finished by itself. A script's runtime watches its host on its own
-// (launcher/runtime.ts watchHost); a command such as `sleep 600` cannot. So the first group a host
-// starts also starts one small watcher, a POSIX shell reading the host's pipe: `+PGID` when a group
-// is started, `-PGID` when it has ended. The pipe's end is the host's end, however it came: the groups
-// still listed then get SIGTERM and, after the kill grace, SIGKILL. A host that ended them itself has
-// listed none, and its watcher exits at once. docs/decisions/0006-processes-end-with-their-run.md.
+// What ends a run's processes when the host itself cannot: a host killed with SIGKILL (or one that
+// crashes) runs none of its own cleanup, so a hook it started (a `run` hook in a group of its own)
+// would run on until it finished by itself. A script's runtime watches its host on its own
+// (launcher/runtime.ts watchHost); a command such as `sleep 600` cannot. So before a host starts its
+// first lineage root it starts one small watcher: a POSIX shell that reads a pipe from the host until
+// its end. A host that exits normally says `bye` first, and the watcher just exits. An end without
+// `bye` means the host died: every process still carrying one of its lineage markers
+// (`MCPX_LINEAGE=<host pid>:…`, lineage.ts; a root's descendants inherit it) gets SIGTERM, its group
+// too, and SIGKILL after the kill grace. The marker is the whole protocol: a root is covered from its
+// spawn, with nothing to register after it (a host killed between a spawn and a registration left
+// that root unwatched). docs/decisions/0006-processes-end-with-their-run.md.
 //
-// Where there is no /bin/sh (a container with nothing but the binary), nothing watches: a group then
-// outlives a SIGKILLed host until it ends by itself, as it did before.
+// Where there is no /bin/sh or grep (a container with nothing but the binary), nothing watches: such
+// a process then outlives a SIGKILLed host until it ends by itself, as before.
 
 import { existsSync } from "node:fs";
 import type { FileSink } from "bun";
@@ -16,71 +19,63 @@ import { KILL_GRACE_MS } from "./group.ts";
 
 const SHELL = "/bin/sh";
 
-/** the watcher: keeps the listed groups; on EOF, SIGTERM to those still alive, SIGKILL to what is left after the kill grace (checked every 50 ms) */
-const WATCHER = `g=" "
-while IFS= read -r l; do
-  case "$l" in
-    +*) g="$g\${l#+} " ;;
-    -*) case "$g" in *" \${l#-} "*) g="\${g%% \${l#-} *} \${g#* \${l#-} }" ;; esac ;;
-  esac
+/**
+ * The watcher ($1: the host's pid, $2: the marker's name). `grep -l` over /proc/PID/environ finds the
+ * marked processes (a process's environment as it was started; unreadable ones are others'). Each
+ * gets SIGTERM with its group; what is left after the kill grace (checked every 50 ms) gets SIGKILL.
+ */
+const WATCHER = `while IFS= read -r l; do [ "$l" = bye ] && exit 0; done
+left=""
+for f in $(grep -ls "$2=$1:" /proc/[0-9]*/environ 2>/dev/null); do
+  p=\${f#/proc/}; p=\${p%/environ}
+  kill -TERM $p 2>/dev/null && left="$left $p"
+  kill -TERM -$p 2>/dev/null
 done
-alive=""
-for p in $g; do kill -0 -$p 2>/dev/null && alive="$alive $p"; done
-[ -z "$alive" ] && exit 0
-for p in $alive; do kill -TERM -$p 2>/dev/null; done
 n=0
-while [ $n -lt ${Math.ceil(KILL_GRACE_MS / 50)} ]; do
-  left=""
-  for p in $alive; do kill -0 -$p 2>/dev/null && left="$left $p"; done
-  [ -z "$left" ] && exit 0
+while [ -n "$left" ] && [ $n -lt ${Math.ceil(KILL_GRACE_MS / 50)} ]; do
   sleep 0.05 2>/dev/null || sleep 1
+  still=""
+  for p in $left; do kill -0 $p 2>/dev/null && still="$still $p"; done
+  left=$still
   n=$((n + 1))
 done
-for p in $left; do kill -KILL -$p 2>/dev/null; done`;
+for p in $left; do kill -KILL $p -$p 2>/dev/null; done`;
 
 let pipe: FileSink | undefined | null;
 
-function watcher(): FileSink | undefined {
-  if (pipe !== undefined) return pipe ?? undefined;
+/**
+ * Starts the watcher for this host unless it runs: a Lineage's constructor calls it, before its root
+ * is spawned. `marker` is the variable that marks a lineage's processes.
+ */
+export function watchHost(marker: string): void {
+  if (pipe !== undefined) return;
   pipe = null;
-  if (process.platform === "win32" || !existsSync(SHELL)) return undefined;
+  if (process.platform === "win32" || !existsSync(SHELL)) return;
   try {
-    const proc = Bun.spawn([SHELL, "-c", WATCHER], {
+    const proc = Bun.spawn([SHELL, "-c", WATCHER, "mcpx-host-watch", String(process.pid), marker], {
       stdin: "pipe",
       stdout: "ignore",
       stderr: "ignore",
       // a group of its own: a terminal's Ctrl-C, or a kill of the host's group, must not end it first
       detached: true,
-      // nothing of the host's environment (its HOME, its run markers): it is no run's process
+      // nothing of the host's environment (its HOME, its lineage marker): it is no run's process
       env: { PATH: "/usr/bin:/bin" },
     });
     // it lives as long as the host: neither the host's exit nor its event loop waits for it
     proc.unref();
-    (proc.stdin as FileSink).unref?.();
-    pipe = proc.stdin as FileSink;
+    const sink = proc.stdin as FileSink;
+    sink.unref?.();
+    pipe = sink;
+    // a host that ends by itself has ended its lineages (or left them on purpose): nothing to do
+    process.once("exit", () => {
+      try {
+        sink.write("bye\n");
+        sink.flush();
+      } catch {
+        // the watcher is gone already
+      }
+    });
   } catch {
-    return undefined;
+    // no watcher: as where there is no shell
   }
-  return pipe;
-}
-
-function say(line: string): void {
-  const sink = watcher();
-  if (!sink) return;
-  try {
-    sink.write(line);
-    sink.flush();
-  } catch {
-    pipe = null; // the watcher is gone: nothing watches from here on
-  }
-}
-
-/** the group led by pgid is to be ended if the host dies before it has ended it */
-export function watchGroup(pgid: number): void {
-  say(`+${pgid}\n`);
-}
-
-/** the group led by pgid has ended */
-export function unwatchGroup(pgid: number): void {
-  if (pipe) say(`-${pgid}\n`);
 }

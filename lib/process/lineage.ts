@@ -14,7 +14,7 @@
 
 import { endProcesses } from "./end.ts";
 import { endGroup } from "./group.ts";
-import { unwatchGroup, watchGroup } from "./host-watch.ts";
+import { watchHost } from "./host-watch.ts";
 import { descendantsIn, HAS_PROC, hasEnvEntry, readEntry, readSubtree, type ProcEntry } from "./proc-table.ts";
 import { becomeSubreaper, reapAdopted } from "./subreaper.ts";
 
@@ -57,6 +57,8 @@ export class Lineage {
     // before the root is spawned: the kernel copies "an ancestor is a subreaper" into a process when
     // it is forked, so a root forked earlier would still send its orphans to init (measured)
     this.subreaper = HAS_PROC && becomeSubreaper();
+    // likewise before the root: should this host die without ending it, its watcher does (host-watch.ts)
+    watchHost(LINEAGE_ENV);
   }
   private readonly subreaper: boolean;
 
@@ -68,8 +70,6 @@ export class Lineage {
   /** starts tracking the root's descendants */
   track(root: number): this {
     this.root = root;
-    // the root leads its own group: should the host die before ending it, its watcher does (host-watch.ts)
-    watchGroup(root);
     if (!this.subreaper) return this;
     this.rootStart = readEntry(root)?.start;
     live.add(this);
@@ -98,9 +98,7 @@ export class Lineage {
 
   /** ends the root's group and every member (TERM, then KILL after the grace), and waits until they are gone; once */
   end(): Promise<void> {
-    this.ending ??= (live.has(this) ? this.endAll() : endGroup(this.root)).then(() => {
-      if (this.root) unwatchGroup(this.root);
-    });
+    this.ending ??= live.has(this) ? this.endAll() : endGroup(this.root);
     return this.ending;
   }
 
