@@ -51,8 +51,10 @@ export default defineCommand({
     if (remote) refuseAdHocRemote(parsed.own);
     const log = (n: CallNote) =>
       n.type === "warn" ? session.log("warn", n.message) : renderHookNotes(n, (level, message, source) => session.log(level, message, source));
-    let answer: CallAnswer;
-    if (remote) answer = await remoteCall(session, server, tool, input, log);
+    // the unwrapping code loads while the call is under way (it is read from the runtime's files)
+    const unwrap = parsed.own.json ? undefined : loadUnwrap(session.cacheDir);
+    unwrap?.catch(() => {});
+    if (remote) await show(await remoteCall(session, server, tool, input, log), unwrap);
     else {
       const engine = openEngine(session, { ask: terminalAsker(), status: statusLine(session.env) });
       try {
@@ -63,26 +65,32 @@ export default defineCommand({
         // the live list's annotations): lib/exec/cached-call.ts
         const cfg = session.config.servers[server];
         const cached = cfg && engine.hooksInForce().length === 0 ? readCatalog(session.cacheDir, cfg) : undefined;
-        answer = await oneCall(engine, server, tool, input, log, cached);
+        const answer = await oneCall(engine, server, tool, input, log, cached);
         trace("call answered");
+        // shown before the server is ended: the answer is not held back by the server's exit
+        await show(answer, unwrap);
       } finally {
         await engine.close();
         trace("engine closed");
       }
     }
-    if (!answer.ok) {
-      if (parsed.own.json) out(JSON.stringify((answer.error.data as { raw?: unknown })?.raw ?? { error: answer.error }, null, 2) + "\n");
-      // every failure of the call exits 1 (a tool error, an unknown tool or server, an upstream
-      // failure or a refusal) and is printed like any error that ends a command
-      throw new McpxError(answer.error.message, "TOOL_ERROR");
-    } else if (parsed.own.json) out(JSON.stringify(answer.value, null, 2) + "\n");
-    else {
-      const value = (await loadUnwrap(session.cacheDir))(answer.value);
-      if (value !== undefined && value !== null)
-        out(typeof value === "string" ? (value.endsWith("\n") ? value : value + "\n") : JSON.stringify(value, null, 2) + "\n");
-    }
   },
 });
+
+/** prints the answer as asked (--json: the raw result), or throws the failure, which exits 1 */
+async function show(answer: CallAnswer, unwrap: Promise<(raw: unknown) => unknown> | undefined): Promise<void> {
+  if (!answer.ok) {
+    if (!unwrap) out(JSON.stringify((answer.error.data as { raw?: unknown })?.raw ?? { error: answer.error }, null, 2) + "\n");
+    // every failure of the call exits 1 (a tool error, an unknown tool or server, an upstream
+    // failure or a refusal) and is printed like any error that ends a command
+    throw new McpxError(answer.error.message, "TOOL_ERROR");
+  } else if (!unwrap) out(JSON.stringify(answer.value, null, 2) + "\n");
+  else {
+    const value = (await unwrap)(answer.value);
+    if (value !== undefined && value !== null)
+      out(typeof value === "string" ? (value.endsWith("\n") ? value : value + "\n") : JSON.stringify(value, null, 2) + "\n");
+  }
+}
 
 // --remote: the daemon finds the tool, coerces and checks the arguments and runs the call through its
 // gate (POST /v1/call); its notes are shown here as they would be locally, and its answer printed

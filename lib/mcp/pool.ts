@@ -2,8 +2,10 @@
 // touches a server never starts it), dropped when its transport closes or a call hangs, so the next
 // call reconnects. Server stderr goes to the log at debug level, and its last lines into the error when it fails to start.
 
+import "./zod-interpreted.ts";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { BrokenServer, ServerConfig } from "../config/servers.ts";
 import { isHookToolName } from "./tool-names.ts";
 import type { ErrorCode } from "../errors/codes.ts";
@@ -104,6 +106,23 @@ function listingOf(conn: Connection, list: () => Promise<Tool[]>): Promise<Tool[
 
 /** a compiled outputSchema (the SDK's Ajv provider, as its own callTool uses) */
 type OutputCheck = (value: unknown) => { valid: boolean; errorMessage?: string };
+
+type AjvProvider = typeof import("@modelcontextprotocol/sdk/validation/ajv");
+let outputAjv: InstanceType<AjvProvider["AjvJsonSchemaValidator"]> | undefined;
+
+/**
+ * The SDK's Ajv provider, one for the process and built when a schema is first compiled. Handed to
+ * every Client too: a Client builds its own by default (an Ajv with its formats, ~5 ms of a one-shot
+ * call's CPU while its server starts) and never uses it here, since mcpx checks outputs itself.
+ */
+function outputValidator(provider: AjvProvider): jsonSchemaValidator {
+  return {
+    getValidator: (schema) => {
+      outputAjv ??= new provider.AjvJsonSchemaValidator();
+      return outputAjv.getValidator(schema);
+    },
+  };
+}
 
 /**
  * The result schema mcpx hands the SDK for what it only relays (tools/call, tools/list): it accepts
@@ -309,8 +328,7 @@ export class Pool {
     }
     let check: OutputCheck | null = null;
     if (t?.outputSchema) {
-      const { AjvJsonSchemaValidator } = await import("@modelcontextprotocol/sdk/validation/ajv");
-      check = new AjvJsonSchemaValidator().getValidator(t.outputSchema as never) as OutputCheck;
+      check = outputValidator(await import("@modelcontextprotocol/sdk/validation/ajv")).getValidator(t.outputSchema as never) as OutputCheck;
     }
     // only a catalogue that is still current may be cached (a list_changed clears both)
     if (listing && conn.tools === listing) conn.outputChecks.set(tool, check);
@@ -358,10 +376,14 @@ export class Pool {
    * Closes a client and ends the server process it started, with whatever that process started
    * (`npx` → `node`): stdin closed first, then TERM and KILL for what has not gone (see SERVER_EOF_GRACE_MS).
    * The process tree is read before the close, while the server is still its children's parent.
+   * Stopped means every process of the tree is gone, as /proc says: the client's own close, which
+   * waits for Bun to report the exit (~3 ms after it), finishes on its own; a server with no process
+   * (HTTP) is stopped when its client is closed.
    */
   private stop(client: Client, pid: number | undefined): Promise<void> {
-    const tree = pid !== undefined ? processTree(pid) : [];
-    const done = Promise.all([client.close().catch(() => {}), endProcesses(tree, SERVER_EOF_GRACE_MS)]).then(() => {});
+    const tree = pid !== undefined ? processTree(pid) : undefined;
+    const closing = client.close().catch(() => {});
+    const done = tree ? endProcesses(tree, SERVER_EOF_GRACE_MS) : closing;
     this.stopping.add(done);
     void done.finally(() => this.stopping.delete(done));
     return done;
@@ -421,9 +443,9 @@ export class Pool {
     // read now: the transport forgets its process once closed (a failed initialize closes it)
     const pid = transport instanceof StdioTransport ? (transport.pid ?? undefined) : undefined;
     trace(`${server}: spawned`);
-    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+    const [{ Client }, ajv] = await Promise.all([import("@modelcontextprotocol/sdk/client/index.js"), import("@modelcontextprotocol/sdk/validation/ajv")]);
     trace(`${server}: sdk loaded`);
-    client = new Client({ name: "mcpx", version: VERSION }, { capabilities: {} });
+    client = new Client({ name: "mcpx", version: VERSION }, { capabilities: {}, jsonSchemaValidator: outputValidator(ajv) });
     const connecting = client.connect(transport, { timeout: this.opts.startTimeoutMs });
     try {
       await connecting;

@@ -8,6 +8,7 @@
 // back while it runs (log notifications, elicitation for `ask` hooks), which needs the session's
 // streams, and because the conformance suite's SSE scenarios need a session id.
 
+import "../mcp/zod-interpreted.ts";
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Engine } from "../session/engine.ts";

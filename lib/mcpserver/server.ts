@@ -3,6 +3,7 @@
 // connection (stdio: one; Streamable HTTP: one per session), all sharing one engine: the pool, the
 // bus and the hook gate every call passes.
 
+import "../mcp/zod-interpreted.ts";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,

@@ -2,6 +2,7 @@
 // line goes to stderr); the server ends when its client closes stdin, or on SIGINT/SIGTERM, and
 // then cancels the runs in flight and closes the engine (upstream pool, observers).
 
+import "../mcp/zod-interpreted.ts";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createMcpServer, type ServeDeps } from "./server.ts";
 

@@ -3,9 +3,10 @@
 // names, and the error prefix every failure shares.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { recordedCalls } from "../../fixtures/servers/record.ts";
-import { BUN, FAKE_SERVER, fakeServer, sandbox } from "./harness.ts";
+import { BUN, FAKE_SERVER, fakeServer, processesWith, sandbox } from "./harness.ts";
 import { expectExit, leftoverProcesses, mcpx, writeConfig } from "./support.ts";
 import { COMMAND_DESCRIPTIONS } from "../../cmd/commands.ts";
 import { quote } from "shell-quote";
@@ -290,6 +291,25 @@ describe.concurrent("progress on a terminal, nothing extra on a pipe", () => {
     expectExit(r, 1);
     expect(r.stderr).toContain("Its stderr ended with:\n  boom: API_KEY is not set\n");
   });
+});
+
+test("the answer is printed as it arrives, not after the server has been ended", async () => {
+  // a server that outlives its stdin is ended with SIGTERM after a grace of a second: the answer
+  // must be on stdout while mcpx is still waiting for it to go
+  const linger = sandbox();
+  writeConfig(linger, ".mcpx.json", { mcpServers: { fake: fakeServer({ FAKE_MCP_IGNORE_EOF: "1" }) } });
+  const proc = Bun.spawn([MCPX, "call", "fake.echo", '{"message":"early"}'], { cwd: linger.dir, env: linger.env, stdout: "pipe", stderr: "pipe" });
+  let text = "";
+  for await (const chunk of proc.stdout) {
+    text += new TextDecoder().decode(chunk);
+    if (text.endsWith("\n")) break;
+  }
+  expect(text).toBe("early\n");
+  // the server, which mcpx ends only after that grace, is still there when the answer is
+  const server = processesWith(linger.dir).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(FAKE_SERVER));
+  expect(server.length).toBe(1);
+  expect(await proc.exited).toBe(0);
+  expect(await leftoverProcesses(linger.dir)).toEqual([]);
 });
 
 test("no server process started by this file's runs is left behind", async () => {

@@ -3,6 +3,7 @@
 // redirect URI is stored, the authorization URL (printed, and opened where there is a browser), the
 // loopback redirect, the code exchange. Only a finished flow writes anything.
 
+import "../zod-interpreted.ts";
 import type { ServerConfig } from "../../config/server-config.ts";
 import { McpxError } from "../../errors/mcpx-error.ts";
 import { openBrowser, type Opened } from "./browser.ts";
