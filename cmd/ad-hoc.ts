@@ -51,12 +51,17 @@ export function sessionWithAdHoc(parsed: Pick<ParsedArgs, "own" | "settings">): 
   return session;
 }
 
+/** the ad-hoc flag the command line gives (--stdio, --http-url, --name), if any */
+export function adHoc(own: Record<string, unknown>): string | undefined {
+  return Object.keys(AD_HOC_FLAGS).find((f) => own[f] !== undefined);
+}
+
 /** an ad-hoc server is this process's: a daemon would have to start it, so it does not travel */
 export function refuseAdHocRemote(own: Record<string, unknown>): void {
-  const adHoc = Object.keys(AD_HOC_FLAGS).find((f) => own[f] !== undefined);
-  if (adHoc)
+  const flag = adHoc(own);
+  if (flag)
     throw new UsageError(
-      `--${adHoc} does not travel with --remote: the daemon runs its own configured servers; ` +
+      `--${flag} does not travel with --remote: the daemon runs its own configured servers; ` +
         `configure the server in the daemon's config, or run without --remote`,
     );
 }

@@ -12,7 +12,8 @@ import { statusLine } from "../lib/util/status-line.ts";
 import { out } from "../lib/util/fd-write.ts";
 import { trace } from "../lib/util/trace.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
-import { AD_HOC_FLAGS, refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
+import { AD_HOC_FLAGS, adHoc, refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
+import { writeSpawnNote } from "../lib/mcp/early-server.ts";
 import { McpxError } from "../lib/errors/mcpx-error.ts";
 import type { CallReply } from "../lib/daemon/call-route.ts";
 import { askDaemon, wantsDaemon } from "./daemon-request.ts";
@@ -67,6 +68,12 @@ export default defineCommand({
         const cached = cfg && engine.hooksInForce().length === 0 ? readCatalog(session.cacheDir, cfg) : undefined;
         const answer = await oneCall(engine, server, tool, input, log, cached);
         trace("call answered");
+        // how this server started, for the next call to start it before reading config (lib/mcp/early-server.ts)
+        if (cfg?.kind === "stdio" && engine.pool.started(server) && engine.hooksInForce().length === 0 && !adHoc(parsed.own))
+          writeSpawnNote(
+            { server, cwd: session.cwd, config: parsed.own.config as string | undefined, env: session.env },
+            { command: cfg.command, args: cfg.args, env: cfg.env, cwd: cfg.cwd, consulted: [...session.consulted] },
+          );
         // shown before the server is ended: the answer is not held back by the server's exit
         await show(answer, unwrap);
       } finally {

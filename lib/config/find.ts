@@ -13,6 +13,8 @@ export interface FindOptions {
   env: Env;
   /** from --config FILE */
   explicit?: string | undefined;
+  /** told every path looked at, found or not (Session.consulted) */
+  onProbe?: (path: string) => void;
 }
 
 /** Per directory, lowest precedence first: the .mcpx/ folder is the shared base, .mcpx.json beside it overrides. */
@@ -24,7 +26,11 @@ const PROJECT_FILES = [join(".mcpx", "config.json"), ".mcpx.json"] as const;
  * files of every directory from the filesystem root down to cwd — so the nearest file wins.
  * `isFile` is the only I/O; tests may replace it.
  */
-export function findConfigFiles(opts: FindOptions, isFile: (path: string) => boolean = isRegularFile): string[] {
+export function findConfigFiles(opts: FindOptions, isRegular: (path: string) => boolean = isRegularFile): string[] {
+  const isFile = (path: string) => {
+    opts.onProbe?.(path);
+    return isRegular(path);
+  };
   const cwd = resolve(opts.cwd);
   const chosen = explicitFile(opts);
   if (chosen) {

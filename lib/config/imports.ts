@@ -62,13 +62,18 @@ export function parseImportKinds(items: readonly string[], origin: string): Impo
 }
 
 /** reads every source of the given kinds; `isFile`/`read` are the only I/O, replaceable in tests */
-export function loadImports(kinds: readonly ImportKind[], ctx: { cwd: string; env: Env; platform?: NodeJS.Platform }, io = { isFile, read }): ImportResult {
+export function loadImports(
+  kinds: readonly ImportKind[],
+  ctx: { cwd: string; env: Env; platform?: NodeJS.Platform; onProbe?: (path: string) => void },
+  io = { isFile, read },
+): ImportResult {
   const warnings: string[] = [];
   const parsedFiles = new Map<string, { text: string; doc: unknown } | undefined>();
   const kindsOut: KindImport[] = [];
   for (const kind of kinds) {
     const got: KindImport = { kind, files: [], servers: {}, broken: {}, disabled: [], ignored: [], shadowed: [], entries: {}, origins: {} };
     for (const source of importSources(kind, { cwd: ctx.cwd, env: ctx.env, platform: ctx.platform ?? process.platform })) {
+      ctx.onProbe?.(source.path);
       if (!io.isFile(source.path)) continue;
       if (!parsedFiles.has(source.path)) parsedFiles.set(source.path, parseFile(source, io.read, warnings));
       const file = parsedFiles.get(source.path);

@@ -15,6 +15,7 @@ import { endProcesses, processTree } from "../process/end.ts";
 import { AuthRequiredError, storedAuthProvider } from "./oauth/provider.ts";
 import { VERSION } from "../version.ts";
 import { isPlainObject } from "../util/json-type.ts";
+import { serverEnv } from "./server-spawn.ts";
 import { StdioTransport } from "./stdio-transport.ts";
 import { leanRequests, type LeanRequest } from "./lean-request.ts";
 import { suggest } from "../util/did-you-mean.ts";
@@ -517,9 +518,7 @@ export class Pool {
         authProvider: storedAuthProvider(cfg, this.opts.authDir),
       });
     }
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(this.opts.baseEnv)) if (v !== undefined && !k.startsWith("MCPX_") && k !== "BUN_BE_BUN") env[k] = v;
-    Object.assign(env, cfg.env);
+    const env = serverEnv(this.opts.baseEnv, cfg.env);
     const t = new StdioTransport({ command: cfg.command, args: cfg.args, env, cwd: cfg.cwd, maxBufferSize: this.opts.maxMessageBytes });
     // The transport reports a message over its read limit only through onerror, then closes, and the
     // pending call fails as "Connection closed"; remember why, so the caller is told. (The error has

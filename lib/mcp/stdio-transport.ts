@@ -13,6 +13,8 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { FileSink, Subprocess } from "bun";
 import { jsonRpcMessage } from "./lean-read.ts";
+import { takeEarlyServer } from "./early-server.ts";
+import { serverSpawn } from "./server-spawn.ts";
 
 export interface StdioParams {
   command: string;
@@ -22,9 +24,6 @@ export interface StdioParams {
   /** the largest message (one line) read from the server; the SDK's maxBufferSize */
   maxBufferSize: number;
 }
-
-/** what the SDK's stdio transport passes a server from mcpx's own environment whatever `env` says (its DEFAULT_INHERITED_ENV_VARS) */
-const INHERITED = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
 
 /** how long close() waits for the server at each step, as the SDK's transport does */
 const CLOSE_STEP_MS = 2000;
@@ -62,15 +61,11 @@ export class StdioTransport implements Transport {
   }
 
   private async spawn(): Promise<void> {
-    const env: Record<string, string> = {};
-    for (const k of INHERITED) {
-      const v = process.env[k];
-      if (v !== undefined && !v.startsWith("()")) env[k] = v; // the SDK skips shell functions too
-    }
-    Object.assign(env, this.params.env);
+    const spawn = serverSpawn(this.params);
     let proc: Subprocess<"pipe", "pipe", "pipe">;
     try {
-      proc = Bun.spawn({ cmd: [this.params.command, ...this.params.args], env, cwd: this.params.cwd, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+      // a `mcpx call` may have started this very server already, before it read its config
+      proc = takeEarlyServer(spawn) ?? Bun.spawn({ ...spawn, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
     } catch (err) {
       this.onerror?.(err as Error);
       throw err;

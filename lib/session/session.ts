@@ -5,6 +5,7 @@ import { loadConfig, type LoadedConfig } from "../config/load.ts";
 import { loadImports, mergeImports, parseImportKinds, type ImportResult } from "../config/imports.ts";
 import { brokenWarning } from "../config/servers.ts";
 import { cacheDir, homeNote, runtimeDir } from "../paths/dirs.ts";
+import { fileSignature, type FileSignature } from "../paths/file-signature.ts";
 import type { Level } from "./log-line.ts";
 import { formatLogLine, LEVEL_ORDER } from "./log-line.ts";
 import { err } from "../util/fd-write.ts";
@@ -33,12 +34,20 @@ export interface Session {
   phases(): Record<ScriptPhase, string[]>;
   cacheDir: string;
   sockDir: string;
+  /**
+   * every path config resolution looked at (config files, the project files of each directory up
+   * from cwd, the imported tools' files), found or not, with what it held then: what the session
+   * was resolved from (lib/mcp/early-server.ts remembers a server's start by it)
+   */
+  consulted: ReadonlyMap<string, FileSignature>;
   /** a log line on stderr, in logging.format, if at or above logging.level */
   log(level: Level, message: string, source?: string): void;
 }
 
 export function openSession(input: SessionInput): Session {
-  const config = loadConfig({ cwd: input.cwd, env: input.env, explicit: input.configFlag });
+  const consulted = new Map<string, FileSignature>();
+  const onProbe = (path: string) => consulted.set(path, fileSignature(path));
+  const config = loadConfig({ cwd: input.cwd, env: input.env, explicit: input.configFlag, onProbe });
   const settings = resolveSettings({ files: config.files, env: input.env, flags: input.flags, cwd: input.cwd });
   const get: SettingGetter = (path) => {
     const s = settings.get(path);
@@ -52,7 +61,7 @@ export function openSession(input: SessionInput): Session {
   };
   const note = homeNote(input.env);
   if (note) log("info", note);
-  const imports = readImports(config, settings, input);
+  const imports = readImports(config, settings, input, onProbe);
   for (const w of imports.warnings) log("warn", w);
   // once per command, here where every command starts: the entries it cannot use, each with its fix
   const warning = brokenWarning(config.broken);
@@ -67,15 +76,16 @@ export function openSession(input: SessionInput): Session {
     phases: () => Object.fromEntries(SCRIPT_PHASES.map((p) => [p, get(`script.${p}` as const)])) as Record<ScriptPhase, string[]>,
     cacheDir: cacheDir(input.env),
     sockDir: runtimeDir(input.env),
+    consulted,
     log,
   };
 }
 
 /** reads config.imports' kinds and merges their servers under mcpx's own (which win a clash) */
-function readImports(config: LoadedConfig, settings: ResolvedSettings, input: SessionInput): ImportResult {
+function readImports(config: LoadedConfig, settings: ResolvedSettings, input: SessionInput, onProbe: (path: string) => void): ImportResult {
   const s = settings.get("config.imports")!;
   const kinds = parseImportKinds(s.value as string[], s.origin.replace(/^(file|env|flag):/, ""));
-  const imports = loadImports(kinds, { cwd: input.cwd, env: input.env });
+  const imports = loadImports(kinds, { cwd: input.cwd, env: input.env, onProbe });
   const merged = mergeImports({ servers: config.servers, broken: config.broken }, imports);
   config.servers = merged.servers;
   config.broken = merged.broken;

@@ -33,6 +33,38 @@ describe("MCPX_TRACE", () => {
     }
   });
 
+  test("a one-shot call: the first lists its server's tools; the next starts its server before the command loads, and takes it", async () => {
+    const own = sandbox();
+    writeConfig(own, ".mcpx.json", { mcpServers: { fake: fakeServer() } });
+    const first = ["main: call", "command loaded", "config", "engine", "fake: spawned"];
+    const firstEnd = [
+      "fake: sdk loaded",
+      "argument checker warm",
+      "fake: initialized",
+      "fake: tools listed",
+      "fake.echo: tool found",
+      "fake.echo: arguments checked",
+      "call answered",
+      "engine closed",
+      "exit",
+    ];
+    const later = ["main: call", "server spawned early", "command loaded", "config", "engine", "early server taken", "fake: spawned"];
+    const laterEnd = ["fake: sdk loaded", "fake.echo: arguments checked (catalogue cache)", "fake: initialized", "call answered", "engine closed", "exit"];
+    for (const [stages, end] of [
+      [first, firstEnd],
+      [later, laterEnd],
+    ] as const) {
+      const r = await mcpx(own, ["call", "fake.echo", '{"message":"hi"}'], { env: { MCPX_TRACE: "1" } });
+      expectExit(r, 0);
+      expect(r.stdout).toBe("hi\n");
+      const seen = traced(r.stderr).map((l) => l.stage);
+      expect(seen.slice(0, stages.length)).toEqual([...stages]);
+      // what follows the spawn overlaps the server's start, in an order that may vary; every stage is there once
+      expect([...seen].sort()).toEqual([...stages, ...end].sort());
+      expect(seen.slice(-3)).toEqual(["call answered", "engine closed", "exit"]);
+    }
+  });
+
   test("without MCPX_TRACE nothing of the trace is printed", async () => {
     const r = await mcpx(sb, ["exec", 'console.log("hi")']);
     expectExit(r, 0);

@@ -188,6 +188,19 @@ describe("finding config files", () => {
     expect(findConfigFiles({ cwd, env: { HOME: home } })).toEqual([user, farDir, far, near]);
   });
 
+  test("onProbe is told every path looked at, found or not: what a session was resolved from", () => {
+    const home = join(root, "probe", "home");
+    const cwd = join(root, "probe", "w");
+    mkdirSync(cwd, { recursive: true });
+    const seen: string[] = [];
+    findConfigFiles({ cwd, env: { HOME: home }, onProbe: (p) => seen.push(p) });
+    expect(seen).toContain(join(home, ".config", "mcpx", "config.json"));
+    for (const dir of [cwd, join(root, "probe"), "/"]) {
+      expect(seen).toContain(join(dir, ".mcpx.json"));
+      expect(seen).toContain(join(dir, ".mcpx", "config.json"));
+    }
+  });
+
   test("XDG_CONFIG_HOME replaces $HOME/.config for the user file", () => {
     const xdg = join(root, "xdg");
     const user = write(join(xdg, "mcpx", "config.json"), "{}");

@@ -1,0 +1,141 @@
+// A one-shot `mcpx call` starts its server before it has loaded its command or read its config. The
+// server's own start is most of such a call (~130 ms of ~200 for the fixture server); mcpx's ~10 ms of
+// loading and resolving then overlaps it instead of coming first (issue 9, decision 0013).
+//
+// What to start comes from a note that the last call of that server wrote. A call writes one only for
+// a stdio server it started with no hook in force, and keys it by everything outside the config files
+// that resolution depends on: the server's name, the directory, --config and the whole environment.
+// The note lists every path resolution looked at, found or not, with what it held (a file signature):
+// one that changed, appeared or went makes the note useless. Even then the start is only a guess: the
+// call's transport takes the process only if its own start is exactly this one (command, arguments,
+// environment, directory); otherwise the process is ended unused. A wrong guess costs a start, never
+// a difference. Notes live in the state directory, 0600, because a server entry's `env` may hold
+// secrets (as OAuth tokens, kept there too).
+
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+import { sha256 } from "../paths/content-file.ts";
+import { stateDir } from "../paths/dirs.ts";
+import { fileSignature, type FileSignature } from "../paths/file-signature.ts";
+import { trace } from "../util/trace.ts";
+import { serverEnv, serverSpawn, type ServerSpawn } from "./server-spawn.ts";
+
+/** what a call remembers of its server's start */
+export interface SpawnNote {
+  command: string;
+  args: string[];
+  /** the entry's own variables, as config resolved them */
+  env: Record<string, string>;
+  cwd: string | undefined;
+  /** [path, signature] of every path config resolution looked at */
+  consulted: Array<[string, FileSignature]>;
+}
+
+/** what a note is kept by: the server and everything besides config files that decides its start */
+export interface NoteKey {
+  server: string;
+  cwd: string;
+  /** --config FILE, if given */
+  config: string | undefined;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+type ServerProcess = Subprocess<"pipe", "pipe", "pipe">;
+
+let early: { spawn: string; proc: ServerProcess } | undefined;
+/** the note read at start, as text: a call rewrites it only when what it would write differs */
+let readNote: string | undefined;
+
+function notePath(key: NoteKey): string {
+  const env = Object.entries(key.env)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const id = sha256(JSON.stringify([key.server, key.cwd, key.config ?? null, env])).slice(0, 32);
+  return join(stateDir(key.env), "early", `${id}.json`);
+}
+
+function spawnKey(s: ServerSpawn): string {
+  return JSON.stringify([s.cmd, s.cwd ?? null, Object.entries(s.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
+}
+
+/** the start a note stands for, if the note is still valid */
+function noteSpawn(text: string, env: NoteKey["env"]): ServerSpawn | undefined {
+  const note = JSON.parse(text) as SpawnNote;
+  if (!note.consulted.every(([path, sig]) => fileSignature(path) === sig)) return undefined;
+  return serverSpawn({ command: note.command, args: note.args, env: serverEnv(env, note.env), cwd: note.cwd });
+}
+
+/**
+ * Starts the server `mcpx call ARGV…` (argv after the command name) will most likely start, if a
+ * valid note says which. Only for the plain form: SERVER.TOOL, its arguments, --json and --config;
+ * any other flag may change what the call does (--remote, an ad-hoc server, a setting), so none starts.
+ */
+export function startEarlyServer(argv: readonly string[], key: Omit<NoteKey, "server" | "config">): void {
+  let config: string | undefined;
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--json" || a === "-" || !a.startsWith("-")) positionals.push(a);
+    else if (a === "--config" && i + 1 < argv.length) config = argv[++i];
+    else if (a.startsWith("--config=")) config = a.slice("--config=".length);
+    else return;
+  }
+  const target = positionals.find((a) => a !== "--json");
+  const dot = target?.indexOf(".") ?? -1;
+  if (!target || dot <= 0) return;
+  const path = notePath({ ...key, server: target.slice(0, dot), config });
+  let spawn: ServerSpawn | undefined;
+  try {
+    readNote = readFileSync(path, "utf8");
+    spawn = noteSpawn(readNote, key.env);
+  } catch {
+    return; // no note yet, or one this version cannot read: the call starts its server as usual
+  }
+  if (!spawn) return;
+  try {
+    early = { spawn: spawnKey(spawn), proc: Bun.spawn({ ...spawn, stdin: "pipe", stdout: "pipe", stderr: "pipe" }) };
+    trace("server spawned early");
+  } catch {
+    // a command that no longer starts: the call's own start reports it
+  }
+}
+
+/** the early server, if it was started exactly as `spawn` says; the caller owns it from then on */
+export function takeEarlyServer(spawn: ServerSpawn): ServerProcess | undefined {
+  if (!early || early.spawn !== spawnKey(spawn)) return undefined;
+  const { proc } = early;
+  early = undefined;
+  trace("early server taken");
+  return proc;
+}
+
+/** ends the early server unless a call took it: its stdin is closed, then the usual end of a server's tree */
+export async function endEarlyServer(): Promise<void> {
+  if (!early) return;
+  const { proc } = early;
+  early = undefined;
+  const { endProcesses, processTree } = await import("../process/end.ts");
+  const tree = processTree(proc.pid);
+  try {
+    proc.stdin.end();
+  } catch {
+    // gone already
+  }
+  await endProcesses(tree, 0);
+}
+
+/** remembers how `server` was started for the next call under the same key, unless the note already says so */
+export function writeSpawnNote(key: NoteKey, note: SpawnNote): void {
+  const text = JSON.stringify(note);
+  if (text === readNote) return;
+  const path = notePath(key);
+  try {
+    mkdirSync(join(path, ".."), { recursive: true, mode: 0o700 });
+    const tmp = `${path}.${process.pid}.tmp`;
+    writeFileSync(tmp, text, { mode: 0o600 });
+    renameSync(tmp, path);
+  } catch {
+    // a state directory we cannot write: the next call starts its server as usual
+  }
+}
