@@ -2,9 +2,11 @@
 // ajv (the validator the MCP SDK itself uses for output schemas). Servers send draft 2020-12 (the MCP
 // default when a schema names no `$schema`) or draft-07 (what zod-to-json-schema writes): the schema's
 // own `$schema` picks the dialect. A schema ajv cannot compile is the server's bug, not the user's:
-// the call goes ahead with a warning rather than being refused for it.
+// the call goes ahead with a warning rather than being refused for it. Most schemas and arguments
+// are settled without ajv (surely-valid.ts); ajv judges the rest, and writes every error.
 
 import { ArgumentError, describeSchema } from "./call-args.ts";
+import { surelyValid } from "./surely-valid.ts";
 import type { Tool } from "./tool.ts";
 import { isPlainObject } from "../util/json-type.ts";
 import { suggest } from "../util/did-you-mean.ts";
@@ -66,6 +68,8 @@ export async function checkArgs(server: string, tool: Tool, args: Record<string,
   const schema = tool.inputSchema;
   if (!isPlainObject(schema)) return undefined;
   const { $schema, ...body } = schema;
+  // most schemas and most arguments: valid, and ajv need not even load; anything else is ajv's to judge
+  if (surelyValid(body, args)) return undefined;
   const ajv = await newAjv(typeof $schema === "string" && DRAFT_07.test($schema));
   let validate: Validate;
   try {
