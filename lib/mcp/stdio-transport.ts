@@ -32,6 +32,13 @@ const CLOSE_STEP_MS = 2000;
 /** a line as Buffer#toString("utf8") read it: invalid bytes become U+FFFD, and a BOM is kept (JSON.parse refuses it, as before) */
 const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
+/**
+ * Buffer#toString("utf8")'s own decoder, called on a range of the chunk's bytes: a line read whole
+ * from one chunk needs no view of it (a subarray made the engine materialise the chunk's ArrayBuffer
+ * for every answer, as reading `chunk.buffer` did)
+ */
+const utf8Slice = (Buffer.prototype as unknown as { utf8Slice(this: Uint8Array, start: number, end: number): string }).utf8Slice;
+
 export class StdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -141,8 +148,7 @@ export class StdioTransport implements Transport {
         let at = 0;
         for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, at)) {
           if (size + nl - at > max) return this.overLimit();
-          const line = chunk.subarray(at, nl);
-          const text = parts.length ? utf8.decode(Buffer.concat([...parts, line])) : utf8.decode(line);
+          const text = parts.length ? utf8.decode(Buffer.concat([...parts, chunk.subarray(at, nl)])) : utf8Slice.call(chunk, at, nl);
           parts = [];
           size = 0;
           at = nl + 1;
