@@ -7,7 +7,7 @@
 // it saw before: a unix stream socket on fd 0 and another on fd 1.
 
 import type { Socket } from "bun";
-import { loadLibc } from "../process/libc.ts";
+import { openedLibc } from "../process/libc.ts";
 import { SocketWriteQueue } from "../util/socket-write-queue.ts";
 
 const AF_UNIX = 1;
@@ -28,10 +28,16 @@ export interface StdioPairs {
 
 function pair(): Pair | undefined {
   const sv = new Int32Array(2);
-  return loadLibc()?.socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) === 0 ? { ours: sv[0]!, theirs: sv[1]! } : undefined;
+  return openedLibc()?.socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) === 0 ? { ours: sv[0]!, theirs: sv[1]! } : undefined;
 }
 
-/** a pair for stdin and one for stdout, or undefined where libc cannot make them (not Linux, no FFI): then Bun's pipes */
+/**
+ * A pair for stdin and one for stdout, or undefined where libc is not open: then Bun's pipes. libc is
+ * open wherever a script runs (its runtime's lineage opens it, before any call: lib/process/lineage.ts),
+ * and it is not opened for this alone: a one-shot `mcpx call`, which runs no script, would start its
+ * server 1.5–4 ms later for it (bun:ffi and a dlopen, measured with MCPX_TRACE=1), for a single call.
+ * Not Linux, or no FFI: never open, always the pipes.
+ */
 export function stdioPairs(): StdioPairs | undefined {
   const stdin = pair();
   const stdout = stdin && pair();
@@ -41,7 +47,7 @@ export function stdioPairs(): StdioPairs | undefined {
 }
 
 export function closeFds(...fds: number[]): void {
-  const libc = loadLibc();
+  const libc = openedLibc();
   for (const fd of fds) libc?.close(fd);
 }
 

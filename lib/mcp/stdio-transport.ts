@@ -48,6 +48,8 @@ export class StdioTransport implements Transport {
       this.stderrListeners.push(listener);
     },
   };
+  /** how the server's stdin and stdout are reached, once started (stdio-sockets.ts) */
+  channel?: "sockets" | "pipes";
   /** the pid, kept after the process is gone (the pool ends what it started by it) */
   pid: number | null = null;
 
@@ -92,6 +94,7 @@ export class StdioTransport implements Transport {
       if (pairs) closeFds(pairs.stdin.theirs, pairs.stdout.theirs);
     }
     this.pid = proc.pid;
+    this.channel = pairs ? "sockets" : "pipes";
     const lines = new LineReader(
       this.params.maxBufferSize,
       (text) => this.deliver(text),

@@ -15,6 +15,11 @@ export interface Libc {
 
 let libc: Libc | undefined | null;
 
+/** libc if this process has opened it already (a lineage did, for a script's runtime or a hook), without opening it */
+export function openedLibc(): Libc | undefined {
+  return libc ?? undefined;
+}
+
 export function loadLibc(): Libc | undefined {
   if (libc !== undefined) return libc ?? undefined;
   libc = null;

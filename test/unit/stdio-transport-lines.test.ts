@@ -5,6 +5,10 @@
 
 import { expect, test } from "bun:test";
 import { StdioTransport } from "../../lib/mcp/stdio-transport.ts";
+import { loadLibc } from "../../lib/process/libc.ts";
+
+// as a script's lineage opens it before any call (stdio-sockets.ts): without it, pipes whatever is asked
+loadLibc();
 
 // ~1 MB on one line: many pipe chunks, with characters cut between them
 const BIG = `{ jsonrpc: "2.0", id: 1, result: { text: "é😀→".repeat(100_000) } }`;
@@ -19,6 +23,7 @@ async function readAll(script: string, maxBufferSize: number, pipes: boolean): P
   t.onerror = (e) => errors.push(e.message);
   const closed = new Promise<void>((resolve) => (t.onclose = resolve));
   await t.start();
+  expect(t.channel).toBe(pipes ? "pipes" : "sockets");
   await closed;
   return { got, errors };
 }
@@ -58,6 +63,7 @@ for (const pipes of [false, true]) {
     };
     const closed = new Promise<void>((resolve) => (t.onclose = resolve));
     await t.start();
+    expect(t.channel).toBe(pipes ? "pipes" : "sockets");
     for (let n = 1; n <= 200; n++) await t.send({ jsonrpc: "2.0", id: n, method: "m", params: { n } });
     await all;
     expect(got).toEqual(Array.from({ length: 200 }, (_, i) => ({ jsonrpc: "2.0", id: i + 1, result: { echo: i + 1 } })));
