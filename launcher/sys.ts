@@ -71,9 +71,13 @@ function lineSplitter(onLine: (line: string) => void): (chunk: string) => void {
   return (chunk) => {
     let start = 0;
     for (let nl = chunk.indexOf("\n", start); nl >= 0; nl = chunk.indexOf("\n", start)) {
-      parts.push(chunk.slice(start, nl));
-      const line = parts.join("");
-      parts = [];
+      // most lines arrive whole, in one chunk: no list to join then
+      let line = chunk.slice(start, nl);
+      if (parts.length > 0) {
+        parts.push(line);
+        line = parts.join("");
+        parts = [];
+      }
       start = nl + 1;
       onLine(line);
     }

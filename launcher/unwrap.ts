@@ -10,15 +10,25 @@
  */
 const MAY_BE_JSON = /^\s*[{["\-0-9tfn]/;
 
+/** the texts of an all-text content list, one per line; undefined for an empty list or one with anything but text */
+function allText(content: Array<{ type: string; text?: string }>): string | undefined {
+  // one text item is most results: its text as it is, without the lists a join needs
+  if (content.length === 1) {
+    const c = content[0]!;
+    return c.type === "text" ? (c.text ?? "") : undefined;
+  }
+  const texts = content.filter((c) => c.type === "text").map((c) => c.text ?? "");
+  return texts.length === content.length && texts.length > 0 ? texts.join("\n") : undefined;
+}
+
 export function unwrap(raw: unknown): unknown {
   const r = raw as { structuredContent?: unknown; content?: Array<{ type: string; text?: string }> };
   let value: unknown = raw;
   if (r && r.structuredContent !== undefined && r.structuredContent !== null) value = r.structuredContent;
   else if (Array.isArray(r?.content)) {
-    const texts = r.content.filter((c) => c.type === "text").map((c) => c.text ?? "");
+    const text = allText(r.content);
     // only an all-text result is unwrapped; images and resources keep the raw shape
-    if (texts.length === r.content.length && texts.length > 0) {
-      const text = texts.join("\n");
+    if (text !== undefined) {
       value = text;
       if (MAY_BE_JSON.test(text)) {
         try {

@@ -237,11 +237,12 @@ export class EventBus {
   private readonly listeners = new Set<EventListener>();
   private readonly counts = new Map<EventKind, number>();
   private listenerErrorCount = 0;
-  private readonly now: () => Date;
+  /** the clock tests set (EventBusOptions.now); undefined: the system clock, read as a number */
+  private readonly now: (() => Date) | undefined;
   private readonly onListenerError: (error: unknown, event: Event) => void;
 
   constructor(options: EventBusOptions = {}) {
-    this.now = options.now ?? (() => new Date());
+    this.now = options.now;
     this.onListenerError =
       options.onListenerError ??
       ((error, event) => {
@@ -261,13 +262,14 @@ export class EventBus {
     if (!isEventKind(kind)) throw new TypeError(`EventBus.publish: unknown event kind "${kind}" (declare it in lib/events/kinds.ts)`);
     const d = data as Record<string, unknown>;
     // the clock is read now, its text made when first read: most events (a call.finished per call) are never serialised
-    const at = this.now();
+    // (a number, not a Date: an event's Date is made only with its text)
+    const at = this.now ? this.now() : Date.now();
     let iso: string | undefined;
     const base: EventBase<K> = {
       seq: ++this.seqNow,
       kind,
       get time() {
-        iso ??= at.toISOString();
+        iso ??= (typeof at === "number" ? new Date(at) : at).toISOString();
         return iso;
       },
       data: frozenCopy(data),

@@ -23,48 +23,36 @@ export interface CallRequest {
   known?: Tool;
 }
 
+/** the gates whose `ready` has settled: a call through one of them need not wait a promise turn for it */
+const settledReady = new WeakSet<Promise<void>>();
+
 /**
  * @param answered told the answer before its call frame and call.finished event are made: a script's
  * call is answered first, and the bookkeeping runs while the script carries on (frames still keep their
  * order: the script's next output can only be read after this synchronous step)
  */
-export async function gatedCall(gate: Gate, req: CallRequest, q: Pick<PushQueue<Frame>, "push">, answered?: (answer: CallAnswer) => void): Promise<CallAnswer> {
-  await gate.ready;
+export function gatedCall(gate: Gate, req: CallRequest, q: Pick<PushQueue<Frame>, "push">, answered?: (answer: CallAnswer) => void): Promise<CallAnswer> {
+  // The common case, a tool resolved before with no hook in force for it, goes upstream in the turn it
+  // arrived in, with one promise reaction on the way back: what gatedCalls does, minus the promise
+  // turns of its awaits (the gate's readiness, the tool, the async layers around the request).
+  const tool = gate.ready === undefined || settledReady.has(gate.ready) ? (req.known ?? knownTool(gate.pool, req.server, req.tool)) : undefined;
+  if (!tool || !gateIsEmpty(gate, "call", { server: req.server, tool: tool.name })) return gatedCalls(gate, req, q, answered);
+  const t0 = performance.now();
+  return upstream(gate, req.server, tool.name, req.args).then((answer) =>
+    report(gate, req, q, answered, t0, answer, tool.name, req.args, destructiveHintOf(tool.annotations)),
+  );
+}
+
+/** every call: the tool looked up (waiting for the server and its list when it must), and the gate run */
+async function gatedCalls(gate: Gate, req: CallRequest, q: Pick<PushQueue<Frame>, "push">, answered?: (answer: CallAnswer) => void): Promise<CallAnswer> {
+  if (gate.ready) {
+    await gate.ready;
+    settledReady.add(gate.ready);
+  }
   const t0 = performance.now();
   const hookFrame = (f: HookFrameBody) => q.push({ type: "hook", ...f });
-  const report = (answer: CallAnswer, tool: string, args: Record<string, unknown>, destructiveHint?: boolean): CallAnswer => {
-    const durationMs = Math.round((performance.now() - t0) * 100) / 100;
-    answered?.(answer);
-    // hashed when first read (a frame written out, an event delivered), once for both: a run nobody
-    // streams frames or events from never pays for it (~15 µs a call, 7 ms per MB of arguments)
-    let hash: string | undefined;
-    const argsHash = () => (hash ??= sha256(stableStringify(args)).slice(0, 16));
-    const error = answer.ok ? undefined : answer.error.message;
-    q.push({
-      type: "call",
-      server: req.server,
-      tool,
-      get argsHash() {
-        return argsHash();
-      },
-      durationMs,
-      ok: answer.ok,
-      destructiveHint,
-      error,
-    });
-    const data = Object.freeze({
-      server: req.server,
-      tool,
-      ok: answer.ok,
-      durationMs,
-      get argsHash() {
-        return argsHash();
-      },
-      runId: req.runId,
-    });
-    gate.bus.publish("call.finished", data, { server: req.server, tool });
-    return answer;
-  };
+  const done = (answer: CallAnswer, tool: string, args: Record<string, unknown>, destructiveHint?: boolean) =>
+    report(gate, req, q, answered, t0, answer, tool, args, destructiveHint);
 
   let toolName = req.tool;
   let annotations: Record<string, unknown> | undefined;
@@ -74,18 +62,18 @@ export async function gatedCall(gate: Gate, req: CallRequest, q: Pick<PushQueue<
     annotations = t.annotations;
   } catch (err) {
     // an unknown (or `_` hook) tool never goes upstream, so no call hook fires for it
-    return report({ ok: false, error: asError(err, req) }, req.tool, req.args);
+    return done({ ok: false, error: asError(err, req) }, req.tool, req.args);
   }
-  const destructiveHint = typeof annotations?.destructiveHint === "boolean" ? annotations.destructiveHint : undefined;
-  const payload: Payload = { runId: req.runId, call: { server: req.server, tool: toolName, arguments: req.args, annotations } };
+  const destructiveHint = destructiveHintOf(annotations);
   if (gateIsEmpty(gate, "call", { server: req.server, tool: toolName }))
-    return report(await upstream(gate, req.server, toolName, req.args), toolName, req.args, destructiveHint);
+    return done(await upstream(gate, req.server, toolName, req.args), toolName, req.args, destructiveHint);
 
+  const payload: Payload = { runId: req.runId, call: { server: req.server, tool: toolName, arguments: req.args, annotations } };
   const before = await runGate(gate, "call", "before", payload, hookFrame);
   if (before.refused) {
     const answer: CallAnswer = { ok: false, error: refusedError(req.server, toolName, before.refused) };
     await runGate(gate, "call", "suffix", { ...payload, error: plain(answer.error) }, hookFrame);
-    return report(answer, toolName, payload.call!.arguments, destructiveHint);
+    return done(answer, toolName, payload.call!.arguments, destructiveHint);
   }
   const args = payload.call!.arguments;
   let answer: CallAnswer;
@@ -107,20 +95,70 @@ export async function gatedCall(gate: Gate, req: CallRequest, q: Pick<PushQueue<
     if (!d.retry || retries >= gate.policy.retryBudget) break;
   }
   await runGate(gate, "call", "suffix", answer.ok ? { ...payload, result: answer.value } : { ...payload, error: plain(answer.error) }, hookFrame);
-  return report(answer, toolName, args, destructiveHint);
+  return done(answer, toolName, args, destructiveHint);
 }
 
-async function upstream(gate: Gate, server: string, tool: string, args: Record<string, unknown>): Promise<CallAnswer> {
-  try {
-    const result = await gate.pool.call(server, tool, args, gate.policy.callTimeoutMs);
-    if (result.isError) {
-      const message = `${server}.${tool} failed: ${errorText(result)}`;
-      return { ok: false, error: { name: "ToolError", code: frameCodeOf("TOOL_ERROR"), message, data: { server, tool, raw: result } } };
-    }
-    return { ok: true, value: result };
-  } catch (err) {
-    return { ok: false, error: asError(err, { server, tool }) };
-  }
+function destructiveHintOf(annotations: Record<string, unknown> | undefined): boolean | undefined {
+  return typeof annotations?.destructiveHint === "boolean" ? annotations.destructiveHint : undefined;
+}
+
+/** the call answered (first), then its call frame and its call.finished event */
+function report(
+  gate: Gate,
+  req: CallRequest,
+  q: Pick<PushQueue<Frame>, "push">,
+  answered: ((answer: CallAnswer) => void) | undefined,
+  t0: number,
+  answer: CallAnswer,
+  tool: string,
+  args: Record<string, unknown>,
+  destructiveHint?: boolean,
+): CallAnswer {
+  const durationMs = Math.round((performance.now() - t0) * 100) / 100;
+  answered?.(answer);
+  // hashed when first read (a frame written out, an event delivered), once for both: a run nobody
+  // streams frames or events from never pays for it (~15 µs a call, 7 ms per MB of arguments)
+  let hash: string | undefined;
+  const argsHash = () => (hash ??= sha256(stableStringify(args)).slice(0, 16));
+  const error = answer.ok ? undefined : answer.error.message;
+  q.push({
+    type: "call",
+    server: req.server,
+    tool,
+    get argsHash() {
+      return argsHash();
+    },
+    durationMs,
+    ok: answer.ok,
+    destructiveHint,
+    error,
+  });
+  const data = Object.freeze({
+    server: req.server,
+    tool,
+    ok: answer.ok,
+    durationMs,
+    get argsHash() {
+      return argsHash();
+    },
+    runId: req.runId,
+  });
+  gate.bus.publish("call.finished", data, { server: req.server, tool });
+  return answer;
+}
+
+/** the call sent upstream, in the turn it is made, and its outcome as an answer (never a rejection) */
+function upstream(gate: Gate, server: string, tool: string, args: Record<string, unknown>): Promise<CallAnswer> {
+  return gate.pool.call(server, tool, args, gate.policy.callTimeoutMs).then(
+    (result): CallAnswer => {
+      if (result.isError) {
+        const message = `${server}.${tool} failed: ${errorText(result)}`;
+        return { ok: false, error: { name: "ToolError", code: frameCodeOf("TOOL_ERROR"), message, data: { server, tool, raw: result } } };
+      }
+      return { ok: true, value: result };
+    },
+    (err): CallAnswer => ({ ok: false, error: asError(err, { server, tool }) }),
+  );
 }
 
 function asError(err: unknown, req: { server: string; tool: string }): SerializedError {

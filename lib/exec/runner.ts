@@ -19,6 +19,7 @@ import { privateSocketDir } from "../paths/socket-dir.ts";
 import { StdoutSplitter } from "./stdout-splitter.ts";
 import { latin1Bytes, latin1Text, latin1ToUtf8, Utf8Pieces, type StdoutPiece } from "./stdout-bytes.ts";
 import { SocketWriteQueue } from "../util/socket-write-queue.ts";
+import { answerLine, type CallAnswer } from "./answer-line.ts";
 import { KILL_GRACE_MS } from "../process/group.ts";
 import { Lineage } from "../process/lineage.ts";
 import { trace, traceOnce } from "../util/trace.ts";
@@ -55,7 +56,7 @@ export interface RunSpec {
   runtimes?: RuntimeSource;
 }
 
-export type CallAnswer = { ok: true; value: unknown } | { ok: false; error: SerializedError };
+export type { CallAnswer };
 
 export interface RunHandlers {
   /** body frames, in the order the script produced them */
@@ -382,7 +383,7 @@ function openChannel(path: string, token: string, h: RunHandlers): Channel {
       const answer = (a: CallAnswer) => {
         if (sent) return;
         sent = true;
-        send(JSON.stringify({ id, ...a }) + "\n");
+        send(answerLine(id, a));
       };
       h.call(srv, tool, args, answer).then(answer, (err) => answer({ ok: false, error: { name: "Error", message: String(err?.message ?? err) } }));
     },

@@ -65,6 +65,8 @@ export class Utf8Pieces {
 
   /** what is held (an incomplete character that will never be completed) goes out as it is */
   flush(): StdoutPiece | undefined {
+    // called at every frame: most have nothing held, and then nothing is made
+    if (this.held.length === 0) return undefined;
     const rest = this.held;
     this.held = new Uint8Array(0);
     return piece(rest);

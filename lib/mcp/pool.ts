@@ -242,9 +242,37 @@ export class Pool {
   }
 
   /** @param keepOnTimeout hook tools: a single timeout must not restart the server (design §5) */
-  async call(server: string, tool: string, args: Record<string, unknown>, timeoutMs = this.opts.callTimeoutMs, keepOnTimeout = false): Promise<CallResult> {
-    const calling = this.inUse(server, () => this.callOn(server, tool, args, timeoutMs, keepOnTimeout));
+  call(server: string, tool: string, args: Record<string, unknown>, timeoutMs = this.opts.callTimeoutMs, keepOnTimeout = false): Promise<CallResult> {
+    const calling =
+      this.callNow(server, tool, args, timeoutMs, keepOnTimeout) ?? this.inUse(server, () => this.callOn(server, tool, args, timeoutMs, keepOnTimeout));
     return this.opts.onProgress ? calling.finally(() => this.opts.onProgress!(server, tool, undefined)) : calling;
+  }
+
+  /**
+   * callOn for a call that needs nothing awaited before its request: an open connection with the lean
+   * request path and a tool called before that has no output schema. The request is written in this
+   * turn and its answer takes one promise reaction, where inUse and callOn took one per async layer
+   * (docs/decisions/0011); the server is busy, and then used, exactly as inUse counts it. Undefined
+   * sends the call the usual way.
+   */
+  private callNow(server: string, tool: string, args: Record<string, unknown>, timeoutMs: number, keepOnTimeout: boolean): Promise<CallResult> | undefined {
+    const conn = this.openNow(server);
+    if (!conn?.lean || conn.outputChecks.get(tool) !== null) return undefined;
+    this.busy.set(server, (this.busy.get(server) ?? 0) + 1);
+    this.used.set(server, Date.now());
+    const idle = () => {
+      this.busy.set(server, (this.busy.get(server) ?? 1) - 1);
+      this.used.set(server, Date.now());
+    };
+    const onprogress = this.opts.onProgress && ((p: { progress: number; total?: number; message?: string }) => this.opts.onProgress!(server, tool, p));
+    return conn.lean("tools/call", { name: tool, arguments: args }, timeoutMs, onprogress).then(
+      (result) => {
+        if (!isPlainObject(result)) return this.callFailed(conn, server, tool, notAResult(tool, result), timeoutMs, keepOnTimeout).finally(idle);
+        idle();
+        return result as CallResult;
+      },
+      (err) => this.callFailed(conn, server, tool, err, timeoutMs, keepOnTimeout).finally(idle),
+    );
   }
 
   /** counts the server as busy while `work` runs (lastUsed is then "now"), and as used when it ends */
@@ -274,43 +302,49 @@ export class Pool {
             timeout: timeoutMs,
             ...(onprogress ? { onprogress } : {}),
           })) as unknown);
-      if (!isPlainObject(result)) throw await sdkError(SDK_INVALID_PARAMS, `tools/call "${tool}" answered ${JSON.stringify(result)}, not a result object`);
+      if (!isPlainObject(result)) throw notAResult(tool, result);
       if (check) await checkOutput(tool, result as CallResult, check);
       return result as CallResult;
     } catch (err) {
-      const msg = String((err as Error)?.message ?? err);
-      if (overLimit.has(conn.transport)) {
-        void this.drop(server, "message over mcp.maxMessage");
+      return this.callFailed(conn, server, tool, err, timeoutMs, keepOnTimeout);
+    }
+  }
+
+  /** a failed tools/call, said as the UpstreamError its cause calls for; a server that hung or closed is dropped */
+  private async callFailed(conn: Connection, server: string, tool: string, cause: unknown, timeoutMs: number, keepOnTimeout: boolean): Promise<never> {
+    const err = cause instanceof NotAResult ? await sdkError(SDK_INVALID_PARAMS, cause.message) : cause;
+    const msg = String((err as Error)?.message ?? err);
+    if (overLimit.has(conn.transport)) {
+      void this.drop(server, "message over mcp.maxMessage");
+      throw new UpstreamError(
+        `server "${server}": the answer to tools/call "${tool}" exceeded mcp.maxMessage ` +
+          `(${this.opts.maxMessageBytes} bytes); raise mcp.maxMessage (MCPX_MCP_MAX_MESSAGE, ` +
+          `--mcp-max-message) to read it. The server was stopped and the next call restarts it`,
+        server,
+        "UPSTREAM_TOO_LARGE",
+      );
+    }
+    // a refresh the server refused in the middle of a session: the login is gone, not the server
+    if (err instanceof AuthRequiredError) throw new UpstreamError(err.message, server, "AUTH_REQUIRED");
+    switch (callFailure(err, closed.has(conn.transport))) {
+      case "timeout":
+        // a hung server would hang the next call too: drop it so the next call starts it afresh
+        if (!keepOnTimeout) void this.drop(server, "call timeout");
         throw new UpstreamError(
-          `server "${server}": the answer to tools/call "${tool}" exceeded mcp.maxMessage ` +
-            `(${this.opts.maxMessageBytes} bytes); raise mcp.maxMessage (MCPX_MCP_MAX_MESSAGE, ` +
-            `--mcp-max-message) to read it. The server was stopped and the next call restarts it`,
+          `server "${server}" did not answer tools/call "${tool}" ` +
+            `within ${timeoutMs}ms${keepOnTimeout ? "" : " (mcp.callTimeout); it was stopped and the next call restarts it"}`,
           server,
-          "UPSTREAM_TOO_LARGE",
+          "UPSTREAM_TIMEOUT",
         );
-      }
-      // a refresh the server refused in the middle of a session: the login is gone, not the server
-      if (err instanceof AuthRequiredError) throw new UpstreamError(err.message, server, "AUTH_REQUIRED");
-      switch (callFailure(err, closed.has(conn.transport))) {
-        case "timeout":
-          // a hung server would hang the next call too: drop it so the next call starts it afresh
-          if (!keepOnTimeout) void this.drop(server, "call timeout");
-          throw new UpstreamError(
-            `server "${server}" did not answer tools/call "${tool}" ` +
-              `within ${timeoutMs}ms${keepOnTimeout ? "" : " (mcp.callTimeout); it was stopped and the next call restarts it"}`,
-            server,
-            "UPSTREAM_TIMEOUT",
-          );
-        case "closed":
-          void this.drop(server, "connection closed");
-          throw new UpstreamError(
-            `server "${server}" closed the connection during tools/call "${tool}" (${msg}); the next call restarts it`,
-            server,
-            "UPSTREAM_CLOSED",
-          );
-        case "server":
-          throw new UpstreamError(`server "${server}" failed tools/call "${tool}": ${msg}`, server, "UPSTREAM_ERROR");
-      }
+      case "closed":
+        void this.drop(server, "connection closed");
+        throw new UpstreamError(
+          `server "${server}" closed the connection during tools/call "${tool}" (${msg}); the next call restarts it`,
+          server,
+          "UPSTREAM_CLOSED",
+        );
+      case "server":
+        throw new UpstreamError(`server "${server}" failed tools/call "${tool}": ${msg}`, server, "UPSTREAM_ERROR");
     }
   }
 
@@ -586,6 +620,13 @@ async function checkOutput(tool: string, result: CallResult, check: OutputCheck)
     throw await sdkError(SDK_INVALID_PARAMS, `Failed to validate structured content: ${err instanceof Error ? err.message : String(err)}`);
   }
   if (!verdict.valid) throw await sdkError(SDK_INVALID_PARAMS, `Structured content does not match the tool's output schema: ${verdict.errorMessage}`);
+}
+
+/** a tools/call answer that is not a result object: made an McpError (sdkError) where the call fails */
+class NotAResult extends Error {}
+
+function notAResult(tool: string, result: unknown): NotAResult {
+  return new NotAResult(`tools/call "${tool}" answered ${JSON.stringify(result)}, not a result object`);
 }
 
 /** an McpError, as the SDK raised it for these checks: callFailure classifies it as the server's ("server") */

@@ -7,14 +7,17 @@
 // maxBufferSize reported through onerror with the SDK's own words and the transport closed, a line
 // that is not a JSON-RPC message reported through onerror and skipped, and close() as the SDK closes:
 // stdin ended, then SIGTERM and SIGKILL two seconds apart for a server that does not go
-// (docs/decisions/0011).
+// (docs/decisions/0011). Its stdin and stdout are socket pairs mcpx makes and reads through Bun's socket
+// API where libc allows (stdio-sockets.ts says why), and Bun's own pipes elsewhere.
 
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { FileSink, Subprocess } from "bun";
 import { jsonRpcMessage } from "./lean-read.ts";
 import { takeEarlyServer } from "./early-server.ts";
+import { LineReader } from "./line-reader.ts";
 import { serverSpawn } from "./server-spawn.ts";
+import { closeFds, readStdoutSocket, stdinSocket, stdioPairs, type StdinWriter } from "./stdio-sockets.ts";
 
 export interface StdioParams {
   command: string;
@@ -23,19 +26,20 @@ export interface StdioParams {
   cwd?: string;
   /** the largest message (one line) read from the server; the SDK's maxBufferSize */
   maxBufferSize: number;
+  /** Bun's pipes even where mcpx can make socket pairs (the tests read through both) */
+  pipes?: boolean;
 }
 
 /** how long close() waits for the server at each step, as the SDK's transport does */
 const CLOSE_STEP_MS = 2000;
 
-/** a line as Buffer#toString("utf8") read it: invalid bytes become U+FFFD, and a BOM is kept (JSON.parse refuses it, as before) */
-const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
-
 export class StdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
-  private proc?: Subprocess<"pipe", "pipe", "pipe">;
+  private proc?: Subprocess<"pipe" | "ignore", "pipe" | "ignore", "pipe">;
+  /** the server's stdin, set with proc */
+  private stdin?: StdinWriter;
   private readonly stderrListeners: Array<(chunk: Buffer) => void> = [];
   /** the server's stderr, listened to before start() so nothing it writes early is lost */
   readonly stderr = {
@@ -43,6 +47,8 @@ export class StdioTransport implements Transport {
       this.stderrListeners.push(listener);
     },
   };
+  /** how the server's stdin and stdout are reached, once started (stdio-sockets.ts) */
+  channel?: "sockets" | "pipes";
   /** the pid, kept after the process is gone (the pool ends what it started by it) */
   pid: number | null = null;
 
@@ -62,17 +68,47 @@ export class StdioTransport implements Transport {
 
   private async spawn(): Promise<void> {
     const spawn = serverSpawn(this.params);
-    let proc: Subprocess<"pipe", "pipe", "pipe">;
+    // a `mcpx call` may have started this very server already, before it read its config (on pipes:
+    // its one call gains nothing from the socket pairs, which need libc loaded first)
+    const early = takeEarlyServer(spawn);
+    const pairs = early || this.params.pipes ? undefined : stdioPairs();
+    let proc: Subprocess<"pipe" | "ignore", "pipe" | "ignore", "pipe">;
     try {
-      // a `mcpx call` may have started this very server already, before it read its config
-      proc = takeEarlyServer(spawn) ?? Bun.spawn({ ...spawn, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+      proc = (early ??
+        Bun.spawn({ ...spawn, stdin: pairs ? pairs.stdin.theirs : "pipe", stdout: pairs ? pairs.stdout.theirs : "pipe", stderr: "pipe" })) as typeof proc;
     } catch (err) {
+      if (pairs) closeFds(pairs.stdin.ours, pairs.stdout.ours);
       this.onerror?.(err as Error);
       throw err;
+    } finally {
+      // the server holds its ends now (or never will): with only ours left, its exit is our end of file
+      if (pairs) closeFds(pairs.stdin.theirs, pairs.stdout.theirs);
+    }
+    this.pid = proc.pid;
+    this.channel = pairs ? "sockets" : "pipes";
+    const lines = new LineReader(
+      this.params.maxBufferSize,
+      (text) => this.deliver(text),
+      () => this.overLimit(),
+    );
+    let stdout: Promise<void>;
+    if (pairs) {
+      const [reading, stdin] = await Promise.all([
+        readStdoutSocket(
+          pairs.stdout.ours,
+          (chunk) => lines.push(chunk),
+          (err) => this.onerror?.(err),
+        ),
+        stdinSocket(pairs.stdin.ours),
+      ]);
+      stdout = reading.ended;
+      this.stdin = stdin;
+    } else {
+      stdout = this.readMessages(proc.stdout as ReadableStream<Uint8Array>, lines);
+      this.stdin = fileSinkWriter(proc.stdin as FileSink);
     }
     this.proc = proc;
-    this.pid = proc.pid;
-    const reading = Promise.all([this.readMessages(proc.stdout), this.readStderr(proc.stderr)]);
+    const reading = Promise.all([stdout, this.readStderr(proc.stderr)]);
     // closed as node's 'close' is: the process has exited and its pipes are read to their end
     this.closed = Promise.all([proc.exited, reading]).then(() => {
       if (this.proc === proc) this.proc = undefined;
@@ -92,13 +128,11 @@ export class StdioTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    const stdin = this.proc?.stdin as FileSink | undefined;
+    const stdin = this.proc ? this.stdin : undefined;
     // the server may exit before the SDK is loaded and listening: initialize then fails as closed
     if (!stdin) return Promise.reject(new Error(this.started ? "Connection closed" : "Not connected"));
     try {
-      stdin.write(JSON.stringify(message) + "\n");
-      const flushed = stdin.flush();
-      return flushed instanceof Promise ? flushed.then(() => {}) : Promise.resolve();
+      return stdin.write(JSON.stringify(message) + "\n") ?? SENT;
     } catch (err) {
       // a server that has exited: the SDK's words for a connection that is gone, not the pipe's
       const gone = (err as { code?: string }).code === "EPIPE" ? new Error("Connection closed") : (err as Error);
@@ -112,7 +146,7 @@ export class StdioTransport implements Transport {
     this.proc = undefined;
     if (!proc) return;
     try {
-      (proc.stdin as FileSink).end();
+      this.stdin?.end();
     } catch {
       // already closed: the process is going or gone
     }
@@ -123,31 +157,12 @@ export class StdioTransport implements Transport {
   }
 
   /**
-   * one JSON-RPC message per line; only each new chunk is searched for a newline. The chunk's bytes
-   * are read as they are: wrapping them in a Buffer (through `chunk.buffer`) made the engine
-   * materialise an ArrayBuffer for every answer read.
+   * Bun's pipe: its chunks to the line reader. The chunk's bytes are read as they are: wrapping them
+   * in a Buffer (through `chunk.buffer`) made the engine materialise an ArrayBuffer for every answer read.
    */
-  private async readMessages(stream: ReadableStream<Uint8Array>): Promise<void> {
-    const max = this.params.maxBufferSize;
-    let parts: Uint8Array[] = [];
-    let size = 0;
+  private async readMessages(stream: ReadableStream<Uint8Array>, lines: LineReader): Promise<void> {
     try {
-      for await (const chunk of stream) {
-        let at = 0;
-        for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, at)) {
-          if (size + nl - at > max) return this.overLimit();
-          const line = chunk.subarray(at, nl);
-          const text = parts.length ? utf8.decode(Buffer.concat([...parts, line])) : utf8.decode(line);
-          parts = [];
-          size = 0;
-          at = nl + 1;
-          this.deliver(text);
-        }
-        if (at === chunk.byteLength) continue;
-        size += chunk.byteLength - at;
-        if (size > max) return this.overLimit();
-        parts.push(chunk.subarray(at));
-      }
+      for await (const chunk of stream) if (!lines.push(chunk)) return;
     } catch (err) {
       this.onerror?.(err as Error);
     }
@@ -178,6 +193,21 @@ export class StdioTransport implements Transport {
       // stderr is only ever shown: a broken stderr pipe loses nothing the protocol needs
     }
   }
+}
+
+/** what a write resolves to: the line is with the kernel, or queued for it in order (a FileSink flushes it) */
+const SENT = Promise.resolve();
+
+/** Bun's pipe to the server's stdin, where mcpx makes no socket pair */
+function fileSinkWriter(sink: FileSink): StdinWriter {
+  return {
+    write(text) {
+      sink.write(text);
+      const flushed = sink.flush();
+      return flushed instanceof Promise ? flushed.then(() => {}) : undefined;
+    },
+    end: () => void sink.end(),
+  };
 }
 
 async function exitedWithin(proc: Subprocess, ms: number): Promise<boolean> {

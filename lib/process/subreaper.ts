@@ -4,43 +4,10 @@
 // Adopted processes are mcpx's children, so mcpx also reaps them (waitpid on their pid only: a
 // waitpid(-1) would steal the exit status of a child Bun spawned and is waiting for).
 
-import { HAS_PROC } from "./proc-table.ts";
+import { loadLibc } from "./libc.ts";
 
 const PR_SET_CHILD_SUBREAPER = 36;
 const WNOHANG = 1;
-
-interface Libc {
-  prctl(option: number, arg2: number, arg3: number, arg4: number, arg5: number): number;
-  waitpid(pid: number, status: null, options: number): number;
-}
-
-let libc: Libc | undefined | null;
-
-function loadLibc(): Libc | undefined {
-  if (libc !== undefined) return libc ?? undefined;
-  libc = null;
-  if (process.platform !== "linux" || !HAS_PROC) return undefined;
-  try {
-    // bun:ffi works inside the compiled binary (measured, Bun 1.4.5); libc.so.6 is glibc's soname,
-    // musl's is libc.so, tried second
-    const { dlopen, FFIType } = require("bun:ffi") as typeof import("bun:ffi");
-    const symbols = {
-      prctl: { args: [FFIType.i32, FFIType.u64, FFIType.u64, FFIType.u64, FFIType.u64], returns: FFIType.i32 },
-      waitpid: { args: [FFIType.i32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
-    } as const;
-    for (const name of ["libc.so.6", "libc.so"]) {
-      try {
-        libc = dlopen(name, symbols).symbols as unknown as Libc;
-        break;
-      } catch {
-        // next name
-      }
-    }
-  } catch {
-    libc = null; // no FFI here: process groups only
-  }
-  return libc ?? undefined;
-}
 
 let subreaper: boolean | undefined;
 

@@ -16,20 +16,22 @@ export class SocketWriteQueue {
 
   constructor(private readonly socket: WritableSocket) {}
 
-  write(data: string | Uint8Array): void {
+  /** false when the socket is closed (there is no one left to read it) */
+  write(data: string | Uint8Array): boolean {
     // anything already waiting goes first, or the stream would be reordered
     if (this.head < this.pending.length) {
       const bytes = typeof data === "string" ? encoder.encode(data) : data;
       if (bytes.byteLength > 0) this.pending.push(bytes);
-      return;
+      return true;
     }
     // a string is handed over as it is (the socket encodes it as UTF-8): most answers are taken whole,
     // and only a part the socket did not take is encoded, to keep its bytes for drain
     const size = typeof data === "string" ? Buffer.byteLength(data) : data.byteLength;
-    if (size === 0) return;
+    if (size === 0) return true;
     const taken = this.socket.write(data);
-    if (taken < 0) return; // closed: there is no one left to read it
+    if (taken < 0) return false;
     if (taken < size) this.pending.push((typeof data === "string" ? encoder.encode(data) : data).subarray(taken));
+    return true;
   }
 
   /** sends what is waiting, as far as the socket takes it */
