@@ -110,7 +110,7 @@ export function takeEarlyServer(spawn: ServerSpawn): ServerProcess | undefined {
   return proc;
 }
 
-/** ends the early server unless a call took it: its stdin is closed, then the usual end of a server's tree */
+/** ends the early server unless a call took it: its stdin is closed, then the usual end of a server's tree, and it is reaped */
 export async function endEarlyServer(): Promise<void> {
   if (!early) return;
   const { proc } = early;
@@ -122,7 +122,7 @@ export async function endEarlyServer(): Promise<void> {
   } catch {
     // gone already
   }
-  await endProcesses(tree, 0);
+  await Promise.all([endProcesses(tree, 0), proc.exited]);
 }
 
 /** remembers how `server` was started for the next call under the same key, unless the note already says so */

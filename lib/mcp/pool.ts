@@ -411,14 +411,14 @@ export class Pool {
    * Closes a client and ends the server process it started, with whatever that process started
    * (`npx` → `node`): stdin closed first, then TERM and KILL for what has not gone (see SERVER_EOF_GRACE_MS).
    * The process tree is read before the close, while the server is still its children's parent.
-   * Stopped means every process of the tree is gone, as /proc says: the client's own close, which
-   * waits for Bun to report the exit (~3 ms after it), finishes on its own; a server with no process
-   * (HTTP) is stopped when its client is closed.
+   * Stopped means the client is closed (its transport waits until Bun has reaped the server) and
+   * every process of the tree is gone. Not sooner: /proc shows a server as a zombie while its other
+   * threads still tear down (~3 ms), and a process that exits then leaves that zombie to an init
+   * that may never reap it (a container's).
    */
   private stop(client: Client, pid: number | undefined): Promise<void> {
-    const tree = pid !== undefined ? processTree(pid) : undefined;
-    const closing = client.close().catch(() => {});
-    const done = tree ? endProcesses(tree, SERVER_EOF_GRACE_MS) : closing;
+    const tree = pid !== undefined ? processTree(pid) : [];
+    const done = Promise.all([client.close().catch(() => {}), endProcesses(tree, SERVER_EOF_GRACE_MS)]).then(() => {});
     this.stopping.add(done);
     void done.finally(() => this.stopping.delete(done));
     return done;

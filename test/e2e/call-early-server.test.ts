@@ -129,6 +129,25 @@ describe.concurrent("a one-shot call starts its server before reading config", (
   });
 });
 
+/** the pids a record file's servers wrote at their start */
+function startedPids(record: string): number[] {
+  return readFileSync(record, "utf8")
+    .split("\n")
+    .filter((l) => l.includes('"event":"start"'))
+    .map((l) => (JSON.parse(l) as { pid: number }).pid);
+}
+
+test("every server a call started, taken or not, is reaped before mcpx exits: not even a zombie is left to init", async () => {
+  const { sb, record } = withServer();
+  await call(sb, "one");
+  await call(sb, "two");
+  expectExit(await mcpx(sb, ["call", "fake.echo", "{not json"], TRACE), 2);
+  const pids = startedPids(record);
+  expect(pids.length).toBeGreaterThanOrEqual(2);
+  // a zombie still has its /proc entry; an init that reaps late (a container's) would keep it
+  expect(pids.filter((pid) => existsSync(`/proc/${pid}`))).toEqual([]);
+});
+
 test("no server process started by this file's runs is left behind", async () => {
   for (const sb of sandboxes) expect(await leftoverProcesses(sb.dir)).toEqual([]);
 });

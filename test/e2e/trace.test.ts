@@ -36,8 +36,9 @@ describe("MCPX_TRACE", () => {
   test("a one-shot call: the first lists its server's tools; the next starts its server before the command loads, and takes it", async () => {
     const own = sandbox();
     writeConfig(own, ".mcpx.json", { mcpServers: { fake: fakeServer() } });
-    const first = ["main: call", "command loaded", "config", "engine", "fake: spawned"];
+    const first = ["main: call", "command loaded", "config", "engine"];
     const firstEnd = [
+      "fake: spawned",
       "fake: sdk loaded",
       "argument checker warm",
       "fake: initialized",
@@ -48,8 +49,17 @@ describe("MCPX_TRACE", () => {
       "engine closed",
       "exit",
     ];
-    const later = ["main: call", "server spawned early", "command loaded", "config", "engine", "early server taken", "fake: spawned"];
-    const laterEnd = ["fake: sdk loaded", "fake.echo: arguments checked (catalogue cache)", "fake: initialized", "call answered", "engine closed", "exit"];
+    const later = ["main: call", "server spawned early", "command loaded", "config", "engine"];
+    const laterEnd = [
+      "early server taken",
+      "fake: spawned",
+      "fake: sdk loaded",
+      "fake.echo: arguments checked (catalogue cache)",
+      "fake: initialized",
+      "call answered",
+      "engine closed",
+      "exit",
+    ];
     for (const [stages, end] of [
       [first, firstEnd],
       [later, laterEnd],
@@ -59,8 +69,10 @@ describe("MCPX_TRACE", () => {
       expect(r.stdout).toBe("hi\n");
       const seen = traced(r.stderr).map((l) => l.stage);
       expect(seen.slice(0, stages.length)).toEqual([...stages]);
-      // what follows the spawn overlaps the server's start, in an order that may vary; every stage is there once
+      // what follows overlaps the server's start, in an order that may vary; every stage is there once,
+      // and the early server is taken as the server is started
       expect([...seen].sort()).toEqual([...stages, ...end].sort());
+      if (seen.includes("early server taken")) expect(seen.indexOf("fake: spawned")).toBe(seen.indexOf("early server taken") + 1);
       expect(seen.slice(-3)).toEqual(["call answered", "engine closed", "exit"]);
     }
   });
