@@ -10,6 +10,7 @@ import { exitCodeOf } from "../lib/errors/codes.ts";
 import { McpxError } from "../lib/errors/mcpx-error.ts";
 import { VERSION } from "../lib/version.ts";
 import { err, out } from "../lib/util/fd-write.ts";
+import { runBeforeExit } from "../lib/util/before-exit.ts";
 import { trace } from "../lib/util/trace.ts";
 import { suggest } from "../lib/util/did-you-mean.ts";
 import { COMMAND_DESCRIPTIONS, COMMAND_EXAMPLES, type Command, type CommandName } from "./commands.ts";
@@ -118,5 +119,6 @@ async function mainEntry(rawArgv: string[]): Promise<number> {
 }
 
 const code = await mainEntry(process.argv.slice(2));
+await runBeforeExit();
 trace("exit");
 process.exit(code);

@@ -3,7 +3,8 @@
 // would run on until it finished by itself. A script's runtime watches its host on its own
 // (launcher/runtime.ts watchHost); a command such as `sleep 600` cannot. So before a host starts its
 // first lineage root it starts one small watcher: a POSIX shell that reads a pipe from the host until
-// its end. A host that exits normally says `bye` first, and the watcher just exits. An end without
+// its end. A host that exits normally says `bye` first, and the watcher just exits (the host waits
+// for it to be reaped: a zombie left to init may never go). An end without
 // `bye` means the host died: every process still carrying one of its lineage markers
 // (`MCPX_LINEAGE=<host pid>:…`, lineage.ts; a root's descendants inherit it) gets SIGTERM, its group
 // too, and SIGKILL after the kill grace. The marker is the whole protocol: a root is covered from its
@@ -15,6 +16,7 @@
 
 import { existsSync } from "node:fs";
 import type { FileSink } from "bun";
+import { beforeExit } from "../util/before-exit.ts";
 import { KILL_GRACE_MS } from "./group.ts";
 
 const SHELL = "/bin/sh";
@@ -42,6 +44,7 @@ done
 for p in $left; do kill -KILL $p -$p 2>/dev/null; done`;
 
 let pipe: FileSink | undefined | null;
+let watcher: ReturnType<typeof Bun.spawn> | undefined;
 
 /**
  * Starts the watcher for this host unless it runs: a Lineage's constructor calls it, before its root
@@ -61,8 +64,10 @@ export function watchHost(marker: string): void {
       // nothing of the host's environment (its HOME, its lineage marker): it is no run's process
       env: { PATH: "/usr/bin:/bin" },
     });
-    // it lives as long as the host: neither the host's exit nor its event loop waits for it
+    // it lives as long as the host: its event loop does not wait for it (endHostWatch does, at the end)
     proc.unref();
+    watcher = proc;
+    beforeExit(endHostWatch);
     const sink = proc.stdin as FileSink;
     sink.unref?.();
     pipe = sink;
@@ -78,4 +83,26 @@ export function watchHost(marker: string): void {
   } catch {
     // no watcher: as where there is no shell
   }
+}
+
+/**
+ * Says `bye` and waits until the watcher has exited and is reaped, so that a host that ends normally
+ * leaves not even a zombie behind: one left when the host exits goes to init, and a container's init
+ * may never reap it. Run by main.ts last (before-exit.ts); the "exit" handler above stays for any other way out.
+ */
+async function endHostWatch(): Promise<void> {
+  const proc = watcher;
+  const sink = pipe;
+  if (!proc || !sink) return;
+  watcher = undefined;
+  pipe = null;
+  try {
+    sink.write("bye\n");
+    sink.end();
+  } catch {
+    // the watcher is gone already
+  }
+  proc.ref();
+  // bounded: a watcher that does not go (it always reads its pipe first) is left, as before
+  await Promise.race([proc.exited, Bun.sleep(500)]);
 }

@@ -5,7 +5,7 @@
 // or its environment); each test first proves the process existed, then that it is gone.
 
 import { afterAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { BUN, FAKE_SERVER, MCPX, processesWith, sandbox } from "./harness.ts";
 import { expectExit, leftoverProcesses, mcpx, processesAppear, uniqueMarker, writeConfig } from "./support.ts";
 import { execEnvelope, startDaemon, stopDaemons } from "./daemon-support.ts";
@@ -165,6 +165,24 @@ const SPAWN_AND_WAIT = [
   'console.log("[started]");',
   "await new Promise(() => setInterval(() => {}, 1 << 30));",
 ].join("\n");
+
+test("a host that ends normally leaves not even a zombie: its watcher has exited and been reaped before mcpx exits", async () => {
+  // the script finds its host's watcher (lib/process/host-watch.ts) by its command line, and prints its pid
+  const find = [
+    'import { readdirSync, readFileSync } from "node:fs";',
+    "const host = String(process.ppid);",
+    "const pids = readdirSync('/proc').filter((p) => /^\\d+$/.test(p)).filter((p) => {",
+    "  try { const a = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\\0'); return a.includes('mcpx-host-watch') && a.includes(host); } catch { return false; }",
+    "});",
+    "console.log(pids.join(','));",
+  ].join("\n");
+  const r = await mcpx(sb, ["exec", find]);
+  expectExit(r, 0);
+  const pids = r.stdout.trim().split(",").filter(Boolean);
+  expect(pids).toHaveLength(1);
+  // a zombie still has its /proc entry (and keeps it under an init that reaps late, such as a container's)
+  expect(pids.filter((pid) => existsSync(`/proc/${pid}`))).toEqual([]);
+});
 
 describe.concurrent("SIGKILL of the host leaves nothing under init", () => {
   for (const runtime of ["bun", "deno", "node"]) {
