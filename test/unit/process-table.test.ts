@@ -44,11 +44,13 @@ describe("descendantsIn", () => {
 
 describe("hasEnvEntry", () => {
   test("matches a whole variable of a process's environment, never a prefix of one or the tail of another's value", async () => {
-    const child = Bun.spawn(["sleep", "30"], {
+    // sh tells when it runs, so its environment is its own and not the forking test's any more
+    const child = Bun.spawn(["sh", "-c", "echo started; exec sleep 30"], {
       env: { PATH: process.env.PATH!, MCPX_LINEAGE: "1:run-a", DECOY: "MCPX_LINEAGE=1:run-b" },
-      stdio: ["ignore", "ignore", "ignore"],
+      stdio: ["ignore", "pipe", "ignore"],
     });
     try {
+      await child.stdout.getReader().read();
       expect(hasEnvEntry(child.pid, "MCPX_LINEAGE=1:run-a")).toBe(true);
       expect(hasEnvEntry(child.pid, "MCPX_LINEAGE=1:run")).toBe(false);
       expect(hasEnvEntry(child.pid, "MCPX_LINEAGE=1:run-b")).toBe(false);
