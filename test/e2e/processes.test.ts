@@ -172,7 +172,8 @@ test("a host that ends normally leaves not even a zombie: its watcher has exited
     'import { readdirSync, readFileSync } from "node:fs";',
     "const host = String(process.ppid);",
     "const pids = readdirSync('/proc').filter((p) => /^\\d+$/.test(p)).filter((p) => {",
-    "  try { const a = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\\0'); return a.includes('mcpx-host-watch') && a.includes(host); } catch { return false; }",
+    "  try { const a = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\\0');",
+    "    return a.includes('mcpx-host-watch') && a.includes(host); } catch { return false; }",
     "});",
     "console.log(pids.join(','));",
   ].join("\n");

@@ -44,10 +44,11 @@ describe("descendantsIn", () => {
 
 describe("hasEnvEntry", () => {
   test("matches a whole variable of a process's environment, never a prefix of one or the tail of another's value", async () => {
-    // sh tells when it runs, so its environment is its own and not the forking test's any more
-    const child = Bun.spawn(["sh", "-c", "echo started; exec sleep 30"], {
+    // sh tells when it runs, so its environment is its own and not the forking test's any more, and
+    // then waits on its stdin (not exec: while a process execs, its environment reads as empty)
+    const child = Bun.spawn(["sh", "-c", "echo started; read x"], {
       env: { PATH: process.env.PATH!, MCPX_LINEAGE: "1:run-a", DECOY: "MCPX_LINEAGE=1:run-b" },
-      stdio: ["ignore", "pipe", "ignore"],
+      stdio: ["pipe", "pipe", "ignore"],
     });
     try {
       await child.stdout.getReader().read();
