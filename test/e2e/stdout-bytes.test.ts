@@ -38,7 +38,15 @@ describe("stdout keeps the script's bytes", () => {
     const stdout = parseFrames(r.stdout).filter((f) => f.type === "stdout");
     const bytes = Buffer.concat(stdout.map((f) => (f.bytes !== undefined ? Buffer.from(String(f.bytes), "base64") : Buffer.from(String(f.data)))));
     expect(bytes.equals(EXPECTED)).toBe(true);
-    expect(stdout.find((f) => String(f.data).includes("then text"))?.bytes).toBeUndefined();
+    // the binary write and the text may be read together or apart: a frame with `bytes` is never valid UTF-8
+    const utf8 = new TextDecoder("utf-8", { fatal: true });
+    for (const f of stdout.filter((f) => f.bytes !== undefined)) expect(() => utf8.decode(Buffer.from(String(f.bytes), "base64"))).toThrow();
+    // and text alone, non-ASCII included, never carries them
+    const text = await mcpx(sb, ["exec", "--output", "stream", 'console.log("only text é"); process.stdout.write("more ü\\n")']);
+    expectExit(text, 0);
+    const frames = parseFrames(text.stdout).filter((f) => f.type === "stdout");
+    expect(frames.map((f) => String(f.data)).join("")).toBe("only text é\nmore ü\n");
+    expect(frames.filter((f) => f.bytes !== undefined)).toEqual([]);
   });
 
   test("through --remote and /v1/exec's text answer too", async () => {
