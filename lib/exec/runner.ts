@@ -75,7 +75,6 @@ export interface RunOutcome {
 export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutcome> {
   const nonce = randomToken(9);
   const token = randomToken(24);
-  const wire = await loadWire(spec.cacheDir);
   const runtimeFile = await runtimeBundle(spec.cacheDir);
   const launcher = writeLauncher(spec, runtimeFile);
   const sockDir = privateSocketDir(spec.sockDir);
@@ -90,9 +89,21 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
     servers: spec.servers,
     script: { path: spec.scriptPath, name: spec.scriptName, args: spec.args, export: spec.export },
   };
-  const started = await (!spec.sandbox && (spec.runtime === "bun" || spec.runtime === "auto")
-    ? startedBun(spec, handoff, { launcher, runtimeFile }, h)
-    : spawnWithHandoffFile(spec, handoff, { launcher, runtimeFile, sockPath, sockDir: sockDir.dir, fd: wire.HANDOFF_FD }, h));
+  if (!spec.sandbox && (spec.runtime === "bun" || spec.runtime === "auto")) {
+    // the wire's decoders load while the runtime starts on its run: its first frame waits in the pipe
+    const started = await startedBun(spec, handoff, { launcher, runtimeFile }, h);
+    let wire: Wire;
+    try {
+      wire = await loadWire(spec.cacheDir);
+    } catch (err) {
+      started.channel.close();
+      await started.lineage.end();
+      throw err;
+    }
+    return watchRun(spec, h, wire, nonce, started);
+  }
+  const wire = await loadWire(spec.cacheDir);
+  const started = await spawnWithHandoffFile(spec, handoff, { launcher, runtimeFile, sockPath, sockDir: sockDir.dir, fd: wire.HANDOFF_FD }, h);
   return watchRun(spec, h, wire, nonce, started);
 }
 
