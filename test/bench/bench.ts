@@ -57,8 +57,8 @@
 // usage without starting the JS engine (~5 MB RSS, no evaluation). `bun -e ';'` starts the engine and
 // runs an empty program, which is the least `mcpx exec ''` could do, so it is the floor here.
 //
-// Round counts are the constants below; the whole run takes about 3 minutes on 2 cores (6 adds
-// about 30 s, 45 s on a loaded machine; 7 about 35 s; 8 about 40 s).
+// Round counts are the constants below; the whole run takes 1 to 1.5 minutes on 2 cores (2026-12-01;
+// 6 about 10 s, 7 about 15 s, 8 about 15–20 s), longer on a loaded machine.
 
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
