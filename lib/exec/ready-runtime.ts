@@ -17,6 +17,7 @@ import { writeContentFile } from "../paths/content-file.ts";
 import { Lineage } from "../process/lineage.ts";
 import { join } from "node:path";
 import { bunCommand } from "./bun-command.ts";
+import { stableStringify } from "../util/stable-json.ts";
 import { trace } from "../util/trace.ts";
 
 /** the descriptor the run is handed over on (launcher/wire.ts HANDOFF_FD; the host never imports the wire's code) */
@@ -72,7 +73,7 @@ function readyEntry(cacheDir: string, runtimeFile: string): string {
 }
 
 function shapeKey(s: RuntimeShape): string {
-  return JSON.stringify([s.argv, s.cwd, s.stdin, Object.entries(s.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
+  return stableStringify([s.argv, s.cwd, s.stdin, s.env]);
 }
 
 /** starts a runtime that waits for its run; it is in a process group of its own, as every run's runtime */

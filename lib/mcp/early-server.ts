@@ -18,6 +18,7 @@ import type { Subprocess } from "bun";
 import { sha256 } from "../paths/content-file.ts";
 import { stateDir } from "../paths/dirs.ts";
 import { fileSignature, type FileSignature } from "../paths/file-signature.ts";
+import { stableStringify } from "../util/stable-json.ts";
 import { trace } from "../util/trace.ts";
 import { serverEnv, serverSpawn, type ServerSpawn } from "./server-spawn.ts";
 
@@ -48,15 +49,13 @@ let early: { spawn: string; proc: ServerProcess } | undefined;
 let readNote: string | undefined;
 
 function notePath(key: NoteKey): string {
-  const env = Object.entries(key.env)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const id = sha256(JSON.stringify([key.server, key.cwd, key.config ?? null, env])).slice(0, 32);
+  // stableStringify sorts the variables, and leaves out those that are undefined
+  const id = sha256(stableStringify([key.server, key.cwd, key.config ?? null, key.env])).slice(0, 32);
   return join(stateDir(key.env), "early", `${id}.json`);
 }
 
 function spawnKey(s: ServerSpawn): string {
-  return JSON.stringify([s.cmd, s.cwd ?? null, Object.entries(s.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
+  return stableStringify([s.cmd, s.cwd ?? null, s.env]);
 }
 
 /** the start a note stands for, if the note is still valid */
