@@ -258,13 +258,8 @@ export class Pool {
   private callNow(server: string, tool: string, args: Record<string, unknown>, timeoutMs: number, keepOnTimeout: boolean): Promise<CallResult> | undefined {
     const conn = this.openNow(server);
     if (!conn?.lean || conn.outputChecks.get(tool) !== null) return undefined;
-    this.busy.set(server, (this.busy.get(server) ?? 0) + 1);
-    this.used.set(server, Date.now());
-    const idle = () => {
-      this.busy.set(server, (this.busy.get(server) ?? 1) - 1);
-      this.used.set(server, Date.now());
-    };
-    const onprogress = this.opts.onProgress && ((p: { progress: number; total?: number; message?: string }) => this.opts.onProgress!(server, tool, p));
+    const idle = this.busyWith(server);
+    const onprogress = this.progressOf(server, tool);
     return conn.lean("tools/call", { name: tool, arguments: args }, timeoutMs, onprogress).then(
       (result) => {
         if (!isPlainObject(result)) return this.callFailed(conn, server, tool, notAResult(tool, result), timeoutMs, keepOnTimeout).finally(idle);
@@ -277,14 +272,28 @@ export class Pool {
 
   /** counts the server as busy while `work` runs (lastUsed is then "now"), and as used when it ends */
   private async inUse<T>(server: string, work: () => Promise<T>): Promise<T> {
-    this.busy.set(server, (this.busy.get(server) ?? 0) + 1);
-    this.used.set(server, Date.now());
+    const idle = this.busyWith(server);
     try {
       return await work();
     } finally {
+      idle();
+    }
+  }
+
+  /** a call's notifications/progress, for opts.onProgress (a status line); undefined when nobody listens */
+  private progressOf(server: string, tool: string): ((p: { progress: number; total?: number; message?: string }) => void) | undefined {
+    const onProgress = this.opts.onProgress;
+    return onProgress && ((p) => onProgress(server, tool, p));
+  }
+
+  /** counts the server as busy (and used now) until the function it gives back is called */
+  private busyWith(server: string): () => void {
+    this.busy.set(server, (this.busy.get(server) ?? 0) + 1);
+    this.used.set(server, Date.now());
+    return () => {
       this.busy.set(server, (this.busy.get(server) ?? 1) - 1);
       this.used.set(server, Date.now());
-    }
+    };
   }
 
   private async callOn(server: string, tool: string, args: Record<string, unknown>, timeoutMs: number, keepOnTimeout: boolean): Promise<CallResult> {
@@ -295,7 +304,7 @@ export class Pool {
       const known = conn.outputChecks.get(tool);
       const check = known !== undefined ? known : await this.outputCheck(conn, tool);
       const params = { name: tool, arguments: args };
-      const onprogress = this.opts.onProgress && ((p: { progress: number; total?: number; message?: string }) => this.opts.onProgress!(server, tool, p));
+      const onprogress = this.progressOf(server, tool);
       const result = conn.lean
         ? await conn.lean("tools/call", params, timeoutMs, onprogress)
         : ((await conn.client.request({ method: "tools/call", params }, PASS_THROUGH as never, {
