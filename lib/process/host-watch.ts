@@ -73,6 +73,7 @@ export function watchHost(marker: string): void {
     pipe = sink;
     // a host that ends by itself has ended its lineages (or left them on purpose): nothing to do
     process.once("exit", () => {
+      if (pipe !== sink) return; // endHostWatch said it already
       try {
         sink.write("bye\n");
         sink.flush();

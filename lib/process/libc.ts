@@ -1,7 +1,7 @@
 // The few libc functions mcpx calls that Bun has no API for, through bun:ffi, opened once per process
 // with all their symbols (each dlopen compiles its trampolines: ~0.3 ms, measured): the subreaper's
 // prctl and waitpid (subreaper.ts), and socketpair and close for a stdio server's channel
-// (lib/mcp/socket-pair.ts). Linux only: undefined elsewhere, or where FFI or libc cannot be opened.
+// (lib/mcp/stdio-sockets.ts). Linux only: undefined elsewhere, or where FFI or libc cannot be opened.
 
 import { HAS_PROC } from "./proc-table.ts";
 
