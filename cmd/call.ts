@@ -65,11 +65,12 @@ export default defineCommand({
         // the catalogue cache may spare the call a tools/list, unless a hook is in force (hooks see
         // the live list's annotations): lib/exec/cached-call.ts
         const cfg = session.config.servers[server];
-        const cached = cfg && engine.hooksInForce().length === 0 ? readCatalog(session.cacheDir, cfg) : undefined;
+        const unhooked = engine.hooksInForce().length === 0;
+        const cached = cfg && unhooked ? readCatalog(session.cacheDir, cfg) : undefined;
         const answer = await oneCall(engine, server, tool, input, log, cached);
         trace("call answered");
         // how this server started, for the next call to start it before reading config (lib/mcp/early-server.ts)
-        if (cfg?.kind === "stdio" && engine.pool.started(server) && engine.hooksInForce().length === 0 && !adHoc(parsed.own))
+        if (cfg?.kind === "stdio" && unhooked && engine.pool.started(server) && !adHoc(parsed.own))
           writeSpawnNote(
             { server, cwd: session.cwd, config: parsed.own.config as string | undefined, env: session.env },
             { command: cfg.command, args: cfg.args, env: cfg.env, cwd: cfg.cwd, consulted: [...session.consulted] },
