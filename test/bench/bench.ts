@@ -1,6 +1,9 @@
 // make bench: mcpx measured side by side with its peers, in one run, on this machine.
 //
-//   1. `mcpx exec ''`  vs  `bun -e ';'` (the floor)                                 target ratio ≤ 2.5×
+//   1. `mcpx exec ''`  vs  `bun -e ';'`                                              target ratio ≤ 2.5×
+//   1f. `mcpx exec ''`  vs  row 1's floor, "two Bun start-ups in series": a compiled binary that runs
+//      itself as `bun -e ';'` (BUN_BE_BUN=1, as mcpx starts a script's runtime) and exits with it
+//   1t. where an empty exec's time goes: the median of each MCPX_TRACE stage over a few untimed runs
 //   2. 2,000 sequential fake.echo calls: a script under `mcpx run` (calls-script.ts) vs the raw SDK
 //      client, Client + StdioClientTransport, in one Bun process (sdk-calls.ts). Each side times only
 //      its own loop with performance.now() and prints it, so process and server start-up are left
@@ -67,6 +70,7 @@ import { dirname, join, resolve } from "node:path";
 // ── round counts ─────────────────────────────────────────────────────────────
 const WARMUP_RUNS = 2; // untimed runs of each command of a pair before its rounds
 const ROUNDS_EXEC = 15; // 1. mcpx exec '' vs bun -e ';'
+const ROUNDS_TRACE = 7; // 1t. untimed runs of mcpx exec '' with MCPX_TRACE=1, for the median of each stage
 const ROUNDS_CALLS = 7; // 2. runs of the 2,000-call script / SDK peer
 const CALLS = 2000; // 2. timed calls per run (issue 9's row: 2,000 sequential calls)
 const CALL_WARMUP = 20; // 2. untimed calls inside each run, before its timed loop (server start, JIT)
@@ -326,16 +330,26 @@ const BIG: Pair = {
   peer: ONESHOT.mcpx,
 };
 
+/**
+ * Row 1's floor, "two Bun start-ups in series" (issue 9): a compiled binary that runs itself as
+ * `bun -e ';'` (BUN_BE_BUN=1, as mcpx starts a script's runtime) and exits with it. Any mcpx exec
+ * pays at least this: its own start, then its script runtime's. Built once, kept beside the empty one.
+ */
+const TWO_STARTS_SOURCE =
+  `const child = Bun.spawn([process.execPath, "-e", ";"], ` +
+  `{ env: { ...process.env, BUN_BE_BUN: "1" }, stdio: ["inherit", "inherit", "inherit"] });\n` +
+  `process.exit(await child.exited);\n`;
+
 /** an empty compiled binary for this bun, built once and kept in node_modules/.cache/mcpx-bench */
-async function emptyBinary(bunVersion: string): Promise<string> {
-  const bin = join(EMPTY_CACHE, `empty-bun-${bunVersion}`);
+async function cachedBinary(name: string, source: string, bunVersion: string): Promise<string> {
+  const bin = join(EMPTY_CACHE, `${name}-bun-${bunVersion}`);
   if (existsSync(bin)) return bin;
   mkdirSync(EMPTY_CACHE, { recursive: true });
-  const dir = mkdtempSync(join(ENV.TMPDIR!, "empty-"));
-  writeFileSync(join(dir, "empty.ts"), "");
+  const dir = mkdtempSync(join(ENV.TMPDIR!, `${name}-`));
+  writeFileSync(join(dir, `${name}.ts`), source);
   // built beside its final name and renamed, so a half-written binary is never cached
   const tmp = `${bin}.${process.pid}.tmp`;
-  await run([BUN, "build", "--compile", "--outfile", tmp, join(dir, "empty.ts")]);
+  await run([BUN, "build", "--compile", "--outfile", tmp, join(dir, `${name}.ts`)]);
   renameSync(tmp, bin);
   return bin;
 }
@@ -371,6 +385,23 @@ async function measure(pair: Pair): Promise<Measured> {
     }
   }
   return m;
+}
+
+/**
+ * The median time of each MCPX_TRACE stage over ROUNDS_TRACE runs (ms since the process started, as
+ * the trace prints them), in the order the stages came: where the time of a row goes, run by run.
+ * A stage that some runs do not reach (a runtime started anew instead of taken) is left out.
+ */
+async function traceStages(argv: string[]): Promise<Array<[string, number]>> {
+  const seen = new Map<string, number[]>();
+  for (let i = 0; i < ROUNDS_TRACE; i++) {
+    const r = await run(["env", "MCPX_TRACE=1", ...argv]);
+    for (const m of r.stderr.matchAll(/^mcpx trace ([\d.]+)ms (.+)$/gm)) {
+      const stage = m[2]!;
+      seen.set(stage, [...(seen.get(stage) ?? []), Number(m[1])]);
+    }
+  }
+  return [...seen].filter(([, ms]) => ms.length === ROUNDS_TRACE).map(([stage, ms]) => [stage, median(ms)]);
 }
 
 interface Memory {
@@ -932,7 +963,16 @@ const bunVersion = (await run([BUN, "--version"])).stdout.trim();
 const mcpxVersion = (await run([MCPX, "--version"])).stdout.trim();
 const mcporterVersion = (JSON.parse(readFileSync(join(MCPORTER_DIR, "package.json"), "utf8")) as { version: string }).version;
 const sdkVersion = (JSON.parse(readFileSync(join(ROOT, "node_modules/@modelcontextprotocol/sdk/package.json"), "utf8")) as { version: string }).version;
-const EMPTY = await emptyBinary(bunVersion);
+const EMPTY = await cachedBinary("empty", "", bunVersion);
+const TWO_STARTS = await cachedBinary("two-starts", TWO_STARTS_SOURCE, bunVersion);
+const FLOOR: Pair = {
+  key: "1f",
+  title: "empty exec over its floor",
+  unit: "ms",
+  rounds: ROUNDS_EXEC,
+  mcpx: EXEC.mcpx,
+  peer: { label: "two Bun start-ups in series", argv: [TWO_STARTS] },
+};
 const HELP: Pair = {
   key: "4",
   title: "--help",
@@ -944,10 +984,12 @@ const HELP: Pair = {
 
 const progress = (s: string) => process.stderr.write(`bench: ${s} (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
 const results: Measured[] = [];
-for (const pair of [EXEC, LOOP, ONESHOT, BIG, HELP]) {
+for (const pair of [EXEC, FLOOR, LOOP, ONESHOT, BIG, HELP]) {
   progress(`${pair.key}. ${pair.mcpx.label} vs ${pair.peer.label}, ${WARMUP_RUNS} warm-up + ${pair.rounds} rounds`);
   results.push(await measure(pair));
 }
+progress(`1t. ${ROUNDS_TRACE} runs of mcpx exec '' with MCPX_TRACE=1`);
+const execStages = await traceStages([MCPX, "exec", ""]);
 progress(`5. peak memory, ${ROUNDS_MEMORY} rounds of 1–3 under ${HAVE_TIME ? `${TIME} -v` : "Bun resourceUsage()"}`);
 const mem: Array<[Pair, { mcpx: Memory; peer: Memory }]> = [];
 for (const pair of [EXEC, LOOP, ONESHOT]) mem.push([pair, await memory(pair)]);
@@ -1191,7 +1233,25 @@ lines.push("");
   );
 }
 lines.push("");
-lines.push(`first mcpx run in the fresh HOME (cold caches): exec '' ${num(results[0]!.coldMcpx)} ms, call ${num(results[2]!.coldMcpx)} ms`);
+lines.push(
+  `1t. where an empty exec's time goes (MCPX_TRACE=1, median of ${ROUNDS_TRACE} runs, ms since mcpx started): ` +
+    execStages.map(([stage, ms]) => `${stage} ${num(ms)}`).join(" · "),
+);
+const resultOf = (pair: Pair) => results.find((m) => m.pair === pair)!;
+const stageMs = (stage: string) => execStages.find(([s]) => s === stage)?.[1] ?? NaN;
+// what the script's runtime does once it has the run (import the launcher, then the snippet, then
+// exit), which no host, however fast, can take off an exec's critical path
+const runtimeAfterHandover = stageMs("child exited") - stageMs("run handed over");
+const floorMs = median(resultOf(FLOOR).peer);
+const bunMs = median(resultOf(EXEC).peer);
+lines.push(
+  `1f. row 1's floor, two Bun start-ups in series, takes ${ratio(floorMs / bunMs)} of bun -e ';' ` +
+    `(1f's peer median / 1's, from different rounds); mcpx exec '' takes ` +
+    `${ratio(median(resultOf(FLOOR).mcpx) / floorMs)} of the floor. ` +
+    `The floor plus the runtime's own part after the handover (1t: ${num(runtimeAfterHandover)} ms) is ` +
+    `${ratio((floorMs + runtimeAfterHandover) / bunMs)} of bun -e ';': the least an empty exec could take with a host that did nothing`,
+);
+lines.push(`first mcpx run in the fresh HOME (cold caches): exec '' ${num(resultOf(EXEC).coldMcpx)} ms, call ${num(resultOf(ONESHOT).coldMcpx)} ms`);
 lines.push(`fake-server start-up (spawn → initialize answered, seen by the SDK peer): median ${num(median(serverStartMs))} ms — both sides of 3 pay it`);
 lines.push("");
 lines.push("issue 9's bars (ratios of this run; a bar is an upper bound):");
