@@ -15,6 +15,8 @@ export interface FindOptions {
   explicit?: string | undefined;
   /** told every path looked at, found or not (Session.consulted) */
   onProbe?: (path: string) => void;
+  /** told the text of every file read, as it was read (lib/session/session-note.ts checks it later) */
+  onRead?: (path: string, text: string) => void;
 }
 
 /** Per directory, lowest precedence first: the .mcpx/ folder is the shared base, .mcpx.json beside it overrides. */

@@ -64,10 +64,15 @@ export function parseImportKinds(items: readonly string[], origin: string): Impo
 /** reads every source of the given kinds; `isFile`/`read` are the only I/O, replaceable in tests */
 export function loadImports(
   kinds: readonly ImportKind[],
-  ctx: { cwd: string; env: Env; platform?: NodeJS.Platform; onProbe?: (path: string) => void },
+  ctx: { cwd: string; env: Env; platform?: NodeJS.Platform; onProbe?: (path: string) => void; onRead?: (path: string, text: string) => void },
   io = { isFile, read },
 ): ImportResult {
   const warnings: string[] = [];
+  const readText = (path: string) => {
+    const text = io.read(path);
+    ctx.onRead?.(path, text);
+    return text;
+  };
   const parsedFiles = new Map<string, { text: string; doc: unknown } | undefined>();
   const kindsOut: KindImport[] = [];
   for (const kind of kinds) {
@@ -75,7 +80,7 @@ export function loadImports(
     for (const source of importSources(kind, { cwd: ctx.cwd, env: ctx.env, platform: ctx.platform ?? process.platform })) {
       ctx.onProbe?.(source.path);
       if (!io.isFile(source.path)) continue;
-      if (!parsedFiles.has(source.path)) parsedFiles.set(source.path, parseFile(source, io.read, warnings));
+      if (!parsedFiles.has(source.path)) parsedFiles.set(source.path, parseFile(source, readText, warnings));
       const file = parsedFiles.get(source.path);
       if (!file) continue;
       const found = serverMap(source, file.doc);

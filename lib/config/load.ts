@@ -33,6 +33,7 @@ export function loadConfig(opts: FindOptions): LoadedConfig {
   for (const path of paths) {
     const text = readText(path, mustExist);
     if (text === undefined) continue;
+    opts.onRead?.(path, text);
     const parsed = parseConfigText(path, text, opts.env);
     files.push(parsed.file);
     perFile.push(parsed);

@@ -9,15 +9,12 @@
 // one that changed, appeared or went makes the note useless. Even then the start is only a guess: the
 // call's transport takes the process only if its own start is exactly this one (command, arguments,
 // environment, directory); otherwise the process is ended unused. A wrong guess costs a start, never
-// a difference. Notes live in the state directory, 0600, because a server entry's `env` may hold
-// secrets (as OAuth tokens, kept there too).
+// a difference. Notes are kept as lib/paths/note-file.ts keeps them (0600: an entry's `env` may hold
+// secrets).
 
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import type { Subprocess } from "bun";
-import { sha256 } from "../paths/content-file.ts";
-import { stateDir } from "../paths/dirs.ts";
 import { fileSignature, type FileSignature } from "../paths/file-signature.ts";
+import { notePath as noteFile, readNote as readNoteFile, writeNote } from "../paths/note-file.ts";
 import { stableStringify } from "../util/stable-json.ts";
 import { trace } from "../util/trace.ts";
 import { serverEnv, serverSpawn, type ServerSpawn } from "./server-spawn.ts";
@@ -49,9 +46,7 @@ let early: { spawn: string; proc: ServerProcess } | undefined;
 let readNote: string | undefined;
 
 function notePath(key: NoteKey): string {
-  // stableStringify sorts the variables, and leaves out those that are undefined
-  const id = sha256(stableStringify([key.server, key.cwd, key.config ?? null, key.env])).slice(0, 32);
-  return join(stateDir(key.env), "early", `${id}.json`);
+  return noteFile(key.env, "early", [key.server, key.cwd, key.config ?? null, key.env]);
 }
 
 function spawnKey(s: ServerSpawn): string {
@@ -86,10 +81,10 @@ export function startEarlyServer(argv: readonly string[], key: Omit<NoteKey, "se
   const path = notePath({ ...key, server: target.slice(0, dot), config });
   let spawn: ServerSpawn | undefined;
   try {
-    readNote = readFileSync(path, "utf8");
-    spawn = noteSpawn(readNote, key.env);
+    readNote = readNoteFile(path);
+    spawn = readNote === undefined ? undefined : noteSpawn(readNote, key.env);
   } catch {
-    return; // no note yet, or one this version cannot read: the call starts its server as usual
+    return; // a note this version cannot read: the call starts its server as usual
   }
   if (!spawn) return;
   try {
@@ -127,14 +122,5 @@ export async function endEarlyServer(): Promise<void> {
 /** remembers how `server` was started for the next call under the same key, unless the note already says so */
 export function writeSpawnNote(key: NoteKey, note: SpawnNote): void {
   const text = JSON.stringify(note);
-  if (text === readNote) return;
-  const path = notePath(key);
-  try {
-    mkdirSync(join(path, ".."), { recursive: true, mode: 0o700 });
-    const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, text, { mode: 0o600 });
-    renameSync(tmp, path);
-  } catch {
-    // a state directory we cannot write: the next call starts its server as usual
-  }
+  if (text !== readNote) writeNote(notePath(key), text);
 }

@@ -1,5 +1,6 @@
 // What every command starts from: the config chain, the resolved settings, and (when asked for) the
 // upstream pool. Errors here are usage or config errors: the command exits 2 before anything runs.
+// A session resolved before from exactly the same inputs comes from its note (session-note.ts).
 
 import { loadConfig, type LoadedConfig } from "../config/load.ts";
 import { loadImports, mergeImports, parseImportKinds, type ImportResult } from "../config/imports.ts";
@@ -12,6 +13,7 @@ import { err } from "../util/fd-write.ts";
 import { SCRIPT_PHASES, type ScriptPhase, type SettingGetter, type SettingValue } from "../settings/registry.ts";
 import type { ParsedArgs } from "../settings/flags.ts";
 import { resolveSettings, type FlagValue, type ResolvedSettings } from "../settings/resolve.ts";
+import { recallSession, rememberSession, textHeld, type ResolvedSession } from "./session-note.ts";
 
 export interface SessionInput {
   cwd: string;
@@ -36,8 +38,9 @@ export interface Session {
   sockDir: string;
   /**
    * every path config resolution looked at (config files, the project files of each directory up
-   * from cwd, the imported tools' files), found or not, with what it held then: what the session
-   * was resolved from (lib/mcp/early-server.ts remembers a server's start by it)
+   * from cwd, the imported tools' files, files named by a source line's @path), found or not, with
+   * what it held then: what the session was resolved from (lib/mcp/early-server.ts remembers a
+   * server's start by it)
    */
   consulted: ReadonlyMap<string, FileSignature>;
   /** a log line on stderr, in logging.format, if at or above logging.level */
@@ -45,10 +48,7 @@ export interface Session {
 }
 
 export function openSession(input: SessionInput): Session {
-  const consulted = new Map<string, FileSignature>();
-  const onProbe = (path: string) => consulted.set(path, fileSignature(path));
-  const config = loadConfig({ cwd: input.cwd, env: input.env, explicit: input.configFlag, onProbe });
-  const settings = resolveSettings({ files: config.files, env: input.env, flags: input.flags, cwd: input.cwd });
+  const { config, imports, settings, consulted } = recallSession(input) ?? resolveSession(input);
   const get: SettingGetter = (path) => {
     const s = settings.get(path);
     if (!s) throw new Error(`internal: no setting ${path}`);
@@ -61,7 +61,6 @@ export function openSession(input: SessionInput): Session {
   };
   const note = homeNote(input.env);
   if (note) log("info", note);
-  const imports = readImports(config, settings, input, onProbe);
   for (const w of imports.warnings) log("warn", w);
   // once per command, here where every command starts: the entries it cannot use, each with its fix
   const warning = brokenWarning(config.broken);
@@ -81,11 +80,35 @@ export function openSession(input: SessionInput): Session {
   };
 }
 
+/** finds, reads and resolves everything the session is made of, and remembers it for the next command */
+function resolveSession(input: SessionInput): ResolvedSession {
+  const consulted = new Map<string, FileSignature>();
+  const held = new Map<string, string>();
+  const onProbe = (path: string) => consulted.set(path, fileSignature(path));
+  const onRead = (path: string, text: string) => {
+    held.set(path, textHeld(text));
+    // a file named by a source line's @path is looked at only by reading it
+    if (!consulted.has(path)) onProbe(path);
+  };
+  const config = loadConfig({ cwd: input.cwd, env: input.env, explicit: input.configFlag, onProbe, onRead });
+  const settings = resolveSettings({ files: config.files, env: input.env, flags: input.flags, cwd: input.cwd, onRead });
+  const imports = readImports(config, settings, input, onProbe, onRead);
+  const resolved = { config, imports, settings, consulted };
+  rememberSession(input, resolved, held);
+  return resolved;
+}
+
 /** reads config.imports' kinds and merges their servers under mcpx's own (which win a clash) */
-function readImports(config: LoadedConfig, settings: ResolvedSettings, input: SessionInput, onProbe: (path: string) => void): ImportResult {
+function readImports(
+  config: LoadedConfig,
+  settings: ResolvedSettings,
+  input: SessionInput,
+  onProbe: (path: string) => void,
+  onRead: (path: string, text: string) => void,
+): ImportResult {
   const s = settings.get("config.imports")!;
   const kinds = parseImportKinds(s.value as string[], s.origin.replace(/^(file|env|flag):/, ""));
-  const imports = loadImports(kinds, { cwd: input.cwd, env: input.env, onProbe });
+  const imports = loadImports(kinds, { cwd: input.cwd, env: input.env, onProbe, onRead });
   const merged = mergeImports({ servers: config.servers, broken: config.broken }, imports);
   config.servers = merged.servers;
   config.broken = merged.broken;

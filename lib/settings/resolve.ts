@@ -50,6 +50,8 @@ export interface SettingsInput {
   env: Record<string, string | undefined>;
   flags: readonly FlagValue[];
   cwd: string;
+  /** told the text of every file a source line names with @path, as it was read */
+  onRead?: (path: string, text: string) => void;
 }
 
 export type ResolvedSettings = Map<string, ResolvedSetting>;
@@ -59,21 +61,29 @@ const SPLICE_MARK = "-";
 
 export function resolveSettings(input: SettingsInput): ResolvedSettings {
   for (const file of input.files) checkKnownKeys(file.path, file.data);
+  const read: ReadSource = (path) => {
+    const text = readFileSync(path, "utf8");
+    input.onRead?.(path, text);
+    return text;
+  };
   const out: ResolvedSettings = new Map();
-  for (const decl of SETTINGS) out.set(decl.path, resolveOne(decl, input));
+  for (const decl of SETTINGS) out.set(decl.path, resolveOne(decl, input, read));
   return out;
 }
 
+/** reads the file a source line names with @path */
+type ReadSource = (path: string) => string;
+
 type Layer = { origin: string; items: unknown[]; itemOrigins?: Array<string | undefined> } | undefined;
 
-function resolveOne(decl: SettingDecl, input: SettingsInput): ResolvedSetting {
+function resolveOne(decl: SettingDecl, input: SettingsInput, read: ReadSource): ResolvedSetting {
   // the default goes through the same parser as every other layer, so "60s" is 60000 everywhere
   const layers: Layer[] = [
     { origin: "default", items: isListKind(decl.kind) ? (decl.default as unknown[]) : [scalarFromJson(decl, decl.default, `default of ${decl.path}`)] },
   ];
-  for (const file of input.files) layers.push(withLineOrigins(decl, file, fileLayer(decl, file.path, file.data)));
-  layers.push(envLayer(decl, input.env, input.cwd));
-  layers.push(flagLayer(decl, input.flags, input.cwd));
+  for (const file of input.files) layers.push(withLineOrigins(decl, file, fileLayer(decl, file.path, file.data, read)));
+  layers.push(envLayer(decl, input.env, input.cwd, read));
+  layers.push(flagLayer(decl, input.flags, input.cwd, read));
 
   if (isListKind(decl.kind)) {
     const spliced = spliceLayers(layers as Array<{ origin: string; items: Array<unknown | null> } | undefined>);
@@ -101,7 +111,7 @@ function resolveOne(decl: SettingDecl, input: SettingsInput): ResolvedSetting {
 
 // ── config files ────────────────────────────────────────────────────────────
 
-function fileLayer(decl: SettingDecl, file: string, data: Record<string, unknown>): Layer {
+function fileLayer(decl: SettingDecl, file: string, data: Record<string, unknown>, read: ReadSource): Layer {
   const raw = readKey(decl.path, file, data);
   if (raw === undefined) return undefined;
   const where = `${file} key ${decl.path}`;
@@ -110,7 +120,7 @@ function fileLayer(decl: SettingDecl, file: string, data: Record<string, unknown
   if (!Array.isArray(raw)) {
     // {"hooks": {"autonomy": …}} is the group of settings under hooks, not the hooks list
     if (isPlainObject(raw) && SETTINGS.some((s) => s.path.startsWith(decl.path + "."))) return undefined;
-    if (decl.kind === "source" && typeof raw === "string") return { origin, items: [sourceItem(raw, dirname(file), where)] };
+    if (decl.kind === "source" && typeof raw === "string") return { origin, items: [sourceItem(raw, dirname(file), where, read)] };
     throw new SettingsError(`${where}: expected a list (JSON array)${decl.kind === "source" ? " or one string" : ""}, got ${jsonType(raw)}`);
   }
   return {
@@ -119,7 +129,7 @@ function fileLayer(decl: SettingDecl, file: string, data: Record<string, unknown
       if (item === null) return null;
       if (decl.kind === "json") return jsonItem(item, `${where}[${i}]`);
       if (typeof item !== "string") throw new SettingsError(`${where}[${i}]: expected a string or null, got ${jsonType(item)}`);
-      return decl.kind === "source" ? sourceItem(item, dirname(file), `${where}[${i}]`) : item;
+      return decl.kind === "source" ? sourceItem(item, dirname(file), `${where}[${i}]`, read) : item;
     }),
   };
 }
@@ -186,7 +196,7 @@ function checkKnownKeys(file: string, data: Record<string, unknown>): void {
 
 // ── environment and flags ───────────────────────────────────────────────────
 
-function envLayer(decl: SettingDecl, env: Record<string, string | undefined>, cwd: string): Layer {
+function envLayer(decl: SettingDecl, env: Record<string, string | undefined>, cwd: string, read: ReadSource): Layer {
   const name = envName(decl.path);
   const raw = env[name];
   // an empty variable is unset, as for MCPX_CONFIG: `MCPX_X= cmd` must not mean "the empty value"
@@ -195,10 +205,10 @@ function envLayer(decl: SettingDecl, env: Record<string, string | undefined>, cw
   if (!isListKind(decl.kind)) return { origin, items: [scalarFromText(decl, raw, name)] };
   if (decl.kind === "json") return { origin, items: raw === SPLICE_MARK ? [null] : jsonTextItems(raw, name) };
   // one item per line, so a variable can carry several lines and a "-" splice mark
-  return { origin, items: raw.split("\n").map((line) => (line === SPLICE_MARK ? null : decl.kind === "source" ? sourceItem(line, cwd, name) : line)) };
+  return { origin, items: raw.split("\n").map((line) => (line === SPLICE_MARK ? null : decl.kind === "source" ? sourceItem(line, cwd, name, read) : line)) };
 }
 
-function flagLayer(decl: SettingDecl, flags: readonly FlagValue[], cwd: string): Layer {
+function flagLayer(decl: SettingDecl, flags: readonly FlagValue[], cwd: string, read: ReadSource): Layer {
   const mine = flags.filter((f) => f.path === decl.path);
   if (mine.length === 0) return undefined;
   const spellings = [...new Set(mine.map((f) => f.spelling))];
@@ -220,7 +230,7 @@ function flagLayer(decl: SettingDecl, flags: readonly FlagValue[], cwd: string):
   for (const f of mine) {
     if (f.value === SPLICE_MARK) items.push(null);
     else if (decl.kind === "json") items.push(...jsonTextItems(f.value, f.spelling));
-    else items.push(decl.kind === "source" ? sourceItem(f.value, cwd, f.spelling) : f.value);
+    else items.push(decl.kind === "source" ? sourceItem(f.value, cwd, f.spelling, read) : f.value);
   }
   return { origin, items };
 }
@@ -228,11 +238,11 @@ function flagLayer(decl: SettingDecl, flags: readonly FlagValue[], cwd: string):
 // ── values ──────────────────────────────────────────────────────────────────
 
 /** "@path" names a file whose text is the source line; relative to the config file or the cwd */
-function sourceItem(text: string, base: string, where: string): string {
+function sourceItem(text: string, base: string, where: string, read: ReadSource): string {
   if (!text.startsWith("@")) return text;
   const file = resolvePath(base, text.slice(1));
   try {
-    return readFileSync(file, "utf8");
+    return read(file);
   } catch (err) {
     throw new SettingsError(`${where}: ${text} names a file that cannot be read (${file}: ${(err as NodeJS.ErrnoException).code ?? err})`);
   }

@@ -9,9 +9,19 @@ const sb = sandbox();
 writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer() } });
 
 // the first run in a cache builds the runtime bundle, so its runtime starts after the engine; every
-// later run's runtime is spawned before the command loads, and the run takes it (cmd/early-runtime.ts)
+// later run's runtime is spawned before the command loads, and the run takes it (cmd/early-runtime.ts),
+// and its session comes from the note the first left (lib/session/session-note.ts)
 const FIRST = ["main: exec", "command loaded", "config", "engine", "runtime spawned", "run handed over"];
-const LATER = ["main: exec", "runtime spawned", "command loaded", "config", "engine", "runtime taken (started early)", "run handed over"];
+const LATER = [
+  "main: exec",
+  "runtime spawned",
+  "command loaded",
+  "session from its note",
+  "config",
+  "engine",
+  "runtime taken (started early)",
+  "run handed over",
+];
 const RUN = ["child ready (first output)", "first frame", "child exited", "exit"];
 
 function traced(stderr: string): Array<{ ms: number; stage: string }> {
@@ -49,7 +59,7 @@ describe("MCPX_TRACE", () => {
       "engine closed",
       "exit",
     ];
-    const later = ["main: call", "server spawned early", "command loaded", "config", "engine"];
+    const later = ["main: call", "server spawned early", "command loaded", "session from its note", "config", "engine"];
     const laterEnd = [
       "early server taken",
       "fake: spawned",
@@ -75,6 +85,25 @@ describe("MCPX_TRACE", () => {
       if (seen.includes("early server taken")) expect(seen.indexOf("fake: spawned")).toBe(seen.indexOf("early server taken") + 1);
       expect(seen.slice(-3)).toEqual(["call answered", "engine closed", "exit"]);
     }
+  });
+
+  test("a session comes from its note until a file it was resolved from changes, or one appears", async () => {
+    const own = sandbox();
+    writeConfig(own, ".mcpx.json", { script: { before: ["console.log('one')"] } });
+    const run = async () => {
+      const r = await mcpx(own, ["exec", ""], { env: { MCPX_TRACE: "1" } });
+      expectExit(r, 0);
+      return { out: r.stdout, noted: traced(r.stderr).some((l) => l.stage === "session from its note") };
+    };
+    expect(await run()).toEqual({ out: "one\n", noted: false });
+    expect(await run()).toEqual({ out: "one\n", noted: true });
+    // the same size, so only what the file holds tells
+    writeConfig(own, ".mcpx.json", { script: { before: ["console.log('two')"] } });
+    expect(await run()).toEqual({ out: "two\n", noted: false });
+    expect(await run()).toEqual({ out: "two\n", noted: true });
+    writeConfig(own, ".mcpx/config.json", { script: { suffix: ["console.log('three')"] } });
+    expect(await run()).toEqual({ out: "two\nthree\n", noted: false });
+    expect(await run()).toEqual({ out: "two\nthree\n", noted: true });
   });
 
   test("without MCPX_TRACE nothing of the trace is printed", async () => {
