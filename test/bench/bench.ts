@@ -1240,7 +1240,7 @@ lines.push(
 const resultOf = (pair: Pair) => results.find((m) => m.pair === pair)!;
 const stageMs = (stage: string) => execStages.find(([s]) => s === stage)?.[1] ?? NaN;
 // what the script's runtime does once it has the run (import the launcher, then the snippet, then
-// exit), which no host, however fast, can take off an exec's critical path
+// exit), as the host sees it: no host, however fast, takes this off an exec's critical path
 const runtimeAfterHandover = stageMs("child exited") - stageMs("run handed over");
 const floorMs = median(resultOf(FLOOR).peer);
 const bunMs = median(resultOf(EXEC).peer);
@@ -1249,7 +1249,8 @@ lines.push(
     `(1f's peer median / 1's, from different rounds); mcpx exec '' takes ` +
     `${ratio(median(resultOf(FLOOR).mcpx) / floorMs)} of the floor. ` +
     `The floor plus the runtime's own part after the handover (1t: ${num(runtimeAfterHandover)} ms) is ` +
-    `${ratio((floorMs + runtimeAfterHandover) / bunMs)} of bun -e ';': the least an empty exec could take with a host that did nothing`,
+    `${ratio((floorMs + runtimeAfterHandover) / bunMs)} of bun -e ';': about the least an empty exec takes in this design, ` +
+    `whatever its host does before the handover`,
 );
 lines.push(`first mcpx run in the fresh HOME (cold caches): exec '' ${num(resultOf(EXEC).coldMcpx)} ms, call ${num(resultOf(ONESHOT).coldMcpx)} ms`);
 lines.push(`fake-server start-up (spawn → initialize answered, seen by the SDK peer): median ${num(median(serverStartMs))} ms — both sides of 3 pay it`);
