@@ -4,7 +4,8 @@
 import { statusLine } from "../lib/util/status-line.ts";
 import { execute } from "../lib/exec/execute.ts";
 import { sandboxContext } from "../lib/exec/sandbox-policy.ts";
-import { OUTPUT_MODES, type ExecOptions, type OutputMode } from "../lib/exec/options.ts";
+import { OUTPUT_MODES, type OutputMode } from "../lib/exec/options.ts";
+import type { ExecOptions } from "../lib/exec/options-schema.ts";
 import { resolveScriptPath } from "../lib/exec/script-path.ts";
 import { settingsPhaseOrigins } from "../lib/exec/phase-origins.ts";
 import { renderFrames } from "../lib/render/frames-to-cli.ts";

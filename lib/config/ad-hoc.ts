@@ -3,8 +3,10 @@
 // values in and merges the result with the configured servers.
 
 import { basename } from "node:path";
-import { parse as shellParse } from "shell-quote";
 import type { ServerConfig } from "./server-config.ts";
+
+/** shell-quote, loaded only for an ad-hoc --stdio: every run/exec/call loads this module, few use the flag */
+const shellParse: typeof import("shell-quote").parse = (...args) => (require("shell-quote") as typeof import("shell-quote")).parse(...args);
 
 /** programs that start another program: the server's name comes from what they start */
 const RUNNERS = new Set(["npx", "bunx", "pnpx", "uvx", "pipx", "node", "bun", "deno", "python", "python3", "uv", "pnpm", "yarn", "npm", "dlx", "run", "exec"]);

@@ -9,6 +9,7 @@
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { JSONPath } from "jsonc-parser";
 import * as v from "valibot";
+import { once } from "../util/once.ts";
 import { ConfigError } from "./errors.ts";
 import { expandServer } from "./expand.ts";
 import type { Env } from "./find.ts";
@@ -27,19 +28,24 @@ const str = (what: string) => v.pipe(v.string(`must be a string: ${what}`), v.no
 const strMap = (what: string) =>
   v.optional(v.record(v.string(), v.string('must be a string (quote numbers and booleans, e.g. "8080")'), `must be an object of ${what}`), () => ({}));
 
-const StdioEntry = v.strictObject({
-  type: v.optional(v.literal("stdio")),
-  command: str('the program to start, e.g. "npx"'),
-  args: v.optional(v.array(v.string("must be a string (quote numbers)"), 'must be an array of strings, e.g. ["-y", "some-server"]'), () => []),
-  env: strMap("variable names to string values"),
-  cwd: v.optional(str("the directory to start the server in")),
-});
+// built when an entry is first validated: a session from its note validates none (issue 9)
+const stdioEntry = once(() =>
+  v.strictObject({
+    type: v.optional(v.literal("stdio")),
+    command: str('the program to start, e.g. "npx"'),
+    args: v.optional(v.array(v.string("must be a string (quote numbers)"), 'must be an array of strings, e.g. ["-y", "some-server"]'), () => []),
+    env: strMap("variable names to string values"),
+    cwd: v.optional(str("the directory to start the server in")),
+  }),
+);
 
-const HttpEntry = v.strictObject({
-  type: v.optional(v.picklist(["http", "streamable-http", "sse"])),
-  url: str('the Streamable HTTP endpoint, e.g. "https://example.com/mcp" (or a legacy SSE endpoint, e.g. ".../sse")'),
-  headers: strMap("header names to string values"),
-});
+const httpEntry = once(() =>
+  v.strictObject({
+    type: v.optional(v.picklist(["http", "streamable-http", "sse"])),
+    url: str('the Streamable HTTP endpoint, e.g. "https://example.com/mcp" (or a legacy SSE endpoint, e.g. ".../sse")'),
+    headers: strMap("header names to string values"),
+  }),
+);
 
 export interface ServerContext {
   /** the config file, recorded as each server's origin */
@@ -146,7 +152,7 @@ function validateEntry(name: string, entry: unknown, file: string, at: (...rest:
       : `unknown key${suggest(key, accepted)}`;
     fail(at(key), `${hint}; ${label} accepts ${accepted.join(", ")}`);
   }
-  const result = v.safeParse(kind === "stdio" ? StdioEntry : HttpEntry, entry);
+  const result = kind === "stdio" ? v.safeParse(stdioEntry(), entry) : v.safeParse(httpEntry(), entry);
   if (!result.success) {
     const issue = result.issues[0];
     const path = (issue.path ?? []).map((item) => item.key as string | number);

@@ -5,7 +5,7 @@
 import { exitCodeOf, frameCodeOf, type ErrorCode } from "../errors/codes.ts";
 import { McpxError } from "../errors/mcpx-error.ts";
 import type { Frame } from "../exec/frames.ts";
-import type { ExecOptions } from "../exec/options.ts";
+import type { ExecOptions } from "../exec/options-schema.ts";
 import { formatAddress, routeUrl, type DaemonAddress } from "./address.ts";
 
 /** a daemon that cannot be reached or refuses the request; its code (E_NO_DAEMON, E_DAEMON_*, DAEMON_FAILED) decides the exit code */

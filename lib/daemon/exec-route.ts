@@ -11,7 +11,7 @@ import { collectEnvelope, emptyEnvelope, foldFrame } from "../exec/envelope.ts";
 import { execute } from "../exec/execute.ts";
 import { sandboxContext } from "../exec/sandbox-policy.ts";
 import type { Frame } from "../exec/frames.ts";
-import { ExecOptionsSchema, type ExecOptions } from "../exec/options.ts";
+import { ExecOptionsSchema, type ExecOptions } from "../exec/options-schema.ts";
 import { serverDefaultOrigins, withServerDefaults } from "../exec/server-defaults.ts";
 import { perRunHooks } from "../hooks/build-gate.ts";
 import type { Hook } from "../hooks/hook.ts";

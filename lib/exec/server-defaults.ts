@@ -6,7 +6,7 @@
 import * as v from "valibot";
 import type { Session } from "../session/session.ts";
 import { SCRIPT_PHASES } from "../settings/registry.ts";
-import { ExecOptionsSchema, type ExecOptions } from "./options.ts";
+import { ExecOptionsSchema, type ExecOptions } from "./options-schema.ts";
 import { requestPhaseOrigins, settingsPhaseOrigins, type PhaseOrigins } from "./phase-origins.ts";
 
 /**

@@ -6,6 +6,7 @@
 import { existsSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import * as v from "valibot";
+import { once } from "../util/once.ts";
 import { McpxError } from "../errors/mcpx-error.ts";
 import { parseDuration } from "../settings/duration.ts";
 import { suggest } from "../util/did-you-mean.ts";
@@ -65,43 +66,51 @@ const str = (what: string) => v.pipe(v.string(`must be a string: ${what}`), v.no
 const oneOf = (choices: readonly string[]) => (issue: v.BaseIssue<unknown>) =>
   `use one of ${choices.join(", ")}${typeof issue.input === "string" ? suggest(issue.input, choices) : ""}`;
 
-/** one hook object as written in config; parseHooks runs the friendlier checks first and the cross-key ones after */
-const HookObjectSchema = v.strictObject({
-  on: str('a point (script, call, server.start), or with phase observe an event-kind prefix or "*"'),
-  phase: v.optional(v.picklist(CONFIG_PHASES, oneOf(CONFIG_PHASES)), "observe"),
-  run: v.optional(
-    v.pipe(
-      v.array(v.string("must be a string (quote numbers)"), 'must be an argv array like ["echo","hi"]'),
-      v.minLength(1, "must not be empty: give the program and its arguments"),
+/**
+ * one hook object as written in config; parseHooks runs the friendlier checks first and the cross-key
+ * ones after. Built when a hook is first parsed: a run with no hooks never pays for building it (issue 9)
+ */
+const hookObjectSchema = once(() =>
+  v.strictObject({
+    on: str('a point (script, call, server.start), or with phase observe an event-kind prefix or "*"'),
+    phase: v.optional(v.picklist(CONFIG_PHASES, oneOf(CONFIG_PHASES)), "observe"),
+    run: v.optional(
+      v.pipe(
+        v.array(v.string("must be a string (quote numbers)"), 'must be an argv array like ["echo","hi"]'),
+        v.minLength(1, "must not be empty: give the program and its arguments"),
+      ),
     ),
-  ),
-  module: v.optional(str("the path of a TypeScript script, relative to the config file")),
-  plugin: v.optional(str('"namespace.tool", an MCP tool')),
-  // a custom check rather than v.record, which accepts an array as an object with index keys
-  args: v.optional(
-    v.custom<Record<string, unknown>>((x) => typeof x === "object" && x !== null && !Array.isArray(x), "must be an object: the plugin tool's fixed arguments"),
-  ),
-  prompt: v.optional(str("the text sent to the model")),
-  when: v.optional(
-    v.strictObject(
-      {
-        server: v.optional(str("a glob of server names")),
-        tool: v.optional(str("a glob of tool names")),
-        session: v.optional(str("a session id")),
-        uri: v.optional(str("a glob of resource URIs")),
-      },
-      "must be an object with server, tool, session and/or uri",
+    module: v.optional(str("the path of a TypeScript script, relative to the config file")),
+    plugin: v.optional(str('"namespace.tool", an MCP tool')),
+    // a custom check rather than v.record, which accepts an array as an object with index keys
+    args: v.optional(
+      v.custom<Record<string, unknown>>(
+        (x) => typeof x === "object" && x !== null && !Array.isArray(x),
+        "must be an object: the plugin tool's fixed arguments",
+      ),
     ),
-    {},
-  ),
-  effect: v.optional(v.picklist(LEVELS, oneOf(LEVELS)), "advise"),
-  failure: v.optional(v.picklist(FAILURE_MODES, oneOf(FAILURE_MODES)), "open"),
-  timeout: v.optional(v.string('must be a duration string like "5s" or "250ms"')),
-  name: v.optional(str("a name for `mcpx hooks list` and `mcpx hooks test`")),
-  compat: v.optional(v.literal("claude-code", 'the only compat mode is "claude-code"')),
-});
+    prompt: v.optional(str("the text sent to the model")),
+    when: v.optional(
+      v.strictObject(
+        {
+          server: v.optional(str("a glob of server names")),
+          tool: v.optional(str("a glob of tool names")),
+          session: v.optional(str("a session id")),
+          uri: v.optional(str("a glob of resource URIs")),
+        },
+        "must be an object with server, tool, session and/or uri",
+      ),
+      {},
+    ),
+    effect: v.optional(v.picklist(LEVELS, oneOf(LEVELS)), "advise"),
+    failure: v.optional(v.picklist(FAILURE_MODES, oneOf(FAILURE_MODES)), "open"),
+    timeout: v.optional(v.string('must be a duration string like "5s" or "250ms"')),
+    name: v.optional(str("a name for `mcpx hooks list` and `mcpx hooks test`")),
+    compat: v.optional(v.literal("claude-code", 'the only compat mode is "claude-code"')),
+  }),
+);
 
-type HookObject = v.InferOutput<typeof HookObjectSchema>;
+type HookObject = v.InferOutput<ReturnType<typeof hookObjectSchema>>;
 
 export interface HookItem {
   value: unknown;
@@ -185,7 +194,7 @@ function parseHook(item: HookItem, index: number, env: { PATH?: string }): Hook 
     }
   }
 
-  const parsed = v.safeParse(HookObjectSchema, obj);
+  const parsed = v.safeParse(hookObjectSchema(), obj);
   if (!parsed.success) {
     const issue = parsed.issues[0];
     const key = formatPath(issue.path);

@@ -5,7 +5,7 @@
 
 import { toJsonSchema } from "@valibot/to-json-schema";
 import * as v from "valibot";
-import { ExecOptionsSchema } from "../exec/options.ts";
+import { ExecOptionsSchema } from "../exec/options-schema.ts";
 import { suggest } from "../util/did-you-mean.ts";
 
 /** what the agent reads beside each mcpx_exec key; a key without words here still works, undocumented */

@@ -14,7 +14,7 @@ import { idleServers } from "../../lib/daemon/reaper.ts";
 import { ROUTES, matchRoute } from "../../lib/daemon/routes.ts";
 import { KEEPALIVE_MS, eventsQuery, keepAliveMs, sseMessage } from "../../lib/daemon/sse.ts";
 import { describeIssues, issuesSummary } from "../../lib/daemon/validate.ts";
-import { ExecOptionsSchema } from "../../lib/exec/options.ts";
+import { ExecOptionsSchema } from "../../lib/exec/options-schema.ts";
 import type { Hook } from "../../lib/hooks/hook.ts";
 
 const ENV = { XDG_RUNTIME_DIR: "/run/user/1000" };

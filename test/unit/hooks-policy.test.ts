@@ -2,7 +2,8 @@
 // caller (--remote, /v1/exec, mcpx_exec) can tighten what runs for it and never loosen the daemon's.
 
 import { describe, expect, test } from "bun:test";
-import { RUN_SETTINGS, RunSettingsSchema, runSettingValues } from "../../lib/exec/options.ts";
+import { RunSettingsSchema } from "../../lib/exec/options-schema.ts";
+import { RUN_SETTINGS, runSettingValues } from "../../lib/exec/options.ts";
 import { POLICY_SETTINGS, stricterPolicy, type GatePolicy } from "../../lib/hooks/policy.ts";
 import * as v from "valibot";
 

@@ -3,7 +3,7 @@
 // and how the server's own settings fill what a caller leaves out.
 
 import { describe, expect, test } from "bun:test";
-import { ExecOptionsSchema } from "../../lib/exec/options.ts";
+import { ExecOptionsSchema } from "../../lib/exec/options-schema.ts";
 import {
   McpAgentHookArgsSchema,
   McpCallArgsSchema,
