@@ -1,6 +1,9 @@
 // Builds mcpx: one `bun build --compile` binary. --bytecode with --format=esm and --splitting
 // keep start-up fast (each command's code, and the SDK, load only when used: --version went from
 // 54 to 33 ms with --splitting); never strip the result, that removes the embedded program.
+// A compiled program loads a .env and a bunfig.toml from its working directory unless told not to
+// (Bun's default): mcpx's environment is the caller's, and its settings come from its own config
+// files (decision 0002), so mcpx does neither; a script's runtime, which is Bun, still does.
 //
 //   bun run build.ts                      dist/mcpx for this machine
 //   bun run build.ts release [NAME…]      dist/release/mcpx-NAME for every release target (or the ones
@@ -29,7 +32,9 @@ if (pkg.version !== VERSION) throw new Error(`lib/version.ts says ${VERSION} but
 
 async function compile(outfile: string, target?: string): Promise<void> {
   const targetFlag = target ? [`--target=${target}`] : [];
-  await $`bun build --compile --bytecode --format=esm --splitting --minify-syntax --minify-whitespace ${targetFlag} --outfile ${outfile} cmd/main.ts`;
+  const fast = ["--bytecode", "--format=esm", "--splitting", "--minify-syntax", "--minify-whitespace"];
+  const notLoaded = ["--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig"];
+  await $`bun build --compile ${fast} ${notLoaded} ${targetFlag} --outfile ${outfile} cmd/main.ts`;
 }
 
 const [mode, ...names] = process.argv.slice(2);

@@ -393,3 +393,22 @@ describe.concurrent("--version and --help", () => {
     }
   });
 });
+
+describe("files of the working directory that are Bun's, not mcpx's", () => {
+  test("a .env and a bunfig.toml there are not read by mcpx (no setting, no preload); the script's Bun runtime reads them as Bun does", async () => {
+    const own = sandbox();
+    const marks = join(own.dir, "preloaded.txt");
+    own.write(".env", "MCPX_LOGGING_LEVEL=bogus\nFROM_DOTENV=yes\n");
+    own.write("bunfig.toml", 'preload = ["./preload.ts"]\n');
+    own.write("preload.ts", `require("node:fs").appendFileSync(${JSON.stringify(marks)}, (process.env.BUN_BE_BUN ? "runtime" : "mcpx") + "\\n");\n`);
+    // a .env read by mcpx would make logging.level "bogus": a settings error, exit 2
+    const level = await mcpx(own, ["settings", "get", "logging.level", "--json"]);
+    expectExit(level, 0);
+    expect(JSON.parse(level.stdout)).toMatchObject({ value: "info", origin: "default" });
+    const run = await mcpx(own, ["exec", "console.log(process.env.FROM_DOTENV)"]);
+    expectExit(run, 0);
+    expect(run.stdout).toBe("yes\n");
+    // the preload ran in the script's runtime, never in mcpx
+    expect(readFileSync(marks, "utf8").split("\n").filter(Boolean)).toEqual(["runtime"]);
+  });
+});
