@@ -340,8 +340,8 @@ const TWO_STARTS_SOURCE =
   `{ env: { ...process.env, BUN_BE_BUN: "1" }, stdio: ["inherit", "inherit", "inherit"] });\n` +
   `process.exit(await child.exited);\n`;
 
-/** an empty compiled binary for this bun, built once and kept in node_modules/.cache/mcpx-bench */
-async function cachedBinary(name: string, source: string, bunVersion: string): Promise<string> {
+/** a small compiled binary (the empty one of row 4, the floor of row 1f) for this bun, built once and kept in node_modules/.cache/mcpx-bench */
+async function cachedBinary(name: string, source: string, bunVersion: string, flags: string[] = []): Promise<string> {
   const bin = join(EMPTY_CACHE, `${name}-bun-${bunVersion}`);
   if (existsSync(bin)) return bin;
   mkdirSync(EMPTY_CACHE, { recursive: true });
@@ -349,7 +349,7 @@ async function cachedBinary(name: string, source: string, bunVersion: string): P
   writeFileSync(join(dir, `${name}.ts`), source);
   // built beside its final name and renamed, so a half-written binary is never cached
   const tmp = `${bin}.${process.pid}.tmp`;
-  await run([BUN, "build", "--compile", "--outfile", tmp, join(dir, `${name}.ts`)]);
+  await run([BUN, "build", "--compile", ...flags, "--outfile", tmp, join(dir, `${name}.ts`)]);
   renameSync(tmp, bin);
   return bin;
 }
@@ -964,7 +964,8 @@ const mcpxVersion = (await run([MCPX, "--version"])).stdout.trim();
 const mcporterVersion = (JSON.parse(readFileSync(join(MCPORTER_DIR, "package.json"), "utf8")) as { version: string }).version;
 const sdkVersion = (JSON.parse(readFileSync(join(ROOT, "node_modules/@modelcontextprotocol/sdk/package.json"), "utf8")) as { version: string }).version;
 const EMPTY = await cachedBinary("empty", "", bunVersion);
-const TWO_STARTS = await cachedBinary("two-starts", TWO_STARTS_SOURCE, bunVersion);
+// built as mcpx is in what a start costs: it reads no .env or bunfig.toml from its directory (build.ts)
+const TWO_STARTS = await cachedBinary("two-starts-noautoload", TWO_STARTS_SOURCE, bunVersion, ["--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig"]);
 const FLOOR: Pair = {
   key: "1f",
   title: "empty exec over its floor",
