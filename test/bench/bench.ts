@@ -71,7 +71,7 @@ import { dirname, join, resolve } from "node:path";
 const WARMUP_RUNS = 2; // untimed runs of each command of a pair before its rounds
 const ROUNDS_EXEC = 15; // 1. mcpx exec '' vs bun -e ';'
 const ROUNDS_TRACE = 7; // 1t. untimed runs of mcpx exec '' with MCPX_TRACE=1, for the median of each stage
-const ROUNDS_CALLS = 7; // 2. runs of the 2,000-call script / SDK peer
+const ROUNDS_CALLS = 11; // 2. runs of the 2,000-call script / SDK peer (single runs spread ±30% on a shared 2-core machine)
 const CALLS = 2000; // 2. timed calls per run (issue 9's row: 2,000 sequential calls)
 const CALL_WARMUP = 20; // 2. untimed calls inside each run, before its timed loop (server start, JIT)
 const ROUNDS_ONESHOT = 9; // 3. mcpx call vs mcporter call; 3b. the call to big vs to fake
