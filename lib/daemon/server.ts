@@ -112,7 +112,7 @@ export async function startDaemon(session: Session): Promise<Daemon> {
     (stopping ??= (async () => {
       reaper.stop();
       await runs.stopAll(SHUTDOWN_WAIT_MS);
-      deps.runtimes.close();
+      await deps.runtimes.close();
       engine.bus.close(); // ends every /v1/events stream
       await closeMcp(engine).catch(() => {});
       await server.stop(true);

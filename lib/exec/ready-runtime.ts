@@ -121,9 +121,10 @@ export async function handOver(r: StartedRuntime, handoff: Handoff): Promise<voi
 
 /**
  * Ends a started runtime that will get no run. It has run nothing of a script's (it waits for the
- * handoff), so its group is killed at once, synchronously: the CLI may exit right after.
+ * handoff), so its group is killed at once. Settles once Bun has reaped it: a process that exits
+ * before that leaves it a zombie for init, which a container's init may never reap.
  */
-export function discard(r: StartedRuntime): void {
+export function discard(r: StartedRuntime): Promise<unknown> {
   try {
     process.kill(-r.child.pid, "SIGKILL");
   } catch {
@@ -134,4 +135,5 @@ export function discard(r: StartedRuntime): void {
   } catch {
     // already closed
   }
+  return r.child.exited;
 }

@@ -135,13 +135,13 @@ async function startedBun(
       await handOver(runtime, run);
     } catch {
       // a runtime started earlier that died while it waited (killed, out of memory): the run starts its own
-      discard(runtime);
+      await discard(runtime);
       runtime = startRuntime(shape);
       await handOver(runtime, run);
     }
   } catch (err) {
     channel.close();
-    discard(runtime);
+    await discard(runtime);
     throw err;
   }
   trace("run handed over");

@@ -10,14 +10,16 @@ import { trace } from "../util/trace.ts";
 /** a started runtime that is still waiting for a run (not ended from outside) */
 const waiting = (r: StartedRuntime) => r.child.exitCode === null && r.child.signalCode === null;
 
-/** `have` when it was started in exactly the shape wanted and still waits; otherwise it is ended and the run's own is started */
-function takeOrStart(have: StartedRuntime | undefined, want: RuntimeShape, how: string): StartedRuntime {
+/**
+ * `have` when it was started in exactly the shape wanted and still waits; otherwise it is ended and
+ * the run's own is started. `ended` settles once an ended one is reaped.
+ */
+function takeOrStart(have: StartedRuntime | undefined, want: RuntimeShape, how: string): { runtime: StartedRuntime; ended?: Promise<unknown> } {
   if (have && fits(have, want) && waiting(have)) {
     trace(`runtime taken (${how})`);
-    return have;
+    return { runtime: have };
   }
-  if (have) discard(have);
-  return startRuntime(want);
+  return { ended: have && discard(have), runtime: startRuntime(want) };
 }
 
 /** the CLI's guess, started before config is read: used by the one run if it fits, ended by close() if not taken */
@@ -34,16 +36,20 @@ export function startEarly(shape: () => RuntimeShape | undefined): EarlyRuntime 
     // a shape that cannot be made (an unwritable cache) is the run's own error to report, not the guess's
   }
   let taken = false;
+  // the guess once ended (not taken): mcpx waits for it to be reaped before it exits, or it would be init's zombie
+  let ended: Promise<unknown> | undefined;
   return {
     async runtimeFor(want) {
       const r = taken ? undefined : early;
       taken = true;
-      return takeOrStart(r, want, "started early");
+      const got = takeOrStart(r, want, "started early");
+      ended = got.ended;
+      return got.runtime;
     },
     async close() {
-      if (taken) return;
+      if (!taken && early) ended = discard(early);
       taken = true;
-      if (early) discard(early);
+      await ended;
     },
   };
 }
@@ -61,7 +67,8 @@ export class KeptRuntime implements RuntimeSource {
   async runtimeFor(want: RuntimeShape, own: { env: boolean }): Promise<StartedRuntime> {
     const have = this.ready;
     this.ready = undefined;
-    const r = takeOrStart(have, want, "kept started");
+    // one ended here is reaped while the daemon goes on
+    const { runtime: r } = takeOrStart(have, want, "kept started");
     if (!own.env) void r.child.exited.then(() => this.keep(want));
     return r;
   }
@@ -73,7 +80,8 @@ export class KeptRuntime implements RuntimeSource {
 
   private keep(shape: RuntimeShape): void {
     if (this.closed || (this.ready && fits(this.ready, shape) && waiting(this.ready))) return;
-    if (this.ready) discard(this.ready);
+    // the one replaced is reaped while the daemon goes on
+    if (this.ready) void discard(this.ready);
     this.ready = undefined;
     try {
       this.ready = startRuntime(shape);
@@ -82,10 +90,11 @@ export class KeptRuntime implements RuntimeSource {
     }
   }
 
-  /** ends the runtime kept for a next run; none is started after this */
-  close(): void {
+  /** ends the runtime kept for a next run, none being started after this; settles once it is reaped */
+  async close(): Promise<void> {
     this.closed = true;
-    if (this.ready) discard(this.ready);
+    const ready = this.ready;
     this.ready = undefined;
+    if (ready) await discard(ready);
   }
 }

@@ -1,0 +1,53 @@
+// What mcpx leaves behind when it exits, seen by the one who inherits it: each command runs as the
+// child of a subreaper (left-to-init.ts), which gets every process mcpx neither ended nor reaped,
+// zombies included; under a container's init those would stay. Every way a command ends is here: a
+// run that took the runtime started early, one whose config wants another runtime, a usage error
+// after that runtime started, a script that exits with a code, a one-shot call.
+
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { BUN, MCPX, fakeServer, sandbox } from "./harness.ts";
+import { writeConfig } from "./support.ts";
+
+const HELPER = join(import.meta.dir, "left-to-init.ts");
+
+interface Left {
+  code: number;
+  left: Array<{ pid: number; state: string; cmd: string }>;
+  stderr: string;
+}
+
+async function underSubreaper(cwd: string, env: Record<string, string>, args: string[]): Promise<Left> {
+  const out = mkdtempSync(join(cwd, "out-"));
+  const p = Bun.spawn([BUN, HELPER, out, MCPX, ...args], { cwd, env, stdout: "pipe", stderr: "pipe" });
+  const [text, err] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  const report = JSON.parse(text.trim() || `{"helper": ${JSON.stringify(err)}}`);
+  return { ...report, stderr: readFileSync(join(out, "stderr"), "utf8") };
+}
+
+describe.concurrent("mcpx leaves nothing to whoever inherits its children, not even a zombie", () => {
+  const cases: Array<[string, string[], number, Record<string, unknown>?]> = [
+    ["an exec that takes the runtime started early", ["exec", "console.log(1)"], 0],
+    ["a usage error after the runtime was started early", ["exec", "", "--no-such-flag"], 2],
+    ["a run script that is not there, after the runtime was started early", ["run", "missing.ts"], 2],
+    ["an exec whose config wants Node, so the runtime started early is ended unused", ["exec", ""], 0, { script: { runtime: "node" } }],
+    ["a script that exits with its own code", ["exec", "process.exit(3)"], 3],
+    ["a one-shot call", ["call", "fake.echo", '{"message":"x"}'], 0],
+  ];
+  for (const [name, args, code, config] of cases) {
+    test(name, async () => {
+      const sb = sandbox();
+      writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer() } });
+      // a first exec builds the runtime bundle, without which no runtime is started early
+      expect((await underSubreaper(sb.dir, sb.env, ["exec", ""])).code).toBe(0);
+      writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer() }, ...config });
+      // twice: the second call starts its server early, from what the first one noted
+      for (let i = 0; i < 2; i++) {
+        const r = await underSubreaper(sb.dir, sb.env, args);
+        if ("skipped" in r) return;
+        expect({ code: r.code, left: r.left }).toEqual({ code, left: [] });
+      }
+    });
+  }
+});
