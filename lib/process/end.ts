@@ -21,7 +21,12 @@ export function processTree(pid: number): Proc[] {
   return [{ pid, start: readEntry(pid)?.start, adopted: false }, ...[...below.values()].map((e) => ({ pid: e.pid, start: e.start, adopted: true }))];
 }
 
-/** still running: same pid and start time, and not a zombie (an adopted zombie is reaped on the way) */
+/**
+ * still there: same pid and start time, and not a zombie that is gone for good. A zombie is ours to
+ * reap when it was adopted (and Bun's when it spawned it). One whose parent still lives is not gone
+ * yet: that parent may reap it, or die, and then it is reparented to this host (a subreaper), so it
+ * is waited for and reaped here; counted gone then, it would be left to init when mcpx exits.
+ */
 function isRunning(p: Proc): boolean {
   if (!HAS_PROC) {
     try {
@@ -34,8 +39,12 @@ function isRunning(p: Proc): boolean {
   const e = readEntry(p.pid);
   if (!e || (p.start !== undefined && e.start !== p.start)) return false;
   if (e.state === "Z") {
-    if (p.adopted && e.ppid === process.pid) reapAdopted(p.pid);
-    return false;
+    if (e.ppid === process.pid) {
+      if (p.adopted) reapAdopted(p.pid);
+      return false;
+    }
+    // init's (no subreaper here) is out of reach; any other parent's will come to us or be reaped
+    return e.ppid !== 1;
   }
   return true;
 }

@@ -2,7 +2,7 @@
 // child of a subreaper (left-to-init.ts), which gets every process mcpx neither ended nor reaped,
 // zombies included; under a container's init those would stay. Every way a command ends is here: a
 // run that took the runtime started early, one whose config wants another runtime, a usage error
-// after that runtime started, a script that exits with a code, a one-shot call.
+// after that runtime started, a script that exits with a code, a run ended by its timeout, a one-shot call.
 
 import { describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -11,6 +11,13 @@ import { BUN, MCPX, fakeServer, sandbox } from "./harness.ts";
 import { writeConfig } from "./support.ts";
 
 const HELPER = join(import.meta.dir, "left-to-init.ts");
+
+/** a script that starts `sleep 300` in its own group, and waits forever */
+const SPAWN_AND_WAIT = [
+  'import { spawn } from "node:child_process";',
+  'spawn("sleep", ["300"], { stdio: "ignore" });',
+  "await new Promise(() => setInterval(() => {}, 1 << 30));",
+].join("\n");
 
 interface Left {
   code: number;
@@ -33,6 +40,8 @@ describe.concurrent("mcpx leaves nothing to whoever inherits its children, not e
     ["a run script that is not there, after the runtime was started early", ["run", "missing.ts"], 2],
     ["an exec whose config wants Node, so the runtime started early is ended unused", ["exec", ""], 0, { script: { runtime: "node" } }],
     ["a script that exits with its own code", ["exec", "process.exit(3)"], 3],
+    // the run is ended while its runtime still lives: the sleep it started dies its child, then is ours
+    ["a run past its timeout, whose script started a child", ["exec", "--timeout", "300ms", SPAWN_AND_WAIT], 124],
     ["a one-shot call", ["call", "fake.echo", '{"message":"x"}'], 0],
   ];
   for (const [name, args, code, config] of cases) {
