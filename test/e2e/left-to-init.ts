@@ -14,8 +14,26 @@ if (!becomeSubreaper()) {
   console.log(JSON.stringify({ skipped: "this system has no child subreaper (Linux only)" }));
   process.exit(0);
 }
-// files, not pipes: a process left holding mcpx's output must not hold this up
-const p = Bun.spawn([mcpx!, ...args], { stdin: "ignore", stdout: Bun.file(join(outDir!, "stdout")), stderr: Bun.file(join(outDir!, "stderr")) });
+// LEFT_SIGNAL=SIGNAL:TEXT: mcpx gets SIGNAL once TEXT is on its stdout (a Ctrl-C mid-run, say)
+const [sig, text] = (process.env.LEFT_SIGNAL ?? "").split(/:(.*)/s);
+// files, not pipes (but stdout when it is watched): a process left holding mcpx's output must not hold this up
+const p = Bun.spawn([mcpx!, ...args], {
+  stdin: "ignore",
+  stdout: text ? "pipe" : Bun.file(join(outDir!, "stdout")),
+  stderr: Bun.file(join(outDir!, "stderr")),
+});
+if (text) {
+  const reader = (p.stdout as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let seen = "";
+  while (!seen.includes(text)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    seen += decoder.decode(value, { stream: true });
+  }
+  if (seen.includes(text)) p.kill(sig as NodeJS.Signals);
+  reader.releaseLock();
+}
 const code = await p.exited;
 // mcpx has exited and Bun has reaped it: the kernel reparented what it left to this process as it exited
 const left = [...readSubtree(process.pid).values()].map((e) => {

@@ -12,10 +12,11 @@ import { writeConfig } from "./support.ts";
 
 const HELPER = join(import.meta.dir, "left-to-init.ts");
 
-/** a script that starts `sleep 300` in its own group, and waits forever */
+/** a script that starts `sleep 300` in its own group, says so, and waits forever */
 const SPAWN_AND_WAIT = [
   'import { spawn } from "node:child_process";',
   'spawn("sleep", ["300"], { stdio: "ignore" });',
+  'console.log("[spawned]");',
   "await new Promise(() => setInterval(() => {}, 1 << 30));",
 ].join("\n");
 
@@ -25,16 +26,18 @@ interface Left {
   stderr: string;
 }
 
-async function underSubreaper(cwd: string, env: Record<string, string>, args: string[]): Promise<Left> {
+/** @param signal sent to mcpx once its stdout shows `when` */
+async function underSubreaper(cwd: string, env: Record<string, string>, args: string[], signal?: { sig: string; when: string }): Promise<Left> {
   const out = mkdtempSync(join(cwd, "out-"));
-  const p = Bun.spawn([BUN, HELPER, out, MCPX, ...args], { cwd, env, stdout: "pipe", stderr: "pipe" });
+  const helperEnv = signal ? { ...env, LEFT_SIGNAL: `${signal.sig}:${signal.when}` } : env;
+  const p = Bun.spawn([BUN, HELPER, out, MCPX, ...args], { cwd, env: helperEnv, stdout: "pipe", stderr: "pipe" });
   const [text, err] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
   const report = JSON.parse(text.trim() || `{"helper": ${JSON.stringify(err)}}`);
   return { ...report, stderr: readFileSync(join(out, "stderr"), "utf8") };
 }
 
 describe.concurrent("mcpx leaves nothing to whoever inherits its children, not even a zombie", () => {
-  const cases: Array<[string, string[], number, Record<string, unknown>?]> = [
+  const cases: Array<[string, string[], number, Record<string, unknown>?, { sig: string; when: string }?]> = [
     ["an exec that takes the runtime started early", ["exec", "console.log(1)"], 0],
     ["a usage error after the runtime was started early", ["exec", "", "--no-such-flag"], 2],
     ["a run script that is not there, after the runtime was started early", ["run", "missing.ts"], 2],
@@ -42,9 +45,17 @@ describe.concurrent("mcpx leaves nothing to whoever inherits its children, not e
     ["a script that exits with its own code", ["exec", "process.exit(3)"], 3],
     // the run is ended while its runtime still lives: the sleep it started dies its child, then is ours
     ["a run past its timeout, whose script started a child", ["exec", "--timeout", "300ms", SPAWN_AND_WAIT], 124],
+    ["a run interrupted (Ctrl-C) while its script's child runs", ["exec", SPAWN_AND_WAIT], 130, undefined, { sig: "SIGINT", when: "[spawned]" }],
+    // the hook's own shell leaves a sleep behind, which ends with the hook
+    [
+      "a run whose script.before hook left a child running",
+      ["exec", "console.log(1)"],
+      0,
+      { hooks: [{ on: "script", phase: "before", run: ["sh", "-c", "sleep 300 & echo '{}'"] }] },
+    ],
     ["a one-shot call", ["call", "fake.echo", '{"message":"x"}'], 0],
   ];
-  for (const [name, args, code, config] of cases) {
+  for (const [name, args, code, config, signal] of cases) {
     test(name, async () => {
       const sb = sandbox();
       writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer() } });
@@ -53,7 +64,7 @@ describe.concurrent("mcpx leaves nothing to whoever inherits its children, not e
       writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer() }, ...config });
       // twice: the second call starts its server early, from what the first one noted
       for (let i = 0; i < 2; i++) {
-        const r = await underSubreaper(sb.dir, sb.env, args);
+        const r = await underSubreaper(sb.dir, sb.env, args, signal);
         if ("skipped" in r) return;
         expect({ code: r.code, left: r.left }).toEqual({ code, left: [] });
       }
