@@ -18,12 +18,23 @@ export default defineCommand({
         `takes no arguments (got ${[...parsed.positionals, ...parsed.rest].join(" ")}); its address is the daemon.address setting (--daemon-address)`,
       );
     const session = sessionFromArgs(parsed);
-    const daemon = await startDaemon(session);
-    const onSignal = () => void daemon.stop();
+    // handled from before the daemon starts: a supervisor may send SIGTERM as soon as it reads the
+    // "listening" line, and the default action would leave the socket, servers and runtimes behind
+    let daemon: Awaited<ReturnType<typeof startDaemon>> | undefined;
+    let stopAsked = false;
+    const onSignal = () => {
+      stopAsked = true;
+      if (daemon) void daemon.stop();
+    };
     process.on("SIGINT", onSignal);
     process.on("SIGTERM", onSignal);
-    await daemon.closed;
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    try {
+      daemon = await startDaemon(session);
+      if (stopAsked) void daemon.stop();
+      await daemon.closed;
+    } finally {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    }
   },
 });

@@ -14,16 +14,18 @@ if (!becomeSubreaper()) {
   console.log(JSON.stringify({ skipped: "this system has no child subreaper (Linux only)" }));
   process.exit(0);
 }
-// LEFT_SIGNAL=SIGNAL:TEXT: mcpx gets SIGNAL once TEXT is on its stdout (a Ctrl-C mid-run, say)
+// LEFT_SIGNAL=SIGNAL:TEXT: mcpx gets SIGNAL once TEXT is on its stdout (a Ctrl-C mid-run, say), or on
+// its stderr with LEFT_SIGNAL_ON=stderr (a daemon's "listening" line)
 const [sig, text] = (process.env.LEFT_SIGNAL ?? "").split(/:(.*)/s);
-// files, not pipes (but stdout when it is watched): a process left holding mcpx's output must not hold this up
+const watched = process.env.LEFT_SIGNAL_ON === "stderr" ? "stderr" : "stdout";
+// files, not pipes (but the stream watched): a process left holding mcpx's output must not hold this up
 const p = Bun.spawn([mcpx!, ...args], {
   stdin: "ignore",
-  stdout: text ? "pipe" : Bun.file(join(outDir!, "stdout")),
-  stderr: Bun.file(join(outDir!, "stderr")),
+  stdout: text && watched === "stdout" ? "pipe" : Bun.file(join(outDir!, "stdout")),
+  stderr: text && watched === "stderr" ? "pipe" : Bun.file(join(outDir!, "stderr")),
 });
 if (text) {
-  const reader = (p.stdout as ReadableStream<Uint8Array>).getReader();
+  const reader = (p[watched] as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
   let seen = "";
   while (!seen.includes(text)) {

@@ -5,7 +5,7 @@
 // after that runtime started, a script that exits with a code, a run ended by its timeout, a one-shot call.
 
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BUN, MCPX, fakeServer, sandbox } from "./harness.ts";
 import { writeConfig } from "./support.ts";
@@ -27,17 +27,17 @@ interface Left {
 }
 
 /** @param signal sent to mcpx once its stdout shows `when` */
-async function underSubreaper(cwd: string, env: Record<string, string>, args: string[], signal?: { sig: string; when: string }): Promise<Left> {
+async function underSubreaper(cwd: string, env: Record<string, string>, args: string[], signal?: { sig: string; when: string; on?: "stderr" }): Promise<Left> {
   const out = mkdtempSync(join(cwd, "out-"));
-  const helperEnv = signal ? { ...env, LEFT_SIGNAL: `${signal.sig}:${signal.when}` } : env;
+  const helperEnv = signal ? { ...env, LEFT_SIGNAL: `${signal.sig}:${signal.when}`, LEFT_SIGNAL_ON: signal.on ?? "stdout" } : env;
   const p = Bun.spawn([BUN, HELPER, out, MCPX, ...args], { cwd, env: helperEnv, stdout: "pipe", stderr: "pipe" });
   const [text, err] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
   const report = JSON.parse(text.trim() || `{"helper": ${JSON.stringify(err)}}`);
-  return { ...report, stderr: readFileSync(join(out, "stderr"), "utf8") };
+  return { ...report, stderr: existsSync(join(out, "stderr")) ? readFileSync(join(out, "stderr"), "utf8") : "" };
 }
 
 describe.concurrent("mcpx leaves nothing to whoever inherits its children, not even a zombie", () => {
-  const cases: Array<[string, string[], number, Record<string, unknown>?, { sig: string; when: string }?]> = [
+  const cases: Array<[string, string[], number, Record<string, unknown>?, { sig: string; when: string; on?: "stderr" }?]> = [
     ["an exec that takes the runtime started early", ["exec", "console.log(1)"], 0],
     ["a usage error after the runtime was started early", ["exec", "", "--no-such-flag"], 2],
     ["a run script that is not there, after the runtime was started early", ["run", "missing.ts"], 2],
@@ -54,6 +54,8 @@ describe.concurrent("mcpx leaves nothing to whoever inherits its children, not e
       { hooks: [{ on: "script", phase: "before", run: ["sh", "-c", "sleep 300 & echo '{}'"] }] },
     ],
     ["a one-shot call", ["call", "fake.echo", '{"message":"x"}'], 0],
+    // stopped as soon as it listens: the runtime it keeps started for a first run is ended and reaped
+    ["a daemon stopped with SIGTERM", ["daemon"], 0, undefined, { sig: "SIGTERM", when: "listening", on: "stderr" }],
   ];
   for (const [name, args, code, config, signal] of cases) {
     test(name, async () => {
