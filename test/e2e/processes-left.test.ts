@@ -12,6 +12,12 @@ import { writeConfig } from "./support.ts";
 
 const HELPER = join(import.meta.dir, "left-to-init.ts");
 
+/** a script that starts `sleep 300` in a session of its own, lets go of it, and returns */
+const DETACH_AND_RETURN = [
+  'import { spawn } from "node:child_process";',
+  'spawn("sleep", ["300"], { stdio: "ignore", detached: true }).unref();',
+].join("\n");
+
 /** a script that starts `sleep 300` in its own group, says so, and waits forever */
 const SPAWN_AND_WAIT = [
   'import { spawn } from "node:child_process";',
@@ -45,6 +51,9 @@ describe.concurrent("mcpx leaves nothing to whoever inherits its children, not e
     ["a script that exits with its own code", ["exec", "process.exit(3)"], 3],
     // the run is ended while its runtime still lives: the sleep it started dies its child, then is ours
     ["a run past its timeout, whose script started a child", ["exec", "--timeout", "300ms", SPAWN_AND_WAIT], 124],
+    ["a Deno run past its timeout, whose script started a child", ["exec", "--runtime", "deno", "--timeout", "2s", SPAWN_AND_WAIT], 124],
+    ["a Node run past its timeout, whose script started a child", ["exec", "--runtime", "node", "--timeout", "1s", SPAWN_AND_WAIT], 124],
+    ["a script that starts a detached child and returns", ["exec", DETACH_AND_RETURN], 0],
     ["a run interrupted (Ctrl-C) while its script's child runs", ["exec", SPAWN_AND_WAIT], 130, undefined, { sig: "SIGINT", when: "[spawned]" }],
     // the hook's own shell leaves a sleep behind, which ends with the hook
     [
