@@ -13,10 +13,7 @@ import { writeConfig } from "./support.ts";
 const HELPER = join(import.meta.dir, "left-to-init.ts");
 
 /** a script that starts `sleep 300` in a session of its own, lets go of it, and returns */
-const DETACH_AND_RETURN = [
-  'import { spawn } from "node:child_process";',
-  'spawn("sleep", ["300"], { stdio: "ignore", detached: true }).unref();',
-].join("\n");
+const DETACH_AND_RETURN = ['import { spawn } from "node:child_process";', 'spawn("sleep", ["300"], { stdio: "ignore", detached: true }).unref();'].join("\n");
 
 /** a script that starts `sleep 300` in its own group, says so, and waits forever */
 const SPAWN_AND_WAIT = [
