@@ -9,8 +9,12 @@ import { builtRuntimeBundle } from "../lib/exec/launcher-files.ts";
 import { startEarly, type EarlyRuntime } from "../lib/exec/runtime-sources.ts";
 import { scriptEnv } from "../lib/exec/script-env.ts";
 import { cacheDir } from "../lib/paths/dirs.ts";
+import { exitCodeOf } from "../lib/errors/codes.ts";
+import { runBeforeExit } from "../lib/util/before-exit.ts";
 
 let early: EarlyRuntime | undefined;
+/** stops handling SIGINT/SIGTERM here, once the command handles them itself */
+let handOverSignals: (() => void) | undefined;
 
 /** starts the guess for `mcpx run|exec ARGV…` (argv after the command name); none for --remote, whose run is the daemon's */
 export function startEarlyRuntime(kind: "run" | "exec", argv: string[]): void {
@@ -20,7 +24,26 @@ export function startEarlyRuntime(kind: "run" | "exec", argv: string[]): void {
   const runtime = flagValue(head, "--runtime");
   const sandbox = flagValue(head, "--sandbox");
   if ((runtime !== undefined && runtime !== "bun" && runtime !== "auto") || (sandbox !== undefined && sandbox !== "off")) return;
+  // a Ctrl-C before the command handles signals itself (it loads, reads config) would kill mcpx by the
+  // default action and leave the runtime (and the host's watcher) to init: with a handler, Bun queues
+  // the signal, and if it is handled here, not by the command, the runtime is ended and reaped first
+  const onSignal = () =>
+    void endEarlyRuntime()
+      .then(runBeforeExit)
+      .finally(() => process.exit(exitCodeOf("INTERRUPTED")));
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  handOverSignals = () => {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  };
   early = startEarly(() => shapeFromArgv(kind, head));
+}
+
+/** the command handles SIGINT and SIGTERM from here on (an interrupted run ends its runtime itself) */
+export function commandHandlesSignals(): void {
+  handOverSignals?.();
+  handOverSignals = undefined;
 }
 
 /** the value of `--flag VALUE` or `--flag=VALUE` in the raw argv, if given */

@@ -21,7 +21,7 @@ import { terminalAsker } from "../lib/session/ask.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 import { cittyArgs } from "./help.ts";
 import { trace } from "../lib/util/trace.ts";
-import { earlyRuntime, endEarlyRuntime } from "./early-runtime.ts";
+import { commandHandlesSignals, earlyRuntime, endEarlyRuntime } from "./early-runtime.ts";
 
 /** the run/exec flags that are not registry settings (the parity test checks each against every door) */
 export const SCRIPT_FLAGS: Record<string, OwnFlag> = {
@@ -92,6 +92,7 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
   const onSignal = () => abort.abort();
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  commandHandlesSignals();
   const engine = openEngine(session, { ask: terminalAsker(), status: statusLine(session.env) });
   trace("engine");
   try {
@@ -132,6 +133,7 @@ async function runRemote(opts: ExecOptions, session: Session, kind: "run" | "exe
   const onSignal = () => abort.abort();
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  commandHandlesSignals();
   try {
     const frames = postExec(address, session.get("daemon.token"), remote, abort.signal);
     return await renderFrames(frames, { mode: opts.output!, format: session.get("logging.format"), level: session.get("logging.level") });

@@ -52,6 +52,8 @@ describe.concurrent("mcpx leaves nothing to whoever inherits its children, not e
     ["a Node run past its timeout, whose script started a child", ["exec", "--runtime", "node", "--timeout", "1s", SPAWN_AND_WAIT], 124],
     ["a script that starts a detached child and returns", ["exec", DETACH_AND_RETURN], 0],
     ["a run interrupted (Ctrl-C) while its script's child runs", ["exec", SPAWN_AND_WAIT], 130, undefined, { sig: "SIGINT", when: "[spawned]" }],
+    // as soon as the runtime is spawned early, while the command still loads: before it handles signals itself
+    ["a Ctrl-C while mcpx starts up", ["exec", "console.log(1)"], 130, undefined, { sig: "SIGINT", when: "runtime spawned", on: "stderr" }],
     // the hook's own shell leaves a sleep behind, which ends with the hook
     [
       "a run whose script.before hook left a child running",
@@ -73,7 +75,8 @@ describe.concurrent("mcpx leaves nothing to whoever inherits its children, not e
       writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer() }, ...config });
       // twice: the second call starts its server early, from what the first one noted
       for (let i = 0; i < 2; i++) {
-        const r = await underSubreaper(sb.dir, sb.env, args, signal);
+        // MCPX_TRACE says when the runtime is spawned early (a case signals mcpx then)
+        const r = await underSubreaper(sb.dir, { ...sb.env, MCPX_TRACE: "1" }, args, signal);
         if ("skipped" in r) return;
         expect({ code: r.code, left: r.left }).toEqual({ code, left: [] });
       }
