@@ -62,6 +62,7 @@ describe.concurrent("mcpx leaves nothing to whoever inherits its children, not e
       { hooks: [{ on: "script", phase: "before", run: ["sh", "-c", "sleep 300 & echo '{}'"] }] },
     ],
     ["a one-shot call", ["call", "fake.echo", '{"message":"x"}'], 0],
+    ["an exec that calls a server, which is stopped when the run ends", ["exec", 'await fake.echo({ message: "x" })'], 0],
     ["mcpx serve whose client closed its stdin", ["serve"], 0],
     // stopped as soon as it listens: the runtime it keeps started for a first run is ended and reaped
     ["a daemon stopped with SIGTERM", ["daemon"], 0, undefined, { sig: "SIGTERM", when: "listening", on: "stderr" }],
