@@ -58,13 +58,14 @@ export function textHeld(text: string): string {
   return `sha256:${sha256(text)}`;
 }
 
-function pathOf(key: SessionKey): string {
+/** where the note kept by `key` lives: a stat of the binary and a hash of the environment, worth doing once per session */
+export function sessionNotePath(key: SessionKey): string {
   return notePath(key.env, "session", [VERSION, fileSignature(process.execPath), key.cwd, key.configFlag ?? null, key.flags, key.env]);
 }
 
 /** the session a note remembers for exactly this key, if every path it looked at still holds what it did */
-export function recallSession(key: SessionKey): ResolvedSession | undefined {
-  const text = readNote(pathOf(key));
+export function recallSession(key: SessionKey, path = sessionNotePath(key)): ResolvedSession | undefined {
+  const text = readNote(path);
   if (text === undefined) return undefined;
   try {
     const note = JSON.parse(text) as Note;
@@ -93,7 +94,7 @@ export function recallSession(key: SessionKey): ResolvedSession | undefined {
  * Remembers a session for the next command with the same key, if it is quiet (above).
  * @param held what each path resolution read held (textHeld); a path only looked at keeps its signature from `consulted`
  */
-export function rememberSession(key: SessionKey, s: ResolvedSession, held: ReadonlyMap<string, Held>): void {
+export function rememberSession(key: SessionKey, s: ResolvedSession, held: ReadonlyMap<string, Held>, path = sessionNotePath(key)): void {
   if (s.imports.warnings.length > 0 || Object.keys(s.config.broken).length > 0) return;
   for (const decl of SETTINGS) if (decl.secret && s.settings.get(decl.path)?.origin !== "default") return;
   const paths = new Set([...s.consulted.keys(), ...held.keys()]);
@@ -103,5 +104,5 @@ export function rememberSession(key: SessionKey, s: ResolvedSession, held: Reado
     imports: s.imports,
     settings: [...s.settings].map(([path, { decl: _decl, ...rest }]) => [path, rest]),
   };
-  writeNote(pathOf(key), JSON.stringify(note));
+  writeNote(path, JSON.stringify(note));
 }

@@ -13,7 +13,7 @@ import { err } from "../util/fd-write.ts";
 import { SCRIPT_PHASES, type ScriptPhase, type SettingGetter, type SettingValue } from "../settings/registry.ts";
 import type { ParsedArgs } from "../settings/flags.ts";
 import { resolveSettings, type FlagValue, type ResolvedSettings } from "../settings/resolve.ts";
-import { recallSession, rememberSession, textHeld, type ResolvedSession } from "./session-note.ts";
+import { recallSession, rememberSession, sessionNotePath, textHeld, type ResolvedSession } from "./session-note.ts";
 
 export interface SessionInput {
   cwd: string;
@@ -48,7 +48,8 @@ export interface Session {
 }
 
 export function openSession(input: SessionInput): Session {
-  const { config, imports, settings, consulted } = recallSession(input) ?? resolveSession(input);
+  const notePath = sessionNotePath(input);
+  const { config, imports, settings, consulted } = recallSession(input, notePath) ?? resolveSession(input, notePath);
   const get: SettingGetter = (path) => {
     const s = settings.get(path);
     if (!s) throw new Error(`internal: no setting ${path}`);
@@ -80,8 +81,8 @@ export function openSession(input: SessionInput): Session {
   };
 }
 
-/** finds, reads and resolves everything the session is made of, and remembers it for the next command */
-function resolveSession(input: SessionInput): ResolvedSession {
+/** finds, reads and resolves everything the session is made of, and remembers it for the next command (in the note at notePath) */
+function resolveSession(input: SessionInput, notePath: string): ResolvedSession {
   const consulted = new Map<string, FileSignature>();
   const held = new Map<string, string>();
   const onProbe = (path: string) => consulted.set(path, fileSignature(path));
@@ -94,7 +95,7 @@ function resolveSession(input: SessionInput): ResolvedSession {
   const settings = resolveSettings({ files: config.files, env: input.env, flags: input.flags, cwd: input.cwd, onRead });
   const imports = readImports(config, settings, input, onProbe, onRead);
   const resolved = { config, imports, settings, consulted };
-  rememberSession(input, resolved, held);
+  rememberSession(input, resolved, held, notePath);
   return resolved;
 }
 
