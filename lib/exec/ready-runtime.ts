@@ -1,14 +1,16 @@
 // A script runtime started before its run. Its entry (readyEntry) loads the runtime bundle, which
-// blocks reading the run from fd 3, a socket pair (Bun.spawn's extra "pipe") that the host writes
-// once it knows the run; the handoff then names the run's launcher, which the entry imports. Every unsandboxed Bun run starts this way, so a
+// blocks reading the run from fd 3, which the host writes once it knows the run; the handoff then
+// names the run's launcher, which the entry imports. Every unsandboxed Bun run, and every unsandboxed
+// Deno run on Linux, starts this way, so a
 // run that finds a runtime already started for it (the CLI starts one before it reads config, the
-// daemon keeps one for its next run) takes exactly the path a fresh start takes, minus the wait.
+// daemon keeps one of each kind for its next run) takes exactly the path a fresh start takes, minus the wait.
 // A process fixes at its start what nobody can change later: its argv, environment, working
-// directory and what its stdin is (and Bun reads bunfig.toml from that directory as it starts). So a
+// directory and what its stdin is (and Bun reads bunfig.toml, Deno deno.json, from that directory as it starts). So a
 // started runtime serves a run only when all of these are exactly what the run would have started
 // it with (its shape); any other run ends it, unused, and starts its own. Nothing of the run is in
-// its argv or environment (decision 0007): the run's secrets only ever travel on the socket pair,
-// which no other process can open through /proc (decision 0012).
+// its argv or environment (decision 0007): the run's secrets only ever travel on fd 3. For Bun it is
+// a socket pair (Bun.spawn's extra "pipe"), which no other process can open through /proc (decision
+// 0012); Deno reads fd 3 by opening /dev/fd/3, which a socket cannot be, so a Deno gets a pipe.
 
 import { closeSync, writeSync } from "node:fs";
 import type { Subprocess } from "bun";
@@ -16,15 +18,20 @@ import type { Handoff } from "../../launcher/wire.ts";
 import { writeContentFile } from "../paths/content-file.ts";
 import { Lineage } from "../process/lineage.ts";
 import { join } from "node:path";
-import { bunCommand } from "./bun-command.ts";
+import { bunCommand, type RuntimeCommand } from "./bun-command.ts";
+import { loadLibc } from "../process/libc.ts";
 import { stableStringify } from "../util/stable-json.ts";
 import { trace } from "../util/trace.ts";
 
 /** the descriptor the run is handed over on (launcher/wire.ts HANDOFF_FD; the host never imports the wire's code) */
 const HANDOFF_FD = 3;
 
+/** the runtimes that can be started before their run: the embedded Bun, and Deno where a pipe can be made (pipeHandoff) */
+export type ReadyKind = "bun" | "deno";
+
 /** what a runtime is started with, all fixed at its start */
 export interface RuntimeShape {
+  kind: ReadyKind;
   argv: string[];
   env: Record<string, string>;
   cwd: string;
@@ -34,9 +41,10 @@ export interface RuntimeShape {
 
 export interface StartedRuntime {
   key: string;
+  kind: ReadyKind;
   child: Subprocess<"inherit" | "pipe", "pipe", "pipe">;
   lineage: Lineage;
-  /** the host's end of the handoff socket pair */
+  /** the host's end of the handoff: a socket pair for Bun, a pipe's write end for Deno */
   handoff: number;
 }
 
@@ -53,18 +61,29 @@ export interface RuntimeSource {
 export const FRESH: RuntimeSource = { runtimeFor: async (shape) => startRuntime(shape) };
 
 /** the unsandboxed Bun runtime's shape for a run in cwd with this environment (ExecOptions.env included) */
-export function bunShape(
-  runtimeFile: string,
-  how: { cacheDir: string; env: Record<string, string | undefined>; cwd: string; stdin: "inherit" | "pipe"; autoInstall: boolean },
-): RuntimeShape {
-  const cmd = bunCommand(readyEntry(how.cacheDir, runtimeFile), how.autoInstall);
+export function bunShape(runtimeFile: string, how: ShapeOptions & { autoInstall: boolean }): RuntimeShape {
+  return shapeOf("bun", bunCommand(readyEntry(how.cacheDir, runtimeFile), how.autoInstall), how);
+}
+
+export interface ShapeOptions {
+  cacheDir: string;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  stdin: "inherit" | "pipe";
+}
+
+/**
+ * A runtime's shape from its command line (runtimes.ts runtimeCommand, given readyEntry as the file
+ * to run): for Deno, which has no command line of its own here.
+ */
+export function shapeOf(kind: ReadyKind, cmd: RuntimeCommand, how: ShapeOptions): RuntimeShape {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...how.env, ...cmd.env })) if (v !== undefined) env[k] = v;
-  return { argv: cmd.argv, env, cwd: how.cwd, stdin: how.stdin };
+  return { kind, argv: cmd.argv, env, cwd: how.cwd, stdin: how.stdin };
 }
 
 /** the entry a started runtime runs: the runtime bundle (which waits for the handoff), then the run's launcher */
-function readyEntry(cacheDir: string, runtimeFile: string): string {
+export function readyEntry(cacheDir: string, runtimeFile: string): string {
   const text =
     `// Generated by mcpx (lib/exec/ready-runtime.ts): a script runtime started before its run. Do not edit.\n` +
     `import { handedLauncher } from ${JSON.stringify(Bun.pathToFileURL(runtimeFile).href)};\n` +
@@ -73,24 +92,54 @@ function readyEntry(cacheDir: string, runtimeFile: string): string {
 }
 
 function shapeKey(s: RuntimeShape): string {
-  return stableStringify([s.argv, s.cwd, s.stdin, s.env]);
+  return stableStringify([s.kind, s.argv, s.cwd, s.stdin, s.env]);
+}
+
+const O_NONBLOCK = 0o4000;
+const O_CLOEXEC = 0o2000000;
+
+/**
+ * A pipe for a Deno's handoff: the read end becomes its fd 3, the write end stays here. Both are
+ * close-on-exec, so no other process mcpx starts holds the write end (the Deno would then never see
+ * the end of its handoff); non-blocking, as Bun's socket pair is. Undefined where libc cannot be
+ * opened (not Linux): a Deno run is then started with its run (runner.ts, decision 0007's file).
+ */
+function pipeHandoff(): { read: number; write: number } | undefined {
+  const fds = new Int32Array(2);
+  return loadLibc()?.pipe2(fds, O_CLOEXEC | O_NONBLOCK) === 0 ? { read: fds[0]!, write: fds[1]! } : undefined;
+}
+
+/** whether a Deno can be started before its run here: a pipe can be made for its handoff (pipeHandoff) */
+export function canPipeHandoff(): boolean {
+  return loadLibc() !== undefined;
 }
 
 /** starts a runtime that waits for its run; it is in a process group of its own, as every run's runtime */
 export function startRuntime(shape: RuntimeShape): StartedRuntime {
   // the lineage marker is this runtime's own id: the run it will serve is not known yet
   const lineage = new Lineage(crypto.randomUUID());
-  const stdio: Array<"inherit" | "pipe"> = [shape.stdin, "pipe", "pipe"];
-  stdio[HANDOFF_FD] = "pipe";
-  const child = Bun.spawn({
-    cmd: shape.argv,
-    cwd: shape.cwd,
-    env: { ...shape.env, ...lineage.env() },
-    stdio: stdio as ["inherit", "pipe", "pipe"],
-    detached: true,
-  }) as StartedRuntime["child"];
+  const pipe = shape.kind === "deno" ? pipeHandoff() : undefined;
+  if (shape.kind === "deno" && !pipe) throw new Error("mcpx: no pipe for a Deno's handoff here (libc could not be opened)");
+  const stdio: Array<"inherit" | "pipe" | number> = [shape.stdin, "pipe", "pipe"];
+  stdio[HANDOFF_FD] = pipe ? pipe.read : "pipe";
+  let child: StartedRuntime["child"];
+  try {
+    child = Bun.spawn({
+      cmd: shape.argv,
+      cwd: shape.cwd,
+      env: { ...shape.env, ...lineage.env() },
+      stdio: stdio as ["inherit", "pipe", "pipe"],
+      detached: true,
+    }) as StartedRuntime["child"];
+  } catch (err) {
+    if (pipe) closeSync(pipe.write);
+    throw err;
+  } finally {
+    // the read end is the Deno's alone now (its fd 3); a copy kept here would leak one descriptor per run
+    if (pipe) closeSync(pipe.read);
+  }
   trace("runtime spawned");
-  return { key: shapeKey(shape), child, lineage, handoff: child.stdio[HANDOFF_FD] as unknown as number };
+  return { key: shapeKey(shape), kind: shape.kind, child, lineage, handoff: pipe ? pipe.write : (child.stdio[HANDOFF_FD] as unknown as number) };
 }
 
 /** true when this started runtime was started with exactly the shape given */
@@ -99,8 +148,8 @@ export function fits(r: StartedRuntime, shape: RuntimeShape): boolean {
 }
 
 /**
- * Hands the run over on the socket pair and closes it: the runtime reads to its end, then runs the launcher.
- * The host's end is non-blocking: a run larger than the socket's buffer (long args) waits for the runtime to read.
+ * Hands the run over on fd 3's host end and closes it: the runtime reads to its end, then runs the launcher.
+ * The host's end is non-blocking: a run larger than the socket's or pipe's buffer (long args) waits for the runtime to read.
  */
 export async function handOver(r: StartedRuntime, handoff: Handoff): Promise<void> {
   const bytes = Buffer.from(JSON.stringify(handoff));

@@ -13,7 +13,7 @@ import { loadWire, runtimeBundle } from "./launcher-files.ts";
 import type { Handoff, ServerBinding } from "../../launcher/wire.ts";
 import type { ScriptPhase } from "../settings/registry.ts";
 import type { Frame, SerializedError } from "./frames.ts";
-import { runtimeCommand, type RuntimeName } from "./runtimes.ts";
+import { denoShape, runtimeCommand, type RuntimeName } from "./runtimes.ts";
 import { SANDBOX_PASS_ENV, channelGrants, type SandboxAllow } from "./sandbox.ts";
 import { privateSocketDir } from "../paths/socket-dir.ts";
 import { StdoutSplitter } from "./stdout-splitter.ts";
@@ -23,7 +23,7 @@ import { answerLine, type CallAnswer } from "./answer-line.ts";
 import { KILL_GRACE_MS } from "../process/group.ts";
 import { Lineage } from "../process/lineage.ts";
 import { trace, traceOnce } from "../util/trace.ts";
-import { bunShape, discard, FRESH, handOver, startRuntime, type RuntimeSource, type StartedRuntime } from "./ready-runtime.ts";
+import { bunShape, discard, FRESH, handOver, startRuntime, type RuntimeShape, type RuntimeSource, type StartedRuntime } from "./ready-runtime.ts";
 
 type Wire = typeof import("../../launcher/wire.ts");
 
@@ -52,7 +52,7 @@ export interface RunSpec {
   sandbox?: { allow: SandboxAllow; callerEnv: string[] };
   /** the caller set variables of its own for this run (ExecOptions.env) */
   callerEnv: boolean;
-  /** where an unsandboxed Bun run gets its runtime: one started before the run (ready-runtime.ts), or a new one */
+  /** where an unsandboxed Bun or Deno run gets its runtime: one started before the run (ready-runtime.ts), or a new one */
   runtimes?: RuntimeSource;
 }
 
@@ -89,9 +89,10 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
     servers: spec.servers,
     script: { path: spec.scriptPath, name: spec.scriptName, args: spec.args, export: spec.export },
   };
-  if (!spec.sandbox && (spec.runtime === "bun" || spec.runtime === "auto")) {
+  const shape = readyShape(spec, runtimeFile);
+  if (shape) {
     // the wire's decoders load while the runtime starts on its run: its first frame waits in the pipe
-    const started = await startedBun(spec, handoff, { launcher, runtimeFile }, h);
+    const started = await startedRuntime(spec, handoff, { launcher, shape }, h);
     let wire: Wire;
     try {
       wire = await loadWire(spec.cacheDir);
@@ -116,17 +117,27 @@ interface Spawned {
 }
 
 /**
- * An unsandboxed Bun run: a runtime started for exactly this shape (ready-runtime.ts), before the run
- * or now, gets the run on its handoff socket pair, the launcher named in it.
+ * The shape of this run's runtime when it is one started before its run (ready-runtime.ts): every
+ * unsandboxed Bun run, and every unsandboxed Deno run where a pipe can be made for its handoff.
+ * Undefined for the others (Node, the sandbox), which are started with their run.
  */
-async function startedBun(
+function readyShape(spec: RunSpec, runtimeFile: string): RuntimeShape | undefined {
+  if (spec.sandbox) return undefined;
+  const how = { cacheDir: spec.cacheDir, env: spec.env, cwd: spec.cwd, stdin: spec.stdin === "inherit" ? ("inherit" as const) : ("pipe" as const) };
+  if (spec.runtime === "bun" || spec.runtime === "auto") return bunShape(runtimeFile, { ...how, autoInstall: spec.autoInstall });
+  return spec.runtime === "deno" ? denoShape(runtimeFile, { ...how, autoInstall: spec.autoInstall }) : undefined;
+}
+
+/**
+ * A run whose runtime is started before it (readyShape): a runtime started for exactly this shape,
+ * before the run or now, gets the run on its fd 3, the launcher named in it.
+ */
+async function startedRuntime(
   spec: RunSpec,
   handoff: Handoff,
-  { launcher, runtimeFile }: { launcher: string; runtimeFile: string },
+  { launcher, shape }: { launcher: string; shape: RuntimeShape },
   h: RunHandlers,
 ): Promise<Spawned> {
-  const stdin = spec.stdin === "inherit" ? "inherit" : "pipe";
-  const shape = bunShape(runtimeFile, { cacheDir: spec.cacheDir, env: spec.env, cwd: spec.cwd, stdin, autoInstall: spec.autoInstall });
   const run = { ...handoff, launcher: { path: launcher, url: Bun.pathToFileURL(launcher).href } };
   let runtime = await (spec.runtimes ?? FRESH).runtimeFor(shape, { env: spec.callerEnv });
   const channel = openChannel(handoff.sock, handoff.token, h);
@@ -148,7 +159,7 @@ async function startedBun(
   return { child: runtime.child, lineage: runtime.lineage, channel };
 }
 
-/** Deno, Node and the sandbox: a runtime started with its run, handed over in a deleted file (handoffFile) */
+/** Node, the sandbox, and Deno where no pipe can be made: a runtime started with its run, handed over in a deleted file (handoffFile) */
 async function spawnWithHandoffFile(
   spec: RunSpec,
   handoff: Handoff,

@@ -1,10 +1,11 @@
 // Who starts a run's runtime before the run (ready-runtime.ts): the CLI one guess before it reads
-// config, the daemon one runtime kept for its next run. Either hands a run the runtime it holds only
-// when that runtime's shape is exactly the run's; otherwise it ends that one and starts the run's own.
-// Only unsandboxed Bun runtimes are started ahead: a sandboxed Deno's command line grants the run's
-// own files and socket, so it cannot exist before its run.
+// config (Bun), the daemon one runtime of each kind kept for its next run. Either hands a run the
+// runtime it holds only when that runtime's shape is exactly the run's; otherwise it ends that one and
+// starts the run's own. Only unsandboxed Bun and Deno runtimes are started ahead: a sandboxed Deno's
+// command line grants the run's own files and socket, so it cannot exist before its run, and Node
+// runs a launcher transpiled for the run (runtimes.ts nodeEntry).
 
-import { discard, fits, startRuntime, type RuntimeShape, type RuntimeSource, type StartedRuntime } from "./ready-runtime.ts";
+import { discard, fits, startRuntime, type ReadyKind, type RuntimeShape, type RuntimeSource, type StartedRuntime } from "./ready-runtime.ts";
 import { trace } from "../util/trace.ts";
 
 /** a started runtime that is still waiting for a run (not ended from outside) */
@@ -55,18 +56,18 @@ export function startEarly(shape: () => RuntimeShape | undefined): EarlyRuntime 
 }
 
 /**
- * The daemon's: one runtime kept started, in the shape of the last run it served, so that the next
- * run in that shape (the same cwd and environment) pays no runtime start. It is replaced once the run
- * that took it has ended, and ended by close() (daemon shutdown). Never in the shape of a run that
- * set variables of its own (--env): those end with their run.
+ * The daemon's: for each kind (Bun, Deno), one runtime kept started in the shape of the last run of
+ * that kind it served, so that the next run in that shape (the same cwd and environment) pays no
+ * runtime start. It is replaced once the run that took it has ended, and ended by close() (daemon
+ * shutdown). Never in the shape of a run that set variables of its own (--env): those end with their run.
  */
 export class KeptRuntime implements RuntimeSource {
-  private ready: StartedRuntime | undefined;
+  private readonly ready = new Map<ReadyKind, StartedRuntime>();
   private closed = false;
 
   async runtimeFor(want: RuntimeShape, own: { env: boolean }): Promise<StartedRuntime> {
-    const have = this.ready;
-    this.ready = undefined;
+    const have = this.ready.get(want.kind);
+    this.ready.delete(want.kind);
     // one ended here is reaped while the daemon goes on
     const { runtime: r } = takeOrStart(have, want, "kept started");
     if (!own.env) void r.child.exited.then(() => this.keep(want));
@@ -79,22 +80,23 @@ export class KeptRuntime implements RuntimeSource {
   }
 
   private keep(shape: RuntimeShape): void {
-    if (this.closed || (this.ready && fits(this.ready, shape) && waiting(this.ready))) return;
+    const have = this.ready.get(shape.kind);
+    if (this.closed || (have && fits(have, shape) && waiting(have))) return;
     // the one replaced is reaped while the daemon goes on
-    if (this.ready) void discard(this.ready);
-    this.ready = undefined;
+    if (have) void discard(have);
+    this.ready.delete(shape.kind);
     try {
-      this.ready = startRuntime(shape);
+      this.ready.set(shape.kind, startRuntime(shape));
     } catch {
       // none kept (no processes left, say): the next run starts its own, and says why if it cannot
     }
   }
 
-  /** ends the runtime kept for a next run, none being started after this; settles once it is reaped */
+  /** ends the runtimes kept for a next run, none being started after this; settles once they are reaped */
   async close(): Promise<void> {
     this.closed = true;
-    const ready = this.ready;
-    this.ready = undefined;
-    if (ready) await discard(ready);
+    const ready = [...this.ready.values()];
+    this.ready.clear();
+    await Promise.all(ready.map(discard));
   }
 }

@@ -11,6 +11,7 @@ import { findExecutable } from "../paths/executable.ts";
 import { denoSandboxArgs, type SandboxRun } from "./sandbox.ts";
 import type { RuntimeName } from "../settings/choices.ts";
 import { bunCommand, type RuntimeCommand } from "./bun-command.ts";
+import { canPipeHandoff, readyEntry, shapeOf, type RuntimeShape, type ShapeOptions } from "./ready-runtime.ts";
 
 export type { RuntimeName };
 
@@ -35,20 +36,8 @@ export async function runtimeCommand(name: RuntimeName, launcher: string, cacheD
     case "auto":
     case "bun":
       return bunCommand(launcher, how.autoInstall);
-    case "deno": {
-      const deno = findRuntime("deno");
-      if (!deno)
-        throw new RuntimeError(
-          `script.runtime is deno, but deno is not on PATH nor in a node_modules/.bin ` +
-            `above ${process.cwd()} or the mcpx binary: install Deno 2 (npm i -D deno works), or use ` +
-            `--runtime bun (the embedded runtime)`,
-        );
-      // --cached-only: npm: and remote imports come from Deno's cache or fail, never from a download
-      return {
-        argv: [deno, "run", "--allow-all", "--no-prompt", "--quiet", ...(how.autoInstall ? [] : ["--cached-only"]), launcher],
-        env: { DENO_NO_UPDATE_CHECK: "1" },
-      };
-    }
+    case "deno":
+      return denoCommand(launcher, how.autoInstall);
     case "node": {
       const node = findRuntime("node");
       if (!node)
@@ -59,6 +48,31 @@ export async function runtimeCommand(name: RuntimeName, launcher: string, cacheD
       return { argv: [node, nodeEntry(launcher, cacheDir, scriptPath)], env: {} };
     }
   }
+}
+
+/** unsandboxed Deno running entry */
+function denoCommand(entry: string, autoInstall: boolean): RuntimeCommand {
+  const deno = findRuntime("deno");
+  if (!deno)
+    throw new RuntimeError(
+      `script.runtime is deno, but deno is not on PATH nor in a node_modules/.bin ` +
+        `above ${process.cwd()} or the mcpx binary: install Deno 2 (npm i -D deno works), or use ` +
+        `--runtime bun (the embedded runtime)`,
+    );
+  // --cached-only: npm: and remote imports come from Deno's cache or fail, never from a download
+  return {
+    argv: [deno, "run", "--allow-all", "--no-prompt", "--quiet", ...(autoInstall ? [] : ["--cached-only"]), entry],
+    env: { DENO_NO_UPDATE_CHECK: "1" },
+  };
+}
+
+/**
+ * The unsandboxed Deno runtime's shape for a run in cwd with this environment, started before its run
+ * (ready-runtime.ts); undefined where no pipe can be made for its handoff (then it starts with its run).
+ */
+export function denoShape(runtimeFile: string, how: ShapeOptions & { autoInstall: boolean }): RuntimeShape | undefined {
+  if (!canPipeHandoff()) return undefined;
+  return shapeOf("deno", denoCommand(readyEntry(how.cacheDir, runtimeFile), how.autoInstall), how);
 }
 
 /**

@@ -1,7 +1,8 @@
 // The few libc functions mcpx calls that Bun has no API for, through bun:ffi, opened once per process
 // with all their symbols (each dlopen compiles its trampolines: ~0.3 ms, measured): the subreaper's
-// prctl and waitpid (subreaper.ts), and socketpair and close for a stdio server's channel
-// (lib/mcp/stdio-sockets.ts). Linux only: undefined elsewhere, or where FFI or libc cannot be opened.
+// prctl and waitpid (subreaper.ts), socketpair and close for a stdio server's channel
+// (lib/mcp/stdio-sockets.ts), and pipe2 for the handoff of a Deno started before its run
+// (lib/exec/ready-runtime.ts). Linux only: undefined elsewhere, or where FFI or libc cannot be opened.
 
 import { HAS_PROC } from "./proc-table.ts";
 
@@ -11,6 +12,8 @@ export interface Libc {
   /** fills sv (an Int32Array of 2) with a connected pair; 0 on success */
   socketpair(domain: number, type: number, protocol: number, sv: Int32Array): number;
   close(fd: number): number;
+  /** fills fds (an Int32Array of 2) with a pipe's read and write ends; 0 on success */
+  pipe2(fds: Int32Array, flags: number): number;
 }
 
 let libc: Libc | undefined | null;
@@ -33,6 +36,7 @@ export function loadLibc(): Libc | undefined {
       waitpid: { args: [FFIType.i32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
       socketpair: { args: [FFIType.i32, FFIType.i32, FFIType.i32, FFIType.ptr], returns: FFIType.i32 },
       close: { args: [FFIType.i32], returns: FFIType.i32 },
+      pipe2: { args: [FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
     } as const;
     for (const name of ["libc.so.6", "libc.so"]) {
       try {

@@ -19,11 +19,13 @@ writeConfig(sb, "on-deno/.mcpx.json", { mcpServers: { fake: fakeServer() }, scri
 /** in every started runtime's command line: the entry that waits for its run */
 const READY = join(sb.env.XDG_CACHE_HOME!, "mcpx", "launch", "ready-");
 
-const traced = (stderr: string, stage: string) => stderr.split("\n").filter((l) => l.startsWith("mcpx trace ") && l.endsWith(`ms ${stage}`)).length;
-
+/** what a script sees of its start, on either runtime, and which one it ran on */
 const SHOW =
-  "return { pid: process.pid, who: process.env.WHO ?? null, greeting: process.env.GREETING ?? null, cwd: process.cwd(), " +
-  "stdin: await new Response(Bun.stdin.stream()).text(), argv1: process.argv[1] }";
+  "const stdin = typeof Bun === 'undefined' ? await new Response(Deno.stdin.readable).text() : await new Response(Bun.stdin.stream()).text(); " +
+  "return { pid: process.pid, deno: typeof Deno !== 'undefined', who: process.env.WHO ?? null, greeting: process.env.GREETING ?? null, " +
+  "cwd: process.cwd(), stdin, argv1: process.argv[1] }";
+
+const traced = (stderr: string, stage: string) => stderr.split("\n").filter((l) => l.startsWith("mcpx trace ") && l.endsWith(`ms ${stage}`)).length;
 
 afterAll(stopDaemons);
 
@@ -33,21 +35,20 @@ beforeAll(async () => {
 });
 
 describe("the runtime the CLI starts before it reads config", () => {
-  test("the run takes it, and the script sees its environment, --env, cwd and stdin exactly", async () => {
+  /** SHOW from sub/dir, with --env, a variable of the caller's and stdin piped in */
+  const fromSubDir = async (extra: string[], env: Record<string, string> = {}) => {
     const cwd = join(sb.dir, "sub/dir");
-    const r = await mcpx(sb, ["exec", "--json", "--env", "GREETING=hello there", SHOW], { cwd, env: { MCPX_TRACE: "1", WHO: "caller" }, stdin: "piped in\n" });
+    const r = await mcpx(sb, ["exec", ...extra, "--json", "--env", "GREETING=hello there", SHOW], { cwd, env: { ...env, WHO: "caller" }, stdin: "piped in\n" });
     expectExit(r, 0);
+    const seen = { pid: 0, who: "caller", greeting: "hello there", cwd, stdin: "piped in\n", argv1: expect.stringContaining("/launch/launcher-") };
+    return { r, seen, result: { ...JSON.parse(r.stdout).result, pid: 0 } };
+  };
+
+  test("the run takes it, and the script sees its environment, --env, cwd and stdin exactly", async () => {
+    const { r, seen, result } = await fromSubDir([], { MCPX_TRACE: "1" });
     expect(traced(r.stderr, "runtime taken (started early)")).toBe(1);
     expect(traced(r.stderr, "runtime spawned")).toBe(1);
-    const { result } = JSON.parse(r.stdout);
-    expect({ ...result, pid: 0 }).toEqual({
-      pid: 0,
-      who: "caller",
-      greeting: "hello there",
-      cwd,
-      stdin: "piped in\n",
-      argv1: expect.stringContaining("/launch/launcher-"),
-    });
+    expect(result).toEqual({ ...seen, deno: false });
     expect(await leftoverProcesses(READY)).toEqual([]);
   });
 
@@ -66,6 +67,12 @@ describe("the runtime the CLI starts before it reads config", () => {
     expectExit(r, 0);
     expect(r.stdout).toBe("object\n");
     expect(traced(r.stderr, "runtime spawned")).toBe(1);
+  });
+
+  test("a Deno run is started as a runtime that waits for its run, and the script sees its environment, --env, cwd and stdin exactly", async () => {
+    const { seen, result } = await fromSubDir(["--runtime", "deno"]);
+    expect(result).toEqual({ ...seen, deno: true });
+    expect(await leftoverProcesses(READY)).toEqual([]);
   });
 
   test("a run that fails before it starts leaves no started runtime behind", async () => {
@@ -123,6 +130,53 @@ describe("the runtime the daemon keeps started", () => {
     expect(await leftoverProcesses(READY)).toEqual([]);
   });
 });
+
+describe("the runtimes the daemon keeps started, one of each kind", () => {
+  test("where config says deno, a Deno waits for the first run and another for the next; a Bun run leaves it kept; stop ends both", async () => {
+    const cwd = join(sb.dir, "on-deno");
+    const d = await startDaemon(sb, [], { cwd, env: { WHO: "daemon" } });
+    const remote = async (extra: string[] = []) => {
+      const r = await mcpx(sb, ["exec", "--remote", "--json", ...extra, SHOW], { cwd });
+      expectExit(r, 0);
+      return JSON.parse(r.stdout).result as { pid: number; deno: boolean };
+    };
+    const [primed] = await processesAppear(READY, 1);
+    expect(commandLine(primed!)).toContain("deno");
+    expect(parentOf(primed!)).toBe(d.proc.pid);
+    const first = await remote();
+    expect(first).toMatchObject({
+      pid: primed!,
+      deno: true,
+      who: "daemon",
+      greeting: null,
+      cwd,
+      stdin: "",
+      argv1: expect.stringContaining("/launch/launcher-"),
+    });
+
+    const [kept] = await processesAppear(READY, 1);
+    const second = await remote(["--timeout", "30s"]);
+    expect(second).toMatchObject({ pid: kept!, deno: true, who: "daemon", cwd, stdin: "" });
+
+    // a Bun run takes no Deno and ends none: one of each kind is kept from then on
+    const [keptDeno] = await processesAppear(READY, 1);
+    const bun = await remote(["--runtime", "bun"]);
+    expect(bun).toMatchObject({ deno: false, who: "daemon", cwd });
+    const both = await processesAppear(READY, 2);
+    expect(both).toContain(keptDeno!);
+    expect(both.map((pid) => commandLine(pid).includes("deno")).sort()).toEqual([false, true]);
+    expect((await remote()).pid).toBe(keptDeno!);
+
+    await processesAppear(READY, 2);
+    expect(await d.stop()).toBe(0);
+    expect(await leftoverProcesses(READY)).toEqual([]);
+  });
+});
+
+/** a live process's command line, its arguments joined by spaces */
+function commandLine(pid: number): string {
+  return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ");
+}
 
 /** waits up to 5 s for a process to be gone */
 async function gone(pid: number): Promise<boolean> {
