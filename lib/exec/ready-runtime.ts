@@ -20,6 +20,7 @@ import { Lineage } from "../process/lineage.ts";
 import { join } from "node:path";
 import { bunCommand, type RuntimeCommand } from "./bun-command.ts";
 import { loadLibc } from "../process/libc.ts";
+import { closeFds, socketPair } from "../process/socket-pair.ts";
 import { stableStringify } from "../util/stable-json.ts";
 import { trace } from "../util/trace.ts";
 
@@ -42,6 +43,8 @@ export interface RuntimeShape {
 export interface StartedRuntime {
   key: string;
   kind: ReadyKind;
+  /** the host's end of the runtime's fd 1, a socket pair read through Bun's socket API (lib/process/socket-pair.ts); undefined: child.stdout */
+  stdout?: number;
   child: Subprocess<"inherit" | "pipe", "pipe", "pipe">;
   lineage: Lineage;
   /** the host's end of the handoff: a socket pair for Bun, a pipe's write end for Deno */
@@ -120,7 +123,8 @@ export function startRuntime(shape: RuntimeShape): StartedRuntime {
   const lineage = new Lineage(crypto.randomUUID());
   const pipe = shape.kind === "deno" ? pipeHandoff() : undefined;
   if (shape.kind === "deno" && !pipe) throw new Error("mcpx: no pipe for a Deno's handoff here (libc could not be opened)");
-  const stdio: Array<"inherit" | "pipe" | number> = [shape.stdin, "pipe", "pipe"];
+  const out = socketPair();
+  const stdio: Array<"inherit" | "pipe" | number> = [shape.stdin, out ? out.theirs : "pipe", "pipe"];
   stdio[HANDOFF_FD] = pipe ? pipe.read : "pipe";
   let child: StartedRuntime["child"];
   try {
@@ -133,13 +137,23 @@ export function startRuntime(shape: RuntimeShape): StartedRuntime {
     }) as StartedRuntime["child"];
   } catch (err) {
     if (pipe) closeSync(pipe.write);
+    if (out) closeFds(out.ours);
     throw err;
   } finally {
     // the read end is the Deno's alone now (its fd 3); a copy kept here would leak one descriptor per run
     if (pipe) closeSync(pipe.read);
+    // and its stdout's end: one kept here would hold the socket open after the runtime has exited
+    if (out) closeFds(out.theirs);
   }
   trace("runtime spawned");
-  return { key: shapeKey(shape), kind: shape.kind, child, lineage, handoff: pipe ? pipe.write : (child.stdio[HANDOFF_FD] as unknown as number) };
+  return {
+    key: shapeKey(shape),
+    kind: shape.kind,
+    stdout: out?.ours,
+    child,
+    lineage,
+    handoff: pipe ? pipe.write : (child.stdio[HANDOFF_FD] as unknown as number),
+  };
 }
 
 /** true when this started runtime was started with exactly the shape given */
@@ -184,5 +198,6 @@ export function discard(r: StartedRuntime): Promise<unknown> {
   } catch {
     // already closed
   }
+  if (r.stdout !== undefined) closeFds(r.stdout);
   return r.child.exited;
 }

@@ -19,6 +19,7 @@ import { privateSocketDir } from "../paths/socket-dir.ts";
 import { StdoutSplitter } from "./stdout-splitter.ts";
 import { latin1Bytes, latin1Text, latin1ToUtf8, Utf8Pieces, type StdoutPiece } from "./stdout-bytes.ts";
 import { SocketWriteQueue } from "../util/socket-write-queue.ts";
+import { closeFds, readSocket, socketPair } from "../process/socket-pair.ts";
 import { answerLine, type CallAnswer } from "./answer-line.ts";
 import { KILL_GRACE_MS } from "../process/group.ts";
 import { Lineage } from "../process/lineage.ts";
@@ -98,6 +99,7 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
       wire = await loadWire(spec.cacheDir);
     } catch (err) {
       started.channel.close();
+      if (started.stdout !== undefined) closeFds(started.stdout);
       await started.lineage.end();
       throw err;
     }
@@ -110,6 +112,8 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
 
 interface Spawned {
   child: StartedRuntime["child"];
+  /** the host's end of the runtime's fd 1 when it is a socket pair (ready-runtime.ts); else child.stdout */
+  stdout?: number;
   lineage: Lineage;
   channel: Channel;
   /** a sandboxed Deno's handoff file, removed when the run ends if it never read it */
@@ -156,7 +160,7 @@ async function startedRuntime(
     throw err;
   }
   trace("run handed over");
-  return { child: runtime.child, lineage: runtime.lineage, channel };
+  return { child: runtime.child, stdout: runtime.stdout, lineage: runtime.lineage, channel };
 }
 
 /** Node, the sandbox, and Deno where no pipe can be made: a runtime started with its run, handed over in a deleted file (handoffFile) */
@@ -189,8 +193,9 @@ async function spawnWithHandoffFile(
 
   let child: StartedRuntime["child"];
   const handoffFd = handoffFile(handoffPath, handoff, !spec.sandbox);
+  const out = socketPair();
   try {
-    const stdio: Array<"inherit" | "pipe" | number> = [spec.stdin === "inherit" ? "inherit" : "pipe", "pipe", "pipe"];
+    const stdio: Array<"inherit" | "pipe" | number> = [spec.stdin === "inherit" ? "inherit" : "pipe", out ? out.theirs : "pipe", "pipe"];
     stdio[at.fd] = handoffFd;
     child = Bun.spawn({
       cmd: spec.sandbox ? [...cmd.argv, handoffPath] : cmd.argv,
@@ -202,17 +207,26 @@ async function spawnWithHandoffFile(
   } catch (err) {
     channel.close();
     rmSync(handoffPath, { force: true });
+    if (out) closeFds(out.ours);
     throw err;
   } finally {
     closeSync(handoffFd);
+    // the runtime holds its stdout's end now: one kept here would hold the socket open after it exited
+    if (out) closeFds(out.theirs);
   }
   lineage.track(child.pid);
   trace("runtime spawned");
-  return { child, lineage, channel, handoffPath: spec.sandbox ? handoffPath : undefined };
+  return { child, stdout: out?.ours, lineage, channel, handoffPath: spec.sandbox ? handoffPath : undefined };
 }
 
 /** the run, from its runtime's start to its end: stdin, frames, calls, timeout and cancel, the outcome */
-async function watchRun(spec: RunSpec, h: RunHandlers, wire: Wire, nonce: string, { child, lineage, channel, handoffPath }: Spawned): Promise<RunOutcome> {
+async function watchRun(
+  spec: RunSpec,
+  h: RunHandlers,
+  wire: Wire,
+  nonce: string,
+  { child, stdout: stdoutFd, lineage, channel, handoffPath }: Spawned,
+): Promise<RunOutcome> {
   const firstOutput = traceOnce();
   const firstFrame = traceOnce();
   if (spec.stdin !== "inherit") {
@@ -253,7 +267,20 @@ async function watchRun(spec: RunSpec, h: RunHandlers, wire: Wire, nonce: string
         return;
     }
   };
-  const stdoutDone = pump(child.stdout as ReadableStream<Uint8Array>, (s) => splitter.push(s).forEach(onPiece), "latin1").then(() => {
+  const onStdout = (s: string) => splitter.push(s).forEach(onPiece);
+  const read =
+    stdoutFd === undefined
+      ? pump(child.stdout as ReadableStream<Uint8Array>, onStdout, "latin1")
+      : readSocket(
+          stdoutFd,
+          (bytes) => {
+            if (bytes.length > 0) onStdout(latin1Text(bytes));
+            return true;
+          },
+          // a read error ends the script's output, as the end of the stream does; its exit still decides the run
+          () => {},
+        ).then((r) => r.ended);
+  const stdoutDone = read.then(() => {
     splitter.end().forEach(onPiece);
     stdout(text.flush());
   });

@@ -7,28 +7,12 @@
 // it saw before: a unix stream socket on fd 0 and another on fd 1.
 
 import type { Socket } from "bun";
-import { openedLibc } from "../process/libc.ts";
+import { closeFds, socketPair, type Pair } from "../process/socket-pair.ts";
 import { SocketWriteQueue } from "../util/socket-write-queue.ts";
-
-const AF_UNIX = 1;
-const SOCK_STREAM = 1;
-/** Linux's value: mcpx's ends must not leak into other processes it starts (a script, a hook) */
-const SOCK_CLOEXEC = 0o2000000;
-
-/** one connected pair: mcpx keeps `ours`, the server gets `theirs` */
-interface Pair {
-  ours: number;
-  theirs: number;
-}
 
 export interface StdioPairs {
   stdin: Pair;
   stdout: Pair;
-}
-
-function pair(): Pair | undefined {
-  const sv = new Int32Array(2);
-  return openedLibc()?.socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) === 0 ? { ours: sv[0]!, theirs: sv[1]! } : undefined;
 }
 
 /**
@@ -39,16 +23,11 @@ function pair(): Pair | undefined {
  * Not Linux, or no FFI: never open, always the pipes.
  */
 export function stdioPairs(): StdioPairs | undefined {
-  const stdin = pair();
-  const stdout = stdin && pair();
+  const stdin = socketPair();
+  const stdout = stdin && socketPair();
   if (stdin && stdout) return { stdin, stdout };
   if (stdin) closeFds(stdin.ours, stdin.theirs);
   return undefined;
-}
-
-export function closeFds(...fds: number[]): void {
-  const libc = openedLibc();
-  for (const fd of fds) libc?.close(fd);
 }
 
 /** writes lines to the server's stdin */
@@ -84,24 +63,4 @@ export async function stdinSocket(fd: number): Promise<StdinWriter> {
     },
     end: () => socket.end(),
   };
-}
-
-/**
- * Reads the server's stdout, on mcpx's end of its pair, until the server closes it; `chunk` is told
- * each piece (false from it: stop reading). `ended` settles when the socket is closed.
- */
-export async function readStdoutSocket(fd: number, chunk: (bytes: Uint8Array) => boolean, onError: (err: Error) => void): Promise<{ ended: Promise<void> }> {
-  let done!: () => void;
-  const ended = new Promise<void>((resolve) => (done = resolve));
-  await Bun.connect({
-    fd,
-    socket: {
-      data: (s: Socket, bytes: Uint8Array) => {
-        if (!chunk(bytes)) s.end();
-      },
-      close: () => done(),
-      error: (_s: Socket, err: Error) => onError(err),
-    },
-  } as never);
-  return { ended };
 }

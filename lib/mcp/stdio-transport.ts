@@ -17,7 +17,8 @@ import { jsonRpcMessage } from "./lean-read.ts";
 import { takeEarlyServer } from "./early-server.ts";
 import { LineReader } from "./line-reader.ts";
 import { serverSpawn } from "./server-spawn.ts";
-import { closeFds, readStdoutSocket, stdinSocket, stdioPairs, type StdinWriter } from "./stdio-sockets.ts";
+import { stdinSocket, stdioPairs, type StdinWriter } from "./stdio-sockets.ts";
+import { closeFds, readSocket } from "../process/socket-pair.ts";
 
 export interface StdioParams {
   command: string;
@@ -94,7 +95,7 @@ export class StdioTransport implements Transport {
     let stdout: Promise<void>;
     if (pairs) {
       const [reading, stdin] = await Promise.all([
-        readStdoutSocket(
+        readSocket(
           pairs.stdout.ours,
           (chunk) => lines.push(chunk),
           (err) => this.onerror?.(err),
