@@ -22,7 +22,7 @@ import { sandboxContext, unsandboxedWarning } from "../exec/sandbox-policy.ts";
 import { decideSandbox } from "../exec/sandbox.ts";
 import { runtimeBundle } from "../exec/launcher-files.ts";
 import { bunShape } from "../exec/ready-runtime.ts";
-import { denoShape } from "../exec/runtimes.ts";
+import { denoShape, nodeShape } from "../exec/runtimes.ts";
 import { scriptEnv } from "../exec/script-env.ts";
 import { dispatch } from "./routes.ts";
 import { Runs } from "./runs.ts";
@@ -130,14 +130,14 @@ export async function startDaemon(session: Session): Promise<Daemon> {
 
 /**
  * The first run finds a runtime started too, when it has the shape of a plain run here: the
- * configured runtime (Bun, or Deno where it can be started before its run), unsandboxed on /v1/exec,
+ * configured runtime (Bun, Node, or Deno where it can be started before its run), unsandboxed on /v1/exec,
  * in the daemon's directory, without --env (a `mcpx exec --remote` from the same directory). Builds
  * the runtime bundle if this cache has none yet.
  */
 async function primeRuntime(session: Session, runtimes: KeptRuntime): Promise<void> {
   const runtime = session.get("script.runtime");
   const sandbox = decideSandbox(undefined, sandboxContext(session, "http").policy);
-  if (runtime === "node" || !sandbox.ok || sandbox.on) return;
+  if (!sandbox.ok || sandbox.on) return;
   try {
     const bundle = await runtimeBundle(session.cacheDir);
     const how = {
@@ -147,10 +147,10 @@ async function primeRuntime(session: Session, runtimes: KeptRuntime): Promise<vo
       stdin: "pipe" as const,
       autoInstall: session.get("exec.autoInstall"),
     };
-    const shape = runtime === "deno" ? denoShape(bundle, how) : bunShape(bundle, how);
+    const shape = runtime === "deno" ? denoShape(bundle, how) : runtime === "node" ? nodeShape(bundle, how) : bunShape(bundle, how);
     if (shape) runtimes.prime(shape);
   } catch {
-    // the first run builds the bundle itself (and says so if it cannot), or finds no Deno (and says so)
+    // the first run builds the bundle itself (and says so if it cannot), or finds no Deno or Node (and says so)
   }
 }
 

@@ -1,16 +1,16 @@
 // A script runtime started before its run. Its entry (readyEntry) loads the runtime bundle, which
 // blocks reading the run from fd 3, which the host writes once it knows the run; the handoff then
-// names the run's launcher, which the entry imports. Every unsandboxed Bun run, and every unsandboxed
-// Deno run on Linux, starts this way, so a
+// names the run's launcher, which the entry imports. Every unsandboxed run (Bun, Node, and Deno on
+// Linux) starts this way, so a
 // run that finds a runtime already started for it (the CLI starts one before it reads config, the
 // daemon keeps one of each kind for its next run) takes exactly the path a fresh start takes, minus the wait.
 // A process fixes at its start what nobody can change later: its argv, environment, working
 // directory and what its stdin is (and Bun reads bunfig.toml, Deno deno.json, from that directory as it starts). So a
 // started runtime serves a run only when all of these are exactly what the run would have started
 // it with (its shape); any other run ends it, unused, and starts its own. Nothing of the run is in
-// its argv or environment (decision 0007): the run's secrets only ever travel on fd 3. For Bun it is
-// a socket pair (Bun.spawn's extra "pipe"), which no other process can open through /proc (decision
-// 0012); Deno reads fd 3 by opening /dev/fd/3, which a socket cannot be, so a Deno gets a pipe.
+// its argv or environment (decision 0007): the run's secrets only ever travel on fd 3. For Bun and
+// Node it is a socket pair (Bun.spawn's extra "pipe"), which no other process can open through /proc
+// (decision 0012); Deno reads fd 3 by opening /dev/fd/3, which a socket cannot be, so a Deno gets a pipe.
 
 import { closeSync, writeSync } from "node:fs";
 import type { Subprocess } from "bun";
@@ -27,8 +27,8 @@ import { trace } from "../util/trace.ts";
 /** the descriptor the run is handed over on (launcher/wire.ts HANDOFF_FD; the host never imports the wire's code) */
 const HANDOFF_FD = 3;
 
-/** the runtimes that can be started before their run: the embedded Bun, and Deno where a pipe can be made (pipeHandoff) */
-export type ReadyKind = "bun" | "deno";
+/** the runtimes that can be started before their run: the embedded Bun, Node, and Deno where a pipe can be made (pipeHandoff) */
+export type ReadyKind = "bun" | "deno" | "node";
 
 /** what a runtime is started with, all fixed at its start */
 export interface RuntimeShape {
@@ -47,7 +47,7 @@ export interface StartedRuntime {
   stdout?: number;
   child: Subprocess<"inherit" | "pipe", "pipe", "pipe">;
   lineage: Lineage;
-  /** the host's end of the handoff: a socket pair for Bun, a pipe's write end for Deno */
+  /** the host's end of the handoff: a socket pair for Bun and Node, a pipe's write end for Deno */
   handoff: number;
 }
 
@@ -75,10 +75,7 @@ export interface ShapeOptions {
   stdin: "inherit" | "pipe";
 }
 
-/**
- * A runtime's shape from its command line (runtimes.ts runtimeCommand, given readyEntry as the file
- * to run): for Deno, which has no command line of its own here.
- */
+/** a runtime's shape from its command line, which runs readyEntry (runtimes.ts denoShape, nodeShape) */
 export function shapeOf(kind: ReadyKind, cmd: RuntimeCommand, how: ShapeOptions): RuntimeShape {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...how.env, ...cmd.env })) if (v !== undefined) env[k] = v;

@@ -13,7 +13,7 @@ import { loadWire, runtimeBundle } from "./launcher-files.ts";
 import type { Handoff, ServerBinding } from "../../launcher/wire.ts";
 import type { ScriptPhase } from "../settings/registry.ts";
 import type { Frame, SerializedError } from "./frames.ts";
-import { denoShape, runtimeCommand, type RuntimeName } from "./runtimes.ts";
+import { denoShape, nodeLauncher, nodeShape, runtimeCommand, type RuntimeName } from "./runtimes.ts";
 import { SANDBOX_PASS_ENV, channelGrants, type SandboxAllow } from "./sandbox.ts";
 import { privateSocketDir } from "../paths/socket-dir.ts";
 import { StdoutSplitter } from "./stdout-splitter.ts";
@@ -53,7 +53,7 @@ export interface RunSpec {
   sandbox?: { allow: SandboxAllow; callerEnv: string[] };
   /** the caller set variables of its own for this run (ExecOptions.env) */
   callerEnv: boolean;
-  /** where an unsandboxed Bun or Deno run gets its runtime: one started before the run (ready-runtime.ts), or a new one */
+  /** where an unsandboxed run gets its runtime: one started before the run (ready-runtime.ts), or a new one */
   runtimes?: RuntimeSource;
 }
 
@@ -93,7 +93,8 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
   const shape = readyShape(spec, runtimeFile);
   if (shape) {
     // the wire's decoders load while the runtime starts on its run: its first frame waits in the pipe
-    const started = await startedRuntime(spec, handoff, { launcher, shape }, h);
+    const handed = shape.kind === "node" ? nodeLauncher(launcher, spec.cacheDir, spec.scriptPath) : launcher;
+    const started = await startedRuntime(spec, handoff, { launcher: handed, shape }, h);
     let wire: Wire;
     try {
       wire = await loadWire(spec.cacheDir);
@@ -122,14 +123,14 @@ interface Spawned {
 
 /**
  * The shape of this run's runtime when it is one started before its run (ready-runtime.ts): every
- * unsandboxed Bun run, and every unsandboxed Deno run where a pipe can be made for its handoff.
- * Undefined for the others (Node, the sandbox), which are started with their run.
+ * unsandboxed run, Deno's where a pipe can be made for its handoff. Undefined for the others (the
+ * sandbox, Deno where no pipe can be made), which are started with their run.
  */
 function readyShape(spec: RunSpec, runtimeFile: string): RuntimeShape | undefined {
   if (spec.sandbox) return undefined;
   const how = { cacheDir: spec.cacheDir, env: spec.env, cwd: spec.cwd, stdin: spec.stdin === "inherit" ? ("inherit" as const) : ("pipe" as const) };
   if (spec.runtime === "bun" || spec.runtime === "auto") return bunShape(runtimeFile, { ...how, autoInstall: spec.autoInstall });
-  return spec.runtime === "deno" ? denoShape(runtimeFile, { ...how, autoInstall: spec.autoInstall }) : undefined;
+  return spec.runtime === "deno" ? denoShape(runtimeFile, { ...how, autoInstall: spec.autoInstall }) : nodeShape(runtimeFile, how);
 }
 
 /**
@@ -163,7 +164,7 @@ async function startedRuntime(
   return { child: runtime.child, stdout: runtime.stdout, lineage: runtime.lineage, channel };
 }
 
-/** Node, the sandbox, and Deno where no pipe can be made: a runtime started with its run, handed over in a deleted file (handoffFile) */
+/** the sandbox, and Deno where no pipe can be made: a runtime started with its run, handed over in a deleted file (handoffFile) */
 async function spawnWithHandoffFile(
   spec: RunSpec,
   handoff: Handoff,

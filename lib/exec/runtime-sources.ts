@@ -1,9 +1,8 @@
 // Who starts a run's runtime before the run (ready-runtime.ts): the CLI one guess before it reads
 // config (Bun), the daemon one runtime of each kind kept for its next run. Either hands a run the
 // runtime it holds only when that runtime's shape is exactly the run's; otherwise it ends that one and
-// starts the run's own. Only unsandboxed Bun and Deno runtimes are started ahead: a sandboxed Deno's
-// command line grants the run's own files and socket, so it cannot exist before its run, and Node
-// runs a launcher transpiled for the run (runtimes.ts nodeEntry).
+// starts the run's own. Only unsandboxed runtimes are started ahead: a sandboxed Deno's command line
+// grants the run's own files and socket, so it cannot exist before its run.
 
 import { discard, fits, startRuntime, type ReadyKind, type RuntimeShape, type RuntimeSource, type StartedRuntime } from "./ready-runtime.ts";
 import { trace } from "../util/trace.ts";
@@ -56,7 +55,7 @@ export function startEarly(shape: () => RuntimeShape | undefined): EarlyRuntime 
 }
 
 /**
- * The daemon's: for each kind (Bun, Deno), one runtime kept started in the shape of the last run of
+ * The daemon's: for each kind (Bun, Deno, Node), one runtime kept started in the shape of the last run of
  * that kind it served, so that the next run in that shape (the same cwd and environment) pays no
  * runtime start. It is replaced once the run that took it has ended, and ended by close() (daemon
  * shutdown). Never in the shape of a run that set variables of its own (--env): those end with their run.

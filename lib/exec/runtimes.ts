@@ -38,15 +38,8 @@ export async function runtimeCommand(name: RuntimeName, launcher: string, cacheD
       return bunCommand(launcher, how.autoInstall);
     case "deno":
       return denoCommand(launcher, how.autoInstall);
-    case "node": {
-      const node = findRuntime("node");
-      if (!node)
-        throw new RuntimeError(
-          `script.runtime is node, but node is not on PATH nor in a node_modules/.bin ` +
-            `above ${process.cwd()} or the mcpx binary: install Node.js, or use --runtime bun (the embedded runtime)`,
-        );
-      return { argv: [node, nodeEntry(launcher, cacheDir, scriptPath)], env: {} };
-    }
+    case "node":
+      return nodeCommand(nodeLauncher(launcher, cacheDir, scriptPath));
   }
 }
 
@@ -102,23 +95,54 @@ function sandboxedCommand(name: RuntimeName, launcher: string, run: SandboxRun):
   };
 }
 
+/** Node running entry */
+function nodeCommand(entry: string): RuntimeCommand {
+  const node = findRuntime("node");
+  if (!node)
+    throw new RuntimeError(
+      `script.runtime is node, but node is not on PATH nor in a node_modules/.bin ` +
+        `above ${process.cwd()} or the mcpx binary: install Node.js, or use --runtime bun (the embedded runtime)`,
+    );
+  return { argv: [node, entry], env: {} };
+}
+
 /**
- * Node 20 cannot run TypeScript, so the launcher, its runtime and a .ts entry script are transpiled
- * (by the embedded Bun) into .mjs siblings in the cache. Only the entry file is transpiled: a .ts
- * script that imports other .ts files needs Bun or Deno (docs/runtimes.md).
+ * The Node runtime's shape for a run in cwd with this environment, started before its run
+ * (ready-runtime.ts): its entry imports the runtime transpiled for Node, which every Node launcher imports.
  */
-function nodeEntry(launcher: string, cacheDir: string, scriptPath: string): string {
-  const transpiler = new Bun.Transpiler({ loader: "ts", target: "node" });
-  const dir = join(cacheDir, "launch-node");
-  // relative .ts imports among the runtime's own files become .mjs
-  const js = (text: string) => transpiler.transformSync(text).replace(/(from\s*["']\.\/[\w-]+)\.ts(["'])/g, "$1.mjs$2");
-  const script = /\.(m|c)?tsx?$/.test(scriptPath) ? writeContentFile(dir, "script-", ".mjs", scriptAsJs(js, readFileSync(scriptPath, "utf8"))) : scriptPath;
-  const runtimeUrl = /import \* as __mcpx from "(file:[^"]+)"/.exec(readFileSync(launcher, "utf8"))![1]!;
-  const runtimeSrc = dirname(Bun.fileURLToPath(runtimeUrl));
+export function nodeShape(runtimeFile: string, how: ShapeOptions): RuntimeShape {
+  return shapeOf("node", nodeCommand(readyEntry(how.cacheDir, nodeRuntime(how.cacheDir, runtimeFile))), how);
+}
+
+let transpiler: InstanceType<typeof Bun.Transpiler> | undefined;
+
+/** TypeScript to JavaScript for Node; relative .ts imports among the runtime's own files become .mjs */
+function nodeJs(text: string): string {
+  transpiler ??= new Bun.Transpiler({ loader: "ts", target: "node" });
+  return transpiler.transformSync(text).replace(/(from\s*["']\.\/[\w-]+)\.ts(["'])/g, "$1.mjs$2");
+}
+
+/** the runtime's sources (runtime.ts and its imports, beside the bundle) transpiled for Node: its runtime.mjs, which every Node launcher imports */
+function nodeRuntime(cacheDir: string, runtimeFile: string): string {
+  const runtimeSrc = dirname(runtimeFile);
   const files: Record<string, string> = {};
-  for (const name of readdirSync(runtimeSrc)) if (name.endsWith(".ts")) files[name.replace(/\.ts$/, ".mjs")] = js(readFileSync(join(runtimeSrc, name), "utf8"));
-  const runtime = join(writeContentDir(dir, "rt-", files), "runtime.mjs");
-  const text = js(readFileSync(launcher, "utf8"))
+  for (const name of readdirSync(runtimeSrc))
+    if (name.endsWith(".ts")) files[name.replace(/\.ts$/, ".mjs")] = nodeJs(readFileSync(join(runtimeSrc, name), "utf8"));
+  return join(writeContentDir(join(cacheDir, "launch-node"), "rt-", files), "runtime.mjs");
+}
+
+/**
+ * The run's launcher for Node. Node 20 cannot run TypeScript, so the launcher and a .ts entry script
+ * are transpiled (by the embedded Bun) into .mjs siblings in the cache, the launcher importing the
+ * runtime transpiled for Node (nodeRuntime). Only the entry file is transpiled: a .ts script that
+ * imports other .ts files needs Bun or Deno (docs/runtimes.md).
+ */
+export function nodeLauncher(launcher: string, cacheDir: string, scriptPath: string): string {
+  const dir = join(cacheDir, "launch-node");
+  const script = /\.(m|c)?tsx?$/.test(scriptPath) ? writeContentFile(dir, "script-", ".mjs", scriptAsJs(nodeJs, readFileSync(scriptPath, "utf8"))) : scriptPath;
+  const runtimeUrl = /import \* as __mcpx from "(file:[^"]+)"/.exec(readFileSync(launcher, "utf8"))![1]!;
+  const runtime = nodeRuntime(cacheDir, Bun.fileURLToPath(runtimeUrl));
+  const text = nodeJs(readFileSync(launcher, "utf8"))
     .replace(JSON.stringify(runtimeUrl), JSON.stringify(Bun.pathToFileURL(runtime).href))
     .replace(JSON.stringify(Bun.pathToFileURL(scriptPath).href), JSON.stringify(Bun.pathToFileURL(script).href));
   return writeContentFile(dir, "launcher-", ".mjs", text);

@@ -21,8 +21,11 @@ const READY = join(sb.env.XDG_CACHE_HOME!, "mcpx", "launch", "ready-");
 
 /** what a script sees of its start, on either runtime, and which one it ran on */
 const SHOW =
-  "const stdin = typeof Bun === 'undefined' ? await new Response(Deno.stdin.readable).text() : await new Response(Bun.stdin.stream()).text(); " +
-  "return { pid: process.pid, deno: typeof Deno !== 'undefined', who: process.env.WHO ?? null, greeting: process.env.GREETING ?? null, " +
+  "const runtime = typeof Bun !== 'undefined' ? 'bun' : typeof Deno !== 'undefined' ? 'deno' : 'node'; let stdin = ''; " +
+  "if (runtime === 'bun') stdin = await new Response(Bun.stdin.stream()).text(); " +
+  "else if (runtime === 'deno') stdin = await new Response(Deno.stdin.readable).text(); " +
+  "else for await (const c of process.stdin) stdin += c; " +
+  "return { pid: process.pid, runtime, who: process.env.WHO ?? null, greeting: process.env.GREETING ?? null, " +
   "cwd: process.cwd(), stdin, argv1: process.argv[1] }";
 
 const traced = (stderr: string, stage: string) => stderr.split("\n").filter((l) => l.startsWith("mcpx trace ") && l.endsWith(`ms ${stage}`)).length;
@@ -48,7 +51,7 @@ describe("the runtime the CLI starts before it reads config", () => {
     const { r, seen, result } = await fromSubDir([], { MCPX_TRACE: "1" });
     expect(traced(r.stderr, "runtime taken (started early)")).toBe(1);
     expect(traced(r.stderr, "runtime spawned")).toBe(1);
-    expect(result).toEqual({ ...seen, deno: false });
+    expect(result).toEqual({ ...seen, runtime: "bun" });
     expect(await leftoverProcesses(READY)).toEqual([]);
   });
 
@@ -69,11 +72,14 @@ describe("the runtime the CLI starts before it reads config", () => {
     expect(traced(r.stderr, "runtime spawned")).toBe(1);
   });
 
-  test("a Deno run is started as a runtime that waits for its run, and the script sees its environment, --env, cwd and stdin exactly", async () => {
-    const { seen, result } = await fromSubDir(["--runtime", "deno"]);
-    expect(result).toEqual({ ...seen, deno: true });
-    expect(await leftoverProcesses(READY)).toEqual([]);
-  });
+  test.each(["deno", "node"])(
+    "a %s run is started as a runtime that waits for its run, and the script sees its environment, --env, cwd and stdin exactly",
+    async (runtime) => {
+      const { seen, result } = await fromSubDir(["--runtime", runtime]);
+      expect(result).toEqual({ ...seen, runtime, argv1: expect.stringMatching(/\/launch(-node)?\/launcher-/) });
+      expect(await leftoverProcesses(READY)).toEqual([]);
+    },
+  );
 
   test("a run that fails before it starts leaves no started runtime behind", async () => {
     const r = await mcpx(sb, ["exec", "--output", "nonsense", "1"]);
@@ -132,13 +138,13 @@ describe("the runtime the daemon keeps started", () => {
 });
 
 describe("the runtimes the daemon keeps started, one of each kind", () => {
-  test("where config says deno, a Deno waits for the first run and another for the next; a Bun run leaves it kept; stop ends both", async () => {
+  test("where config says deno, a Deno waits for the first run and another for the next; Bun and Node runs leave it kept; stop ends all", async () => {
     const cwd = join(sb.dir, "on-deno");
     const d = await startDaemon(sb, [], { cwd, env: { WHO: "daemon" } });
     const remote = async (extra: string[] = []) => {
       const r = await mcpx(sb, ["exec", "--remote", "--json", ...extra, SHOW], { cwd });
       expectExit(r, 0);
-      return JSON.parse(r.stdout).result as { pid: number; deno: boolean };
+      return JSON.parse(r.stdout).result as { pid: number; runtime: string };
     };
     const [primed] = await processesAppear(READY, 1);
     expect(commandLine(primed!)).toContain("deno");
@@ -146,7 +152,7 @@ describe("the runtimes the daemon keeps started, one of each kind", () => {
     const first = await remote();
     expect(first).toMatchObject({
       pid: primed!,
-      deno: true,
+      runtime: "deno",
       who: "daemon",
       greeting: null,
       cwd,
@@ -156,18 +162,21 @@ describe("the runtimes the daemon keeps started, one of each kind", () => {
 
     const [kept] = await processesAppear(READY, 1);
     const second = await remote(["--timeout", "30s"]);
-    expect(second).toMatchObject({ pid: kept!, deno: true, who: "daemon", cwd, stdin: "" });
+    expect(second).toMatchObject({ pid: kept!, runtime: "deno", who: "daemon", cwd, stdin: "" });
 
-    // a Bun run takes no Deno and ends none: one of each kind is kept from then on
+    // a Bun run and a Node run take no Deno and end none: one of each kind is kept from then on
     const [keptDeno] = await processesAppear(READY, 1);
-    const bun = await remote(["--runtime", "bun"]);
-    expect(bun).toMatchObject({ deno: false, who: "daemon", cwd });
-    const both = await processesAppear(READY, 2);
-    expect(both).toContain(keptDeno!);
-    expect(both.map((pid) => commandLine(pid).includes("deno")).sort()).toEqual([false, true]);
+    expect(await remote(["--runtime", "bun"])).toMatchObject({ runtime: "bun", who: "daemon", cwd });
+    expect(await remote(["--runtime", "node"])).toMatchObject({ runtime: "node", who: "daemon", cwd, stdin: "" });
+    const kinds = (pids: number[]) => pids.map((pid) => commandLine(pid).split(" ")[0]!.replace(/^.*\//, "")).sort();
+    const three = await processesAppear(READY, 3);
+    expect(three).toContain(keptDeno!);
+    expect(kinds(three)).toEqual(["deno", "mcpx", "node"]);
     expect((await remote()).pid).toBe(keptDeno!);
+    const [keptNode] = (await processesAppear(READY, 3)).filter((pid) => kinds([pid])[0] === "node");
+    expect(await remote(["--runtime", "node"])).toMatchObject({ pid: keptNode!, runtime: "node" });
 
-    await processesAppear(READY, 2);
+    await processesAppear(READY, 3);
     expect(await d.stop()).toBe(0);
     expect(await leftoverProcesses(READY)).toEqual([]);
   });
