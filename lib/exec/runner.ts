@@ -177,7 +177,7 @@ async function spawnWithHandoffFile(
   // file path on its command line, granted to it alone, which the launcher deletes once read.
   const handoffPath = join(at.sockDir, `${spec.runId.slice(0, 12)}.run`);
   const channelInfo = { sock: sockPath, handoff: spec.sandbox ? handoffPath : `/dev/fd/${at.fd}` };
-  const cmd = await runtimeCommand(spec.runtime, launcher, spec.cacheDir, spec.scriptPath, {
+  const cmd = runtimeCommand(spec.runtime, launcher, {
     autoInstall: spec.autoInstall,
     sandbox: spec.sandbox && {
       files: [launcher, runtimeFile, spec.scriptPath],

@@ -10,7 +10,7 @@ import { ancestors } from "../paths/ancestors.ts";
 import { findExecutable } from "../paths/executable.ts";
 import { denoSandboxArgs, type SandboxRun } from "./sandbox.ts";
 import type { RuntimeName } from "../settings/choices.ts";
-import { bunCommand, type RuntimeCommand } from "./bun-command.ts";
+import type { RuntimeCommand } from "./bun-command.ts";
 import { canPipeHandoff, readyEntry, shapeOf, type RuntimeShape, type ShapeOptions } from "./ready-runtime.ts";
 
 export type { RuntimeName };
@@ -30,17 +30,15 @@ export interface RuntimeOptions {
   sandbox?: Omit<SandboxRun, "autoInstall">;
 }
 
-export async function runtimeCommand(name: RuntimeName, launcher: string, cacheDir: string, scriptPath: string, how: RuntimeOptions): Promise<RuntimeCommand> {
+/**
+ * The command of a runtime started with its run (runner.ts): a sandboxed run's Deno, or an
+ * unsandboxed Deno where no pipe can be made for its handoff. Every other run's runtime is started
+ * before its run (ready-runtime.ts bunShape, and denoShape and nodeShape here).
+ */
+export function runtimeCommand(name: RuntimeName, launcher: string, how: RuntimeOptions): RuntimeCommand {
   if (how.sandbox) return sandboxedCommand(name, launcher, { ...how.sandbox, autoInstall: how.autoInstall });
-  switch (name) {
-    case "auto":
-    case "bun":
-      return bunCommand(launcher, how.autoInstall);
-    case "deno":
-      return denoCommand(launcher, how.autoInstall);
-    case "node":
-      return nodeCommand(nodeLauncher(launcher, cacheDir, scriptPath));
-  }
+  if (name !== "deno") throw new Error(`mcpx: an unsandboxed ${name} run is started before its run (ready-runtime.ts), never here`);
+  return denoCommand(launcher, how.autoInstall);
 }
 
 /** unsandboxed Deno running entry */
