@@ -92,7 +92,7 @@ async function mainEntry(rawArgv: string[]): Promise<number> {
   const help = head.includes("--help") || head.includes("-h");
   // the script's runtime starts first and loads while the command does (cmd/early-runtime.ts)
   const early = (name === "run" || name === "exec") && !help ? await import("./early-runtime.ts") : undefined;
-  early?.startEarlyRuntime(name as "run" | "exec", argv.slice(1));
+  await early?.startEarlyRuntime(name as "run" | "exec", argv.slice(1));
   // likewise the server a one-shot call will start, if the last such call left a note (lib/mcp/early-server.ts)
   const earlyServer = name === "call" && !help ? await import("../lib/mcp/early-server.ts") : undefined;
   earlyServer?.startEarlyServer(argv.slice(1), { cwd: process.cwd(), env: process.env });

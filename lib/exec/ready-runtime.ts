@@ -58,6 +58,8 @@ export interface RuntimeSource {
    *   so no runtime is started in this shape for a later run, where they would outlive it
    */
   runtimeFor(shape: RuntimeShape, own: { env: boolean }): Promise<StartedRuntime>;
+  /** told instead when the run starts its runtime with its run (a sandboxed run): a source that guesses learns from it */
+  startedWithRun?(): void;
 }
 
 /** a run with nothing started for it starts its own */

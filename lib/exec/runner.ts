@@ -106,6 +106,7 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
     }
     return watchRun(spec, h, wire, nonce, started);
   }
+  spec.runtimes?.startedWithRun?.();
   const wire = await loadWire(spec.cacheDir);
   const started = await spawnWithHandoffFile(spec, handoff, { launcher, runtimeFile, sockPath, sockDir: sockDir.dir, fd: wire.HANDOFF_FD }, h);
   return watchRun(spec, h, wire, nonce, started);

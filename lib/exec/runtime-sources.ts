@@ -25,6 +25,8 @@ function takeOrStart(have: StartedRuntime | undefined, want: RuntimeShape, how: 
 /** the CLI's guess, started before config is read: used by the one run if it fits, ended by close() if not taken */
 export interface EarlyRuntime extends RuntimeSource {
   close(): Promise<void>;
+  /** what the run turned out to want: a runtime of this kind started before it, or "none" (started with it); undefined: no run asked */
+  wanted(): ReadyKind | "none" | undefined;
 }
 
 export function startEarly(shape: () => RuntimeShape | undefined): EarlyRuntime {
@@ -36,16 +38,22 @@ export function startEarly(shape: () => RuntimeShape | undefined): EarlyRuntime 
     // a shape that cannot be made (an unwritable cache) is the run's own error to report, not the guess's
   }
   let taken = false;
+  let wanted: ReadyKind | "none" | undefined;
   // the guess once ended (not taken): mcpx waits for it to be reaped before it exits, or it would be init's zombie
   let ended: Promise<unknown> | undefined;
   return {
     async runtimeFor(want) {
       const r = taken ? undefined : early;
       taken = true;
+      wanted = want.kind;
       const got = takeOrStart(r, want, "started early");
       ended = got.ended;
       return got.runtime;
     },
+    startedWithRun() {
+      wanted = "none";
+    },
+    wanted: () => wanted,
     async close() {
       if (!taken && early) ended = discard(early);
       taken = true;

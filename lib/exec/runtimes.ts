@@ -2,7 +2,7 @@
 // Node from PATH (or a project's node_modules/.bin, see findRuntime). The launcher is the same text
 // on all three; Node only gets it transpiled.
 
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { McpxError } from "../errors/mcpx-error.ts";
 import { writeContentDir, writeContentFile } from "../paths/content-file.ts";
@@ -120,13 +120,24 @@ function nodeJs(text: string): string {
   return transpiler.transformSync(text).replace(/(from\s*["']\.\/[\w-]+)\.ts(["'])/g, "$1.mjs$2");
 }
 
-/** the runtime's sources (runtime.ts and its imports, beside the bundle) transpiled for Node: its runtime.mjs, which every Node launcher imports */
+const nodeRuntimes = new Map<string, string>();
+
+/**
+ * The runtime's sources (runtime.ts and its imports, beside the bundle) transpiled for Node: its
+ * runtime.mjs, which every Node launcher imports. Once per process: a CLI run asks twice (its
+ * runtime started early, then the run's own shape).
+ */
 function nodeRuntime(cacheDir: string, runtimeFile: string): string {
+  const key = `${cacheDir}\0${runtimeFile}`;
+  const known = nodeRuntimes.get(key);
+  if (known !== undefined && existsSync(known)) return known;
   const runtimeSrc = dirname(runtimeFile);
   const files: Record<string, string> = {};
   for (const name of readdirSync(runtimeSrc))
     if (name.endsWith(".ts")) files[name.replace(/\.ts$/, ".mjs")] = nodeJs(readFileSync(join(runtimeSrc, name), "utf8"));
-  return join(writeContentDir(join(cacheDir, "launch-node"), "rt-", files), "runtime.mjs");
+  const runtime = join(writeContentDir(join(cacheDir, "launch-node"), "rt-", files), "runtime.mjs");
+  nodeRuntimes.set(key, runtime);
+  return runtime;
 }
 
 /**

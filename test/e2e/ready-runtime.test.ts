@@ -15,6 +15,7 @@ const sb = sandbox();
 writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer() } });
 sb.write("sub/dir/.keep", "");
 writeConfig(sb, "on-deno/.mcpx.json", { mcpServers: { fake: fakeServer() }, script: { runtime: "deno" } });
+writeConfig(sb, "sandboxed/.mcpx.json", { mcpServers: { fake: fakeServer() }, exec: { sandbox: "on" } });
 
 /** in every started runtime's command line: the entry that waits for its run */
 const READY = join(sb.env.XDG_CACHE_HOME!, "mcpx", "launch", "ready-");
@@ -55,21 +56,50 @@ describe("the runtime the CLI starts before it reads config", () => {
     expect(await leftoverProcesses(READY)).toEqual([]);
   });
 
-  test("a config that says deno runs the script on Deno, and the Bun runtime started early is ended unused", async () => {
-    const r = await mcpx(sb, ["exec", "return typeof Deno"], { cwd: join(sb.dir, "on-deno"), env: { MCPX_TRACE: "1" } });
-    expectExit(r, 0);
-    expect(r.stdout).toBe("object\n");
-    // the early one, then Deno
-    expect(traced(r.stderr, "runtime spawned")).toBe(2);
-    expect(traced(r.stderr, "runtime taken (started early)")).toBe(0);
+  test("a config that says deno runs the script on Deno: the first run there ends the Bun started early unused, the next starts Deno early", async () => {
+    const inDenoDir = async () => {
+      const r = await mcpx(sb, ["exec", "return typeof Deno"], { cwd: join(sb.dir, "on-deno"), env: { MCPX_TRACE: "1" } });
+      expectExit(r, 0);
+      expect(r.stdout).toBe("object\n");
+      return { spawned: traced(r.stderr, "runtime spawned"), taken: traced(r.stderr, "runtime taken (started early)") };
+    };
+    // the early one (Bun, the default), then Deno
+    expect(await inDenoDir()).toEqual({ spawned: 2, taken: 0 });
+    // the run noted what it wanted here
+    expect(await inDenoDir()).toEqual({ spawned: 1, taken: 1 });
+    expect(await inDenoDir()).toEqual({ spawned: 1, taken: 1 });
+    // elsewhere, and with another environment, the guess is still Bun
+    const r = await mcpx(sb, ["exec", "return typeof Deno"], { env: { MCPX_TRACE: "1" } });
+    expect(r.stdout).toBe("undefined\n");
+    expect(traced(r.stderr, "runtime taken (started early)")).toBe(1);
+    const other = await mcpx(sb, ["exec", "return 1"], { cwd: join(sb.dir, "on-deno"), env: { MCPX_TRACE: "1", MCPX_SCRIPT_RUNTIME: "bun" } });
+    expect(traced(other.stderr, "runtime taken (started early)")).toBe(1);
     expect(await leftoverProcesses(READY)).toEqual([]);
   });
 
-  test("--runtime deno on the command line starts no Bun runtime early", async () => {
-    const r = await mcpx(sb, ["exec", "--runtime", "deno", "return typeof Deno"], { env: { MCPX_TRACE: "1" } });
+  test.each(["deno", "node"])("--runtime %s on the command line starts that runtime early, and the run takes it", async (runtime) => {
+    const r = await mcpx(sb, ["exec", "--runtime", runtime, "return typeof Bun"], { env: { MCPX_TRACE: "1" } });
     expectExit(r, 0);
-    expect(r.stdout).toBe("object\n");
+    expect(r.stdout).toBe("undefined\n");
     expect(traced(r.stderr, "runtime spawned")).toBe(1);
+    expect(traced(r.stderr, "runtime taken (started early)")).toBe(1);
+  });
+
+  test("a sandboxed run starts its runtime with its run: after the first run there, none is started early", async () => {
+    const cwd = join(sb.dir, "sandboxed");
+    const inSandboxDir = async () => {
+      const r = await mcpx(sb, ["exec", "return 2"], { cwd, env: { MCPX_TRACE: "1" } });
+      expectExit(r, 0);
+      expect(r.stdout).toBe("2\n");
+      return { spawned: traced(r.stderr, "runtime spawned"), taken: traced(r.stderr, "runtime taken (started early)") };
+    };
+    expect(await inSandboxDir()).toEqual({ spawned: 2, taken: 0 });
+    expect(await inSandboxDir()).toEqual({ spawned: 1, taken: 0 });
+    // --sandbox on says so itself
+    const r = await mcpx(sb, ["exec", "--sandbox", "on", "return 3"], { env: { MCPX_TRACE: "1" } });
+    expectExit(r, 0);
+    expect(traced(r.stderr, "runtime spawned")).toBe(1);
+    expect(await leftoverProcesses(READY)).toEqual([]);
   });
 
   test.each(["deno", "node"])(
