@@ -19,15 +19,14 @@ import { writeContentFile } from "../paths/content-file.ts";
 import { Lineage } from "../process/lineage.ts";
 import { join } from "node:path";
 import { bunCommand, type RuntimeCommand } from "./bun-command.ts";
-import { loadLibc } from "../process/libc.ts";
-import { closeFds, socketPair } from "../process/socket-pair.ts";
+import { closeFds, pipePair, socketPair } from "../process/fd-pairs.ts";
 import { stableStringify } from "../util/stable-json.ts";
 import { trace } from "../util/trace.ts";
 
 /** the descriptor the run is handed over on (launcher/wire.ts HANDOFF_FD; the host never imports the wire's code) */
 const HANDOFF_FD = 3;
 
-/** the runtimes that can be started before their run: the embedded Bun, Node, and Deno where a pipe can be made (pipeHandoff) */
+/** the runtimes that can be started before their run: the embedded Bun, Node, and Deno where a pipe can be made (lib/process/fd-pairs.ts canPipe) */
 export type ReadyKind = "bun" | "deno" | "node";
 
 /** what a runtime is started with, all fixed at its start */
@@ -43,7 +42,7 @@ export interface RuntimeShape {
 export interface StartedRuntime {
   key: string;
   kind: ReadyKind;
-  /** the host's end of the runtime's fd 1, a socket pair read through Bun's socket API (lib/process/socket-pair.ts); undefined: child.stdout */
+  /** as SpawnedRuntime.stdout */
   stdout?: number;
   child: Subprocess<"inherit" | "pipe", "pipe", "pipe">;
   lineage: Lineage;
@@ -97,62 +96,65 @@ function shapeKey(s: RuntimeShape): string {
   return stableStringify([s.kind, s.argv, s.cwd, s.stdin, s.env]);
 }
 
-const O_NONBLOCK = 0o4000;
-const O_CLOEXEC = 0o2000000;
-
-/**
- * A pipe for a Deno's handoff: the read end becomes its fd 3, the write end stays here. Both are
- * close-on-exec, so no other process mcpx starts holds the write end (the Deno would then never see
- * the end of its handoff); non-blocking, as Bun's socket pair is. Undefined where libc cannot be
- * opened (not Linux): a Deno run is then started with its run (runner.ts, decision 0007's file).
- */
-function pipeHandoff(): { read: number; write: number } | undefined {
-  const fds = new Int32Array(2);
-  return loadLibc()?.pipe2(fds, O_CLOEXEC | O_NONBLOCK) === 0 ? { read: fds[0]!, write: fds[1]! } : undefined;
-}
-
-/** whether a Deno can be started before its run here: a pipe can be made for its handoff (pipeHandoff) */
-export function canPipeHandoff(): boolean {
-  return loadLibc() !== undefined;
-}
-
 /** starts a runtime that waits for its run; it is in a process group of its own, as every run's runtime */
 export function startRuntime(shape: RuntimeShape): StartedRuntime {
   // the lineage marker is this runtime's own id: the run it will serve is not known yet
   const lineage = new Lineage(crypto.randomUUID());
-  const pipe = shape.kind === "deno" ? pipeHandoff() : undefined;
+  // Deno opens its fd 3 as /dev/fd/3, which a socket cannot be: it gets a pipe, the others a socket pair
+  const pipe = shape.kind === "deno" ? pipePair() : undefined;
   if (shape.kind === "deno" && !pipe) throw new Error("mcpx: no pipe for a Deno's handoff here (libc could not be opened)");
-  const out = socketPair();
-  const stdio: Array<"inherit" | "pipe" | number> = [shape.stdin, out ? out.theirs : "pipe", "pipe"];
-  stdio[HANDOFF_FD] = pipe ? pipe.read : "pipe";
-  let child: StartedRuntime["child"];
+  let spawned: SpawnedRuntime;
   try {
-    child = Bun.spawn({
-      cmd: shape.argv,
-      cwd: shape.cwd,
-      env: { ...shape.env, ...lineage.env() },
-      stdio: stdio as ["inherit", "pipe", "pipe"],
-      detached: true,
-    }) as StartedRuntime["child"];
+    spawned = spawnRuntime({ cmd: shape.argv, cwd: shape.cwd, env: { ...shape.env, ...lineage.env() }, stdin: shape.stdin, fd3: pipe ? pipe.read : "pipe" });
   } catch (err) {
     if (pipe) closeSync(pipe.write);
-    if (out) closeFds(out.ours);
     throw err;
   } finally {
     // the read end is the Deno's alone now (its fd 3); a copy kept here would leak one descriptor per run
     if (pipe) closeSync(pipe.read);
-    // and its stdout's end: one kept here would hold the socket open after the runtime has exited
+  }
+  const { child, stdout } = spawned;
+  return { key: shapeKey(shape), kind: shape.kind, stdout, child, lineage, handoff: pipe ? pipe.write : (child.stdio[HANDOFF_FD] as unknown as number) };
+}
+
+export interface SpawnedRuntime {
+  child: StartedRuntime["child"];
+  /** mcpx's end of the runtime's fd 1 when it is a socket pair (read it with readSocket); undefined: child.stdout */
+  stdout?: number;
+}
+
+/**
+ * Spawns a script runtime, started before its run or with it, in a process group of its own (a timeout
+ * or cancel ends everything it started): its fd 1 a socket pair mcpx reads through Bun's socket API
+ * where libc is open (lib/process/fd-pairs.ts), fd 3 the handoff as given.
+ */
+export function spawnRuntime(o: {
+  cmd: string[];
+  cwd: string;
+  env: Record<string, string | undefined>;
+  stdin: "inherit" | "pipe";
+  fd3: "pipe" | number;
+}): SpawnedRuntime {
+  const out = socketPair();
+  const stdio: Array<"inherit" | "pipe" | number> = [o.stdin, out ? out.theirs : "pipe", "pipe"];
+  stdio[HANDOFF_FD] = o.fd3;
+  try {
+    const child = Bun.spawn({
+      cmd: o.cmd,
+      cwd: o.cwd,
+      env: o.env as Record<string, string>,
+      stdio: stdio as ["inherit", "pipe", "pipe"],
+      detached: true,
+    }) as StartedRuntime["child"];
+    trace("runtime spawned");
+    return { child, stdout: out?.ours };
+  } catch (err) {
+    if (out) closeFds(out.ours);
+    throw err;
+  } finally {
+    // the runtime's end is its own now: one kept here would hold the socket open after it exited
     if (out) closeFds(out.theirs);
   }
-  trace("runtime spawned");
-  return {
-    key: shapeKey(shape),
-    kind: shape.kind,
-    stdout: out?.ours,
-    child,
-    lineage,
-    handoff: pipe ? pipe.write : (child.stdio[HANDOFF_FD] as unknown as number),
-  };
 }
 
 /** true when this started runtime was started with exactly the shape given */

@@ -19,12 +19,12 @@ import { privateSocketDir } from "../paths/socket-dir.ts";
 import { StdoutSplitter } from "./stdout-splitter.ts";
 import { latin1Bytes, latin1Text, latin1ToUtf8, Utf8Pieces, type StdoutPiece } from "./stdout-bytes.ts";
 import { SocketWriteQueue } from "../util/socket-write-queue.ts";
-import { closeFds, readSocket, socketPair } from "../process/socket-pair.ts";
+import { closeFds, readSocket } from "../process/fd-pairs.ts";
 import { answerLine, type CallAnswer } from "./answer-line.ts";
 import { KILL_GRACE_MS } from "../process/group.ts";
 import { Lineage } from "../process/lineage.ts";
 import { trace, traceOnce } from "../util/trace.ts";
-import { bunShape, discard, FRESH, handOver, startRuntime, type RuntimeShape, type RuntimeSource, type StartedRuntime } from "./ready-runtime.ts";
+import { bunShape, discard, FRESH, handOver, spawnRuntime, startRuntime, type RuntimeShape, type RuntimeSource, type SpawnedRuntime } from "./ready-runtime.ts";
 
 type Wire = typeof import("../../launcher/wire.ts");
 
@@ -112,10 +112,7 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
   return watchRun(spec, h, wire, nonce, started);
 }
 
-interface Spawned {
-  child: StartedRuntime["child"];
-  /** the host's end of the runtime's fd 1 when it is a socket pair (ready-runtime.ts); else child.stdout */
-  stdout?: number;
+interface Spawned extends SpawnedRuntime {
   lineage: Lineage;
   channel: Channel;
   /** a sandboxed Deno's handoff file, removed when the run ends if it never read it */
@@ -193,32 +190,20 @@ async function spawnWithHandoffFile(
   const lineage = new Lineage(spec.runId);
   const env: Record<string, string | undefined> = { ...(spec.sandbox ? sandboxEnv(spec.env, spec.sandbox.callerEnv) : spec.env), ...cmd.env, ...lineage.env() };
 
-  let child: StartedRuntime["child"];
+  let spawned: SpawnedRuntime;
   const handoffFd = handoffFile(handoffPath, handoff, !spec.sandbox);
-  const out = socketPair();
   try {
-    const stdio: Array<"inherit" | "pipe" | number> = [spec.stdin === "inherit" ? "inherit" : "pipe", out ? out.theirs : "pipe", "pipe"];
-    stdio[at.fd] = handoffFd;
-    child = Bun.spawn({
-      cmd: spec.sandbox ? [...cmd.argv, handoffPath] : cmd.argv,
-      cwd: spec.cwd,
-      env: env as Record<string, string>,
-      stdio: stdio as ["inherit", "pipe", "pipe"],
-      detached: true, // its own process group, so a timeout or cancel ends everything it started
-    }) as StartedRuntime["child"];
+    const cmdline = spec.sandbox ? [...cmd.argv, handoffPath] : cmd.argv;
+    spawned = spawnRuntime({ cmd: cmdline, cwd: spec.cwd, env, stdin: spec.stdin === "inherit" ? "inherit" : "pipe", fd3: handoffFd });
   } catch (err) {
     channel.close();
     rmSync(handoffPath, { force: true });
-    if (out) closeFds(out.ours);
     throw err;
   } finally {
     closeSync(handoffFd);
-    // the runtime holds its stdout's end now: one kept here would hold the socket open after it exited
-    if (out) closeFds(out.theirs);
   }
-  lineage.track(child.pid);
-  trace("runtime spawned");
-  return { child, stdout: out?.ours, lineage, channel, handoffPath: spec.sandbox ? handoffPath : undefined };
+  lineage.track(spawned.child.pid);
+  return { ...spawned, lineage, channel, handoffPath: spec.sandbox ? handoffPath : undefined };
 }
 
 /** the run, from its runtime's start to its end: stdin, frames, calls, timeout and cancel, the outcome */

@@ -11,7 +11,8 @@ import { findExecutable } from "../paths/executable.ts";
 import { denoSandboxArgs, type SandboxRun } from "./sandbox.ts";
 import type { RuntimeName } from "../settings/choices.ts";
 import type { RuntimeCommand } from "./bun-command.ts";
-import { canPipeHandoff, readyEntry, shapeOf, type RuntimeShape, type ShapeOptions } from "./ready-runtime.ts";
+import { readyEntry, shapeOf, type RuntimeShape, type ShapeOptions } from "./ready-runtime.ts";
+import { canPipe } from "../process/fd-pairs.ts";
 
 export type { RuntimeName };
 
@@ -62,7 +63,7 @@ function denoCommand(entry: string, autoInstall: boolean): RuntimeCommand {
  * (ready-runtime.ts); undefined where no pipe can be made for its handoff (then it starts with its run).
  */
 export function denoShape(runtimeFile: string, how: ShapeOptions & { autoInstall: boolean }): RuntimeShape | undefined {
-  if (!canPipeHandoff()) return undefined;
+  if (!canPipe()) return undefined;
   return shapeOf("deno", denoCommand(readyEntry(how.cacheDir, runtimeFile), how.autoInstall), how);
 }
 

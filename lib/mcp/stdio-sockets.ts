@@ -7,7 +7,7 @@
 // it saw before: a unix stream socket on fd 0 and another on fd 1.
 
 import type { Socket } from "bun";
-import { closeFds, socketPair, type Pair } from "../process/socket-pair.ts";
+import { closeFds, socketPair, type Pair } from "../process/fd-pairs.ts";
 import { SocketWriteQueue } from "../util/socket-write-queue.ts";
 
 export interface StdioPairs {

@@ -18,7 +18,7 @@ import { takeEarlyServer } from "./early-server.ts";
 import { LineReader } from "./line-reader.ts";
 import { serverSpawn } from "./server-spawn.ts";
 import { stdinSocket, stdioPairs, type StdinWriter } from "./stdio-sockets.ts";
-import { closeFds, readSocket } from "../process/socket-pair.ts";
+import { closeFds, readSocket } from "../process/fd-pairs.ts";
 
 export interface StdioParams {
   command: string;

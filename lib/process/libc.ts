@@ -1,8 +1,7 @@
 // The few libc functions mcpx calls that Bun has no API for, through bun:ffi, opened once per process
 // with all their symbols (each dlopen compiles its trampolines: ~0.3 ms, measured): the subreaper's
-// prctl and waitpid (subreaper.ts), socketpair and close for a stdio server's channel
-// (lib/mcp/stdio-sockets.ts), and pipe2 for the handoff of a Deno started before its run
-// (lib/exec/ready-runtime.ts). Linux only: undefined elsewhere, or where FFI or libc cannot be opened.
+// prctl and waitpid (subreaper.ts), and socketpair, pipe2 and close for the descriptors mcpx makes
+// for its children (fd-pairs.ts). Linux only: undefined elsewhere, or where FFI or libc cannot be opened.
 
 import { HAS_PROC } from "./proc-table.ts";
 
