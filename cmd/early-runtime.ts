@@ -69,7 +69,8 @@ function guessed(head: string[]): Guess {
  */
 function noteKey(head: string[]): unknown {
   const env = Object.entries(process.env).filter(([k]) => k.startsWith("MCPX_") || k === "HOME" || k === "XDG_CONFIG_HOME");
-  return [process.cwd(), flagValue(head, "--config") ?? null, Object.fromEntries(env.sort(([a], [b]) => (a < b ? -1 : 1)))];
+  // in any order: notePath hashes the key with its object keys sorted
+  return [process.cwd(), flagValue(head, "--config") ?? null, Object.fromEntries(env)];
 }
 
 function parseGuess(text: string | undefined): Guess | undefined {

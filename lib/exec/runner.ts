@@ -93,7 +93,7 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
   const shape = readyShape(spec, runtimeFile);
   if (shape) {
     // the wire's decoders load while the runtime starts on its run: its first frame waits in the pipe
-    const handed = shape.kind === "node" ? nodeLauncher(launcher, spec.cacheDir, spec.scriptPath) : launcher;
+    const handed = shape.kind === "node" ? nodeLauncher(launcher, runtimeFile, spec.cacheDir, spec.scriptPath) : launcher;
     const started = await startedRuntime(spec, handoff, { launcher: handed, shape }, h);
     let wire: Wire;
     try {

@@ -147,13 +147,13 @@ function nodeRuntime(cacheDir: string, runtimeFile: string): string {
  * runtime transpiled for Node (nodeRuntime). Only the entry file is transpiled: a .ts script that
  * imports other .ts files needs Bun or Deno (docs/runtimes.md).
  */
-export function nodeLauncher(launcher: string, cacheDir: string, scriptPath: string): string {
+export function nodeLauncher(launcher: string, runtimeFile: string, cacheDir: string, scriptPath: string): string {
   const dir = join(cacheDir, "launch-node");
   const script = /\.(m|c)?tsx?$/.test(scriptPath) ? writeContentFile(dir, "script-", ".mjs", scriptAsJs(nodeJs, readFileSync(scriptPath, "utf8"))) : scriptPath;
-  const runtimeUrl = /import \* as __mcpx from "(file:[^"]+)"/.exec(readFileSync(launcher, "utf8"))![1]!;
-  const runtime = nodeRuntime(cacheDir, Bun.fileURLToPath(runtimeUrl));
+  const runtime = nodeRuntime(cacheDir, runtimeFile);
+  // the launcher names both as runner.ts writeLauncher wrote them: file URLs, JSON string literals
   const text = nodeJs(readFileSync(launcher, "utf8"))
-    .replace(JSON.stringify(runtimeUrl), JSON.stringify(Bun.pathToFileURL(runtime).href))
+    .replace(JSON.stringify(Bun.pathToFileURL(runtimeFile).href), JSON.stringify(Bun.pathToFileURL(runtime).href))
     .replace(JSON.stringify(Bun.pathToFileURL(scriptPath).href), JSON.stringify(Bun.pathToFileURL(script).href));
   return writeContentFile(dir, "launcher-", ".mjs", text);
 }
