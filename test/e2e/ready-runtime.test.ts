@@ -48,6 +48,14 @@ describe("the runtime the CLI starts before it reads config", () => {
     return { r, seen, result: { ...JSON.parse(r.stdout).result, pid: 0 } };
   };
 
+  /** `mcpx exec ARGS…` (exit 0, printing `prints`) and how its runtime came: spawned, and taken as started early */
+  const started = async (args: string[], prints: string, opts: { cwd?: string; env?: Record<string, string> } = {}) => {
+    const r = await mcpx(sb, ["exec", ...args], { cwd: opts.cwd ?? sb.dir, env: { ...opts.env, MCPX_TRACE: "1" } });
+    expectExit(r, 0);
+    expect(r.stdout).toBe(prints);
+    return { spawned: traced(r.stderr, "runtime spawned"), taken: traced(r.stderr, "runtime taken (started early)") };
+  };
+
   test("the run takes it, and the script sees its environment, --env, cwd and stdin exactly", async () => {
     const { r, seen, result } = await fromSubDir([], { MCPX_TRACE: "1" });
     expect(traced(r.stderr, "runtime taken (started early)")).toBe(1);
@@ -57,48 +65,28 @@ describe("the runtime the CLI starts before it reads config", () => {
   });
 
   test("a config that says deno runs the script on Deno: the first run there ends the Bun started early unused, the next starts Deno early", async () => {
-    const inDenoDir = async () => {
-      const r = await mcpx(sb, ["exec", "return typeof Deno"], { cwd: join(sb.dir, "on-deno"), env: { MCPX_TRACE: "1" } });
-      expectExit(r, 0);
-      expect(r.stdout).toBe("object\n");
-      return { spawned: traced(r.stderr, "runtime spawned"), taken: traced(r.stderr, "runtime taken (started early)") };
-    };
+    const denoDir = { cwd: join(sb.dir, "on-deno") };
     // the early one (Bun, the default), then Deno
-    expect(await inDenoDir()).toEqual({ spawned: 2, taken: 0 });
+    expect(await started(["return typeof Deno"], "object\n", denoDir)).toEqual({ spawned: 2, taken: 0 });
     // the run noted what it wanted here
-    expect(await inDenoDir()).toEqual({ spawned: 1, taken: 1 });
-    expect(await inDenoDir()).toEqual({ spawned: 1, taken: 1 });
+    expect(await started(["return typeof Deno"], "object\n", denoDir)).toEqual({ spawned: 1, taken: 1 });
+    expect(await started(["return typeof Deno"], "object\n", denoDir)).toEqual({ spawned: 1, taken: 1 });
     // elsewhere, and with another environment, the guess is still Bun
-    const r = await mcpx(sb, ["exec", "return typeof Deno"], { env: { MCPX_TRACE: "1" } });
-    expect(r.stdout).toBe("undefined\n");
-    expect(traced(r.stderr, "runtime taken (started early)")).toBe(1);
-    const other = await mcpx(sb, ["exec", "return 1"], { cwd: join(sb.dir, "on-deno"), env: { MCPX_TRACE: "1", MCPX_SCRIPT_RUNTIME: "bun" } });
-    expect(traced(other.stderr, "runtime taken (started early)")).toBe(1);
+    expect((await started(["return typeof Deno"], "undefined\n")).taken).toBe(1);
+    expect((await started(["return 1"], "1\n", { ...denoDir, env: { MCPX_SCRIPT_RUNTIME: "bun" } })).taken).toBe(1);
     expect(await leftoverProcesses(READY)).toEqual([]);
   });
 
   test.each(["deno", "node"])("--runtime %s on the command line starts that runtime early, and the run takes it", async (runtime) => {
-    const r = await mcpx(sb, ["exec", "--runtime", runtime, "return typeof Bun"], { env: { MCPX_TRACE: "1" } });
-    expectExit(r, 0);
-    expect(r.stdout).toBe("undefined\n");
-    expect(traced(r.stderr, "runtime spawned")).toBe(1);
-    expect(traced(r.stderr, "runtime taken (started early)")).toBe(1);
+    expect(await started(["--runtime", runtime, "return typeof Bun"], "undefined\n")).toEqual({ spawned: 1, taken: 1 });
   });
 
   test("a sandboxed run starts its runtime with its run: after the first run there, none is started early", async () => {
-    const cwd = join(sb.dir, "sandboxed");
-    const inSandboxDir = async () => {
-      const r = await mcpx(sb, ["exec", "return 2"], { cwd, env: { MCPX_TRACE: "1" } });
-      expectExit(r, 0);
-      expect(r.stdout).toBe("2\n");
-      return { spawned: traced(r.stderr, "runtime spawned"), taken: traced(r.stderr, "runtime taken (started early)") };
-    };
-    expect(await inSandboxDir()).toEqual({ spawned: 2, taken: 0 });
-    expect(await inSandboxDir()).toEqual({ spawned: 1, taken: 0 });
+    const sandboxed = { cwd: join(sb.dir, "sandboxed") };
+    expect(await started(["return 2"], "2\n", sandboxed)).toEqual({ spawned: 2, taken: 0 });
+    expect(await started(["return 2"], "2\n", sandboxed)).toEqual({ spawned: 1, taken: 0 });
     // --sandbox on says so itself
-    const r = await mcpx(sb, ["exec", "--sandbox", "on", "return 3"], { env: { MCPX_TRACE: "1" } });
-    expectExit(r, 0);
-    expect(traced(r.stderr, "runtime spawned")).toBe(1);
+    expect((await started(["--sandbox", "on", "return 3"], "3\n")).spawned).toBe(1);
     expect(await leftoverProcesses(READY)).toEqual([]);
   });
 
