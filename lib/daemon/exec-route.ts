@@ -17,6 +17,7 @@ import { perRunHooks } from "../hooks/build-gate.ts";
 import type { Hook } from "../hooks/hook.ts";
 import { textModeStdout } from "../render/frames-to-cli.ts";
 import { stableStringify } from "../util/stable-json.ts";
+import { refusedField } from "../trust/door-authority.ts";
 import type { Handler } from "./context.ts";
 import { errorResponse, readJson, wantsNdjson } from "./http.ts";
 import { describeIssues, issuesSummary } from "./validate.ts";
@@ -41,6 +42,9 @@ export const execRoute: Handler = async (req, { deps }) => {
     const issues = describeIssues(ExecOptionsSchema, parsed.issues);
     return errorResponse(400, "BAD_REQUEST", `the body is not valid ExecOptions: ${issuesSummary(issues)}`, { issues });
   }
+  // the same table every door reads; the user's own doors may set every field today
+  const refused = refusedField("user", body.value as Record<string, unknown>);
+  if (refused) return errorResponse(403, "FORBIDDEN", `POST /v1/exec refused ${refused}`);
   const { session, engine } = deps;
   // a knob the request leaves out is the daemon's own setting, exactly as mcpx_exec does it
   const opts: ExecOptions = withServerDefaults(body.value as Record<string, unknown>, parsed.output, deps.session);

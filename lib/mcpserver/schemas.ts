@@ -20,9 +20,10 @@ const EXEC_KEY_DOCS: Record<string, string> = {
     "still propagates), suffix (last, on both paths). A phase you give replaces the server's " +
     "configured lines for it; a phase you leave out keeps them.",
   hooks:
-    "Hooks on the script point for this run only, as in config " +
-    '({"on":"script","phase":"before","run":["./check"],"effect":"refuse"}); they may stop the ' +
-    "run but never change values.",
+    "Hooks on the script point for this run only, as in config, and only plugin hooks (a tool " +
+    'call through the hook gate: {"on":"script","phase":"before","plugin":"server.tool","args":{},"effect":"refuse"}); ' +
+    "they may stop the run but never change values. run, module and prompt hooks are refused here: " +
+    "they would run as the user outside the sandbox.",
   runtime:
     "auto or bun (the embedded Bun), deno or node from PATH. Default: the server's " +
     "script.runtime setting. A sandboxed run is always Deno (auto or deno; bun and node are refused).",
@@ -37,7 +38,9 @@ const EXEC_KEY_DOCS: Record<string, string> = {
     'What the text content holds: "text" (default) the script\'s stdout then its result or ' +
     'error, "json" the envelope as JSON, "stream" every frame of the run as NDJSON. The ' +
     "structuredContent is the envelope either way.",
-  env: "Variables set for the script, over the server's environment.",
+  env:
+    "Variables the script reads (Deno.env.get, process.env), over the server's environment. Names " +
+    "that change how a runtime starts (LD_*, DENO_*, BUN_*, NODE_*, npm_config_*, MALLOC_*, GLIBC_TUNABLES, MCPX_*) are refused.",
   stdin: "Text written to the script's stdin (default: empty).",
   cwd: "Working directory of the script, relative to the server's.",
   settings:

@@ -21,6 +21,7 @@ import { asCallResult } from "../mcp/tool.ts";
 import type { Engine } from "../session/engine.ts";
 import type { Session } from "../session/session.ts";
 import type { RuntimeSource } from "../exec/ready-runtime.ts";
+import { refusedField } from "../trust/door-authority.ts";
 import { agentCompact, agentStop, hookToolText } from "./agent-hooks.ts";
 import { McpAgentHookArgsSchema, McpCallArgsSchema, McpExecArgsSchema, McpNamespacesArgsSchema, McpTypesArgsSchema, parseToolArgs } from "./schemas.ts";
 
@@ -143,6 +144,9 @@ export const SERVED_TOOLS: readonly ServedTool[] = [
 async function execTool(args: unknown, call: ToolCall): Promise<CallToolResult> {
   const parsed = parseToolArgs("mcpx_exec", McpExecArgsSchema, args);
   if (!parsed.ok) return failure(parsed.message);
+  // an MCP client is an agent: it may set only what code in the sandbox could do itself
+  const refused = refusedField("agent", args as Record<string, unknown>);
+  if (refused) return failure(`mcpx_exec refused ${refused}`);
   const { session } = call.deps;
   const opts = withServerDefaults(args as Record<string, unknown>, parsed.value as ExecOptions, session);
   const frames = execute(opts, {

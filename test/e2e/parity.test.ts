@@ -39,7 +39,6 @@ interface Case {
 
 const sb = sandbox();
 const SOCKET = join(sb.dir, "run", "parity.sock");
-const HOOK = join(sb.dir, "hook.sh");
 
 const CASES: Case[] = [
   {
@@ -133,8 +132,9 @@ const CASES: Case[] = [
   {
     knob: "hooks",
     source: 'console.log("body")',
-    cli: ["--hooks", JSON.stringify([{ name: "parity-advice", on: "script", phase: "onSuccess", run: ["sh", HOOK] }])],
-    options: { hooks: [{ name: "parity-advice", on: "script", phase: "onSuccess", run: ["sh", HOOK] }] },
+    // a plugin hook, the action every door may declare: mcpx_exec refuses a run hook (agent-door-hostile.test.ts)
+    cli: ["--hooks", JSON.stringify([{ name: "parity-advice", on: "script", phase: "onSuccess", plugin: "fake.optional_args", args: { greeting: "noted" } }])],
+    options: { hooks: [{ name: "parity-advice", on: "script", phase: "onSuccess", plugin: "fake.optional_args", args: { greeting: "noted" } }] },
     check: (e) => expect(e.hooks.map((h) => `${h.name} ${h.on}.${h.phase}`)).toEqual(["parity-advice script.onSuccess"]),
   },
   // The caller's limits travel with the run (ExecOptions.settings) and tighten the gate where it runs.
@@ -245,7 +245,6 @@ function withSource(c: Case): string[] {
 }
 
 beforeAll(async () => {
-  sb.write("hook.sh", `echo '{"advise": "parity"}'\n`);
   writeConfig(sb, ".mcpx.json", {
     mcpServers: { fake: fakeServer() },
     hooks: [

@@ -173,9 +173,10 @@ describe("mcpx_exec", () => {
   });
 
   test("per-run hooks apply: a refusing script.before hook keeps the source from running and the result names the hook", async () => {
+    // a plugin hook: a tool call, the one action an agent may declare (run, module and prompt are refused)
     const r = await call(s, "mcpx_exec", {
       source: 'console.log("must not run")',
-      hooks: [{ name: "not-now", on: "script", phase: "before", run: say({ refuse: "maintenance window" }), effect: "refuse" }],
+      hooks: [{ name: "not-now", on: "script", phase: "before", plugin: "fake.echo", args: { message: "maintenance window" }, effect: "refuse" }],
     });
     expect(r.isError).toBe(true);
     const env = r.structuredContent as { exitCode: number; stdout: string; error: { code: string; message: string } };
@@ -337,7 +338,7 @@ describe("argument validation: isError results that name the key and what it tak
     {
       name: "mcpx_exec with a per-run hook on another point",
       tool: "mcpx_exec",
-      args: { source: "1", hooks: [{ on: "call", phase: "before", run: ["true"] }] },
+      args: { source: "1", hooks: [{ on: "call", phase: "before", plugin: "fake.echo" }] },
       says: ['a per-run hook must be on "script"'],
     },
     { name: "mcpx_call without tool", tool: "mcpx_call", args: { server: "fake" }, says: ['missing required key "tool"'] },
