@@ -28,6 +28,11 @@ const stringify = JSON.stringify;
 const sys = await detectSys();
 const writeOut = sys.write;
 const info = decodeHandoff(await sys.takeHandoff());
+// a sandboxed run's own variables: set now that the runtime has started (it may read exactly these)
+for (const [name, value] of Object.entries(info.env ?? {})) {
+  if (g.Deno) g.Deno.env.set(name, value);
+  else proc.env[name] = value;
+}
 
 /**
  * The run's launcher, for a runtime started before its run (lib/exec/ready-runtime.ts): its entry
@@ -180,10 +185,16 @@ function channel(): Promise<Conn> {
     .then((c) => {
       c.write(info.token + "\n");
       open = c;
+      // an idle channel must not keep a finished script alive: held only while a call is in flight
+      if (pending.size === 0) c.unref();
       return c;
     });
   return conn;
 }
+
+// A sandboxed Deno was handed its run as a file it may only read (lib/exec/sandbox.ts channelGrants):
+// the host deletes it when the token arrives, so that token is sent now, not at the first call.
+if (typeof g.Deno?.args?.[0] === "string") void channel().catch(() => {});
 
 function settle(answer: HostAnswer | undefined): void {
   if (!answer) return;

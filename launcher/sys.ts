@@ -255,13 +255,10 @@ function denoSys(): Sys {
   const writeSync = Deno.stdout.writeSync.bind(Deno.stdout);
   return {
     async takeHandoff() {
-      // a sandboxed Deno may not open /dev/fd/N: it is given the file's path instead, which it deletes
+      // a sandboxed Deno may not open /dev/fd/N: it is given the file's path instead, which it may
+      // only read; the host deletes it as soon as this launcher connects with the token inside
       const given = Deno.args[0] as string | undefined;
-      if (given) {
-        const text = Deno.readTextFileSync(given);
-        Deno.removeSync(given);
-        return text;
-      }
+      if (given) return Deno.readTextFileSync(given);
       // Deno 2 cannot close a descriptor it did not open: the file is emptied instead, through a
       // second opening of the same (already deleted) file
       const path = `/dev/fd/${HANDOFF_FD}`;

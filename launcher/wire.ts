@@ -45,6 +45,8 @@ export interface Handoff {
   script: { path: string; name: string; args: string[]; export?: string };
   /** set for a runtime started before its run: the run's launcher, which its entry then imports */
   launcher?: { path: string; url: string };
+  /** a sandboxed run's variables (ExecOptions.env): set inside the run, never the runtime's own environment */
+  env?: Record<string, string>;
 }
 
 /** launcher → host, on fd 1 */
@@ -141,5 +143,7 @@ export function decodeHandoff(text: string): Handoff {
   if (!isRecord(s) || typeof s.path !== "string" || typeof s.name !== "string" || !Array.isArray(s.args)) fail("script is not {path, name, args}");
   const l = h.launcher;
   if (l !== undefined && (!isRecord(l) || typeof l.path !== "string" || typeof l.url !== "string")) fail("launcher is not {path, url}");
+  const e = h.env;
+  if (e !== undefined && (!isRecord(e) || !Object.values(e).every((x) => typeof x === "string"))) fail("env is not an object of strings");
   return h as unknown as Handoff;
 }

@@ -134,7 +134,8 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
     phases: phaseLines(opts.script, ctx.phaseOrigins),
     runtime: opts.runtime,
     timeoutMs: opts.timeoutMs,
-    env: scriptEnv(ctx.env, opts.env),
+    // a sandboxed run's variables are a view inside it (RunSpec.sandbox.callerEnv), never its runtime's environment
+    env: scriptEnv(ctx.env, sandbox.on ? {} : opts.env),
     cwd,
     stdin: opts.stdin ?? (ctx.inheritStdin ? "inherit" : ""),
     servers,
@@ -142,7 +143,7 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
     sockDir: ctx.sockDir,
     signal: ctx.signal,
     autoInstall: ctx.sandbox.autoInstall,
-    sandbox: sandbox.on ? { allow: ctx.sandbox.allow, callerEnv: Object.keys(opts.env) } : undefined,
+    sandbox: sandbox.on ? { allow: ctx.sandbox.allow, callerEnv: opts.env } : undefined,
     callerEnv: Object.keys(opts.env).length > 0,
     runtimes: ctx.runtimes,
   };

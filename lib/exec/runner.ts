@@ -15,6 +15,7 @@ import type { ScriptPhase } from "../settings/registry.ts";
 import type { Frame, SerializedError } from "./frames.ts";
 import { denoShape, nodeLauncher, nodeShape, runtimeCommand, type RuntimeName } from "./runtimes.ts";
 import { SANDBOX_PASS_ENV, channelGrants, type SandboxAllow } from "./sandbox.ts";
+import { sandboxDenoDir } from "./sandbox-deno-dir.ts";
 import { privateSocketDir } from "../paths/socket-dir.ts";
 import { StdoutSplitter } from "./stdout-splitter.ts";
 import { latin1Bytes, latin1Text, latin1ToUtf8, Utf8Pieces, type StdoutPiece } from "./stdout-bytes.ts";
@@ -50,7 +51,7 @@ export interface RunSpec {
   /** exec.autoInstall: the runtime may download packages the script imports */
   autoInstall: boolean;
   /** set when the run is sandboxed: what exec.sandboxAllow grants, and the variables the caller set (ExecOptions.env) */
-  sandbox?: { allow: SandboxAllow; callerEnv: string[] };
+  sandbox?: { allow: SandboxAllow; callerEnv: Record<string, string> };
   /** the caller set variables of its own for this run (ExecOptions.env) */
   callerEnv: boolean;
   /** where an unsandboxed run gets its runtime: one started before the run (ready-runtime.ts), or a new one */
@@ -180,18 +181,20 @@ async function spawnWithHandoffFile(
     sandbox: spec.sandbox && {
       files: [launcher, runtimeFile, spec.scriptPath],
       channel: channelGrants(channelInfo),
-      callerEnv: spec.sandbox.callerEnv,
+      callerEnv: Object.keys(spec.sandbox.callerEnv),
       allow: spec.sandbox.allow,
     },
   });
-  const channel = openChannel(sockPath, handoff.token, h);
+  // the token is in the handoff: a launcher that shows it has read the file, which then goes at once
+  const channel = openChannel(sockPath, handoff.token, h, spec.sandbox ? () => rmSync(handoffPath, { force: true }) : undefined);
 
   // everything the script starts carries the lineage marker, and is ended with the run
   const lineage = new Lineage(spec.runId);
-  const env: Record<string, string | undefined> = { ...(spec.sandbox ? sandboxEnv(spec.env, spec.sandbox.callerEnv) : spec.env), ...cmd.env, ...lineage.env() };
+  const env: Record<string, string | undefined> = { ...(spec.sandbox ? sandboxEnv(spec.env, spec.cacheDir) : spec.env), ...cmd.env, ...lineage.env() };
 
   let spawned: SpawnedRuntime;
-  const handoffFd = handoffFile(handoffPath, handoff, !spec.sandbox);
+  // a sandboxed script's variables travel with the run and are set inside it (launcher/runtime.ts)
+  const handoffFd = handoffFile(handoffPath, spec.sandbox ? { ...handoff, env: spec.sandbox.callerEnv } : handoff, !spec.sandbox);
   try {
     const cmdline = spec.sandbox ? [...cmd.argv, handoffPath] : cmd.argv;
     spawned = spawnRuntime({ cmd: cmdline, cwd: spec.cwd, env, stdin: spec.stdin === "inherit" ? "inherit" : "pipe", fd3: handoffFd });
@@ -325,12 +328,15 @@ async function watchRun(
 
 /**
  * A sandboxed run starts from an environment of its own: only what Deno needs to find its cache and
- * the registry, and the variables the caller set for the script. mcpx's own environment (API keys,
- * tokens) is not there at all, even though the sandbox would also refuse to read it.
+ * the registry, from the serving process's environment, and a DENO_DIR of mcpx's (sandbox-deno-dir.ts).
+ * mcpx's own environment (API keys, tokens) is not there at all, and neither is anything the caller
+ * set: those variables are set inside the run, after Deno has started (launcher/runtime.ts), so no
+ * LD_PRELOAD, DENO_* or allocator variable a caller names can change how the runtime starts.
  */
-function sandboxEnv(env: Record<string, string | undefined>, callerEnv: string[]): Record<string, string | undefined> {
+function sandboxEnv(env: Record<string, string | undefined>, cacheDir: string): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
-  for (const name of [...SANDBOX_PASS_ENV, ...callerEnv]) if (env[name] !== undefined) out[name] = env[name];
+  for (const name of SANDBOX_PASS_ENV) if (env[name] !== undefined) out[name] = env[name];
+  out.DENO_DIR = sandboxDenoDir(cacheDir, env);
   return out;
 }
 
@@ -366,7 +372,7 @@ function handoffFile(path: string, handoff: Handoff, unlink: boolean): number {
   try {
     return openSync(path, "r+");
   } finally {
-    // kept (for a sandboxed Deno, which is given its path and deletes it) only until the run ends
+    // kept for a sandboxed Deno, which is given its path (read only), until its launcher connects
     if (unlink) rmSync(path, { force: true });
   }
 }
@@ -376,7 +382,7 @@ function handoffFile(path: string, handoff: Handoff, unlink: boolean): number {
  * answered once: the launcher numbers its calls 1, 2, 3…, so a call frame whose id is not above every
  * id seen before is a forgery or a replay; it is refused (not run, not answered) and said as an error log.
  */
-function openChannel(path: string, token: string, h: RunHandlers): Channel {
+function openChannel(path: string, token: string, h: RunHandlers, onAuthed?: () => void): Channel {
   rmSync(path, { force: true });
   type Conn = { buf: string; ok: boolean; out: SocketWriteQueue };
   let authed: Socket<Conn> | undefined;
@@ -397,6 +403,7 @@ function openChannel(path: string, token: string, h: RunHandlers): Channel {
         if (s.data.buf.slice(0, nl) !== token || authed) return void s.end();
         s.data.ok = true;
         authed = s;
+        onAuthed?.();
         for (const line of early.splice(0)) s.data.out.write(line);
       },
       drain(s) {

@@ -106,11 +106,13 @@ export function parseSandboxAllow(items: ReadonlyArray<{ value: unknown; origin:
 /**
  * What the channel to the host needs, derived in this ONE place from how the launcher reaches the
  * host (decision 0007): the run's details in a file (a sandboxed Deno may not open /dev/fd/3, so it
- * gets the file's path: read, and write to delete it), and a unix socket, for which Deno 2.9 needs
- * read, write and `net=unix:PATH` (measured). Each is scoped to that one path; no variable is needed.
+ * gets the file's path: read only; the host deletes it once the launcher has shown its token), and a
+ * unix socket, for which Deno 2.9 needs read, write and `net=unix:PATH` (measured). Each is scoped
+ * to that one path; no variable is needed. Never write on the handoff: a path the sandbox may write
+ * is a path it can plant a file in for the next run.
  */
 export function channelGrants(channel: { sock: string; handoff: string }): SandboxAllow {
-  return { read: [channel.sock, channel.handoff], write: [channel.sock, channel.handoff], net: [`unix:${channel.sock}`], env: [] };
+  return { read: [channel.sock, channel.handoff], write: [channel.sock], net: [`unix:${channel.sock}`], env: [] };
 }
 
 export interface SandboxRun {

@@ -63,12 +63,12 @@ describe("parseSandboxAllow", () => {
 describe("denoSandboxArgs", () => {
   const channel = channelGrants({ sock: "/run/x/abc.sock", handoff: "/run/x/abc.run" });
 
-  test("grants the run's files and the channel (its socket and the handoff descriptor) only, no variable, never prompts, and denies remote imports", () => {
+  test("grants the run's files and the channel (its socket; the handoff file read only) only, no variable, never prompts, and denies remote imports", () => {
     const args = denoSandboxArgs({ files: ["/c/launcher.ts", "/c/rt.mjs", "/c/snippet.ts"], channel, callerEnv: [], allow: EMPTY_ALLOW, autoInstall: false });
     expect(args).toEqual([
       "--no-prompt",
       "--allow-read=/c/launcher.ts,/c/rt.mjs,/c/snippet.ts,/run/x/abc.sock,/run/x/abc.run",
-      "--allow-write=/run/x/abc.sock,/run/x/abc.run",
+      "--allow-write=/run/x/abc.sock",
       "--allow-net=unix:/run/x/abc.sock",
       "--deny-import",
     ]);
@@ -84,7 +84,7 @@ describe("denoSandboxArgs", () => {
       autoInstall: false,
     });
     expect(args).toContain("--allow-read=/s.ts,/run/x/abc.sock,/run/x/abc.run,/data");
-    expect(args).toContain("--allow-write=/run/x/abc.sock,/run/x/abc.run,/out");
+    expect(args).toContain("--allow-write=/run/x/abc.sock,/out");
     expect(args).toContain("--allow-net=unix:/run/x/abc.sock,api.example.com:443");
     expect(args).toContain("--allow-env=GREETING,TZ");
   });
