@@ -2,11 +2,9 @@
 // over it. One function, so that a runtime started before its run (ready-runtime.ts) is started with
 // exactly the environment the run would have had.
 
-import { SECRET_ENV_NAMES } from "../settings/registry.ts";
+import { withoutSecrets } from "../settings/secret-env.ts";
 
 /** the daemon's token and the model's key stay with mcpx: a script (and all it starts) never inherits them */
 export function scriptEnv(base: Record<string, string | undefined>, extra: Record<string, string>): Record<string, string | undefined> {
-  const out = { ...base };
-  for (const name of SECRET_ENV_NAMES) delete out[name];
-  return { ...out, ...extra };
+  return { ...withoutSecrets(base), ...extra };
 }

@@ -8,6 +8,7 @@ import { EVENT_KIND_NAMES } from "../events/kinds.ts";
 import { matchesKind } from "./match.ts";
 import type { Pool } from "../mcp/pool.ts";
 import type { Sourced } from "../settings/resolve.ts";
+import { withoutSecrets } from "../settings/secret-env.ts";
 import { parseHookServers } from "./allowlist.ts";
 import type { Hook } from "./hook.ts";
 import { hookToolCaller } from "./mcp-hook-calls.ts";
@@ -118,7 +119,8 @@ export function buildGate({ session, pool, bus, hooks, dynamicHooks = () => [], 
   const url = get("model.url");
   const host: ActionHost = {
     pool,
-    env: session.env,
+    // a hook process (run, module, observe) is started by mcpx: it never inherits mcpx's secrets
+    env: withoutSecrets(session.env),
     cwd: session.cwd,
     selfArgv: selfArgv(),
     model: url ? { url, name: get("model.name"), apiKey: get("model.apiKey") || undefined } : undefined,
