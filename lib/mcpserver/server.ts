@@ -59,7 +59,8 @@ function listTools(): McpTool[] {
 
 export function createMcpServer(deps: ServeDeps): McpServerHandle {
   const server = new Server({ name: "mcpx", version: VERSION, title: "mcpx" }, { capabilities: { tools: {}, logging: {} }, instructions: INSTRUCTIONS });
-  const inFlight = new Set<AbortController>();
+  /** each tools/call running, and what settles once its handler has finished (its run's files and processes gone) */
+  const inFlight = new Map<AbortController, Promise<void>>();
   let minLevel: LoggingLevel | undefined;
 
   server.setRequestHandler(SetLevelRequestSchema, (req) => {
@@ -77,7 +78,8 @@ export function createMcpServer(deps: ServeDeps): McpServerHandle {
     const abort = new AbortController();
     const onAbort = () => abort.abort();
     extra.signal.addEventListener("abort", onAbort);
-    inFlight.add(abort);
+    let finished!: () => void;
+    inFlight.set(abort, new Promise<void>((resolve) => (finished = resolve)));
     // notifications go out in order and all before the result: a client drops progress for a
     // request it already has the answer to
     let sent: Promise<void> = Promise.resolve();
@@ -108,6 +110,7 @@ export function createMcpServer(deps: ServeDeps): McpServerHandle {
     } finally {
       inFlight.delete(abort);
       extra.signal.removeEventListener("abort", onAbort);
+      finished();
     }
   });
 
@@ -115,7 +118,11 @@ export function createMcpServer(deps: ServeDeps): McpServerHandle {
     server,
     busy: () => inFlight.size > 0,
     async close() {
-      for (const a of inFlight) a.abort();
+      // waited for, not only cancelled: a process that exits with a run still ending leaves its
+      // socket and handoff file behind (and, for a sandboxed run, the handoff's secrets on disk)
+      const running = [...inFlight.values()];
+      for (const a of inFlight.keys()) a.abort();
+      await Promise.all(running);
       await server.close().catch(() => {});
     },
   };
