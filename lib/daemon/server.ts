@@ -136,6 +136,7 @@ async function primeRuntime(session: Session, runtimes: KeptRuntime): Promise<vo
       cwd: session.cwd,
       stdin: "pipe" as const,
       autoInstall: session.get("exec.autoInstall"),
+      heapMb: session.get("exec.maxHeap"),
     };
     const shape = runtime === "deno" ? denoShape(bundle, how) : runtime === "node" ? nodeShape(bundle, how) : bunShape(bundle, how);
     if (shape) runtimes.prime(shape);

@@ -11,6 +11,7 @@ import { resolveName } from "../mcp/tool-names.ts";
 import { collectEnvelope } from "../exec/envelope.ts";
 import { execute } from "../exec/execute.ts";
 import { sandboxContext } from "../exec/sandbox-policy.ts";
+import { runLimits } from "../exec/run-limits.ts";
 import type { Frame, HookFrameBody } from "../exec/frames.ts";
 import { gatedCall } from "../exec/gated-call.ts";
 import type { ExecOptions } from "../exec/options-schema.ts";
@@ -154,6 +155,7 @@ async function execTool(args: unknown, call: ToolCall): Promise<CallToolResult> 
     inheritStdin: false,
     cwd: session.cwd,
     sandbox: sandboxContext(session, "mcp"),
+    limits: runLimits(session, "mcp"),
     signal: call.signal,
     runtimes: call.deps.runtimes,
     phaseOrigins: serverDefaultOrigins(args as Record<string, unknown>, parsed.value as ExecOptions, session, "the mcpx_exec arguments"),

@@ -1,6 +1,7 @@
-// One request cannot take down `mcpx serve`'s connection (issue 19): an answer is never larger than
-// mcp.maxAnswer, however much the script prints or returns, and says what was cut; the SDK client
-// (which closes the whole connection on a message over 10 MiB) stays connected and the next call works.
+// One request cannot take down `mcpx serve`'s connection or the host (issue 19): an answer is never
+// larger than mcp.maxAnswer, however much the script prints or returns, and says what was cut; the
+// SDK client (which closes the whole connection on a message over 10 MiB) stays connected and the
+// next call works. An agent's run has a default time and heap limit (on Deno and Node).
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -46,7 +47,8 @@ afterAll(async () => {
 
 describe("mcp.maxAnswer", () => {
   test("a 5.3 MB print is cut to fit 1 MiB, the answer says what was cut and how to get it all, and the next call on the connection works", async () => {
-    // without the cap this answer was 10.6 MB, over the 10 MiB the client reads (the print in the text and again in structuredContent), and the client closed the connection
+    // without the cap this answer was 10.6 MB (the print in the text and again in structuredContent), over
+    // the 10 MiB the client reads, and the client closed the connection
     const r = (await s.client.callTool(
       { name: "mcpx_exec", arguments: { source: 'console.log("x".repeat(5_300_000));\nexport default () => "done"' } },
       undefined,
@@ -106,4 +108,44 @@ describe("mcp.maxAnswer", () => {
     const small = (await s.client.callTool({ name: "mcpx_call", arguments: { server: "fake", tool: "echo", args: { message: "hi" } } })) as Result;
     expect(textOf(small)).toBe("hi");
   });
+});
+
+/** a memory bomb: a heap of arrays and, past V8's heap flag, typed arrays (external memory) */
+const BOMB = "const keep: unknown[] = [];\nfor (let i = 0; ; i++) keep.push(i % 2 ? new Array(1e6).fill(i) : new Uint8Array(8e6).fill(1));";
+
+describe("an agent's run has a time and a heap limit by default", () => {
+  test("a busy loop ends at exec.agentTimeout with an error naming it, and the server answers the next call", async () => {
+    const own = await serve(sb, { MCPX_EXEC_AGENT_TIMEOUT: "2s" });
+    try {
+      const r = (await own.client.callTool({ name: "mcpx_exec", arguments: { source: "for (;;) {}" } })) as Result;
+      expect(r.isError).toBe(true);
+      expect(r.structuredContent).toMatchObject({ exitCode: 124, error: { code: "TIMEOUT" } });
+      expect(textOf(r)).toContain("2000ms (exec.agentTimeout");
+      // the run's own timeout cannot lift the limit: 0 is "none of its own"
+      const asked = (await own.client.callTool({ name: "mcpx_exec", arguments: { source: "for (;;) {}", timeoutMs: 0 } })) as Result;
+      expect(asked.structuredContent).toMatchObject({ exitCode: 124 });
+      const next = (await own.client.callTool({ name: "mcpx_exec", arguments: { source: "export default () => 3" } })) as Result;
+      expect(textOf(next)).toBe("result: 3");
+    } finally {
+      await own.close();
+    }
+  }, 60_000);
+
+  // the sandbox is Deno; Node is a runtime of a server whose exec.sandbox is off. Not Bun: the embedded
+  // Bun has no heap limit (lib/process/data-limit.ts says why), and this bomb would take the host
+  for (const runtime of ["deno", "node"] as const) {
+    test(`a memory bomb on ${runtime} ends at exec.agentMaxHeap with an error naming it, and the server answers the next call`, async () => {
+      const own = await serve(sb, { MCPX_EXEC_AGENT_MAX_HEAP: "128", ...(runtime === "deno" ? {} : { MCPX_EXEC_SANDBOX: "off" }) });
+      try {
+        const r = (await own.client.callTool({ name: "mcpx_exec", arguments: { source: BOMB, runtime } }, undefined, { timeout: 120_000 })) as Result;
+        expect(r.isError).toBe(true);
+        expect(r.structuredContent).toMatchObject({ error: { name: "HeapLimitError" } });
+        expect(textOf(r)).toContain("heap limit of 128 MiB (exec.agentMaxHeap)");
+        const next = (await own.client.callTool({ name: "mcpx_exec", arguments: { source: "export default () => 4", runtime } })) as Result;
+        expect(textOf(next)).toBe("result: 4");
+      } finally {
+        await own.close();
+      }
+    }, 150_000);
+  }
 });
