@@ -4,29 +4,9 @@
 // next call works. An agent's run has a default time and heap limit (on Deno and Node).
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { MCPX, fakeServer, sandbox, type Sandbox } from "./harness.ts";
-import { writeConfig } from "./support.ts";
-
-interface Served {
-  client: Client;
-  closed(): boolean;
-  stderr(): string;
-  close(): Promise<void>;
-}
-
-async function serve(sb: Sandbox, env: Record<string, string> = {}): Promise<Served> {
-  const transport = new StdioClientTransport({ command: MCPX, args: ["serve"], cwd: sb.dir, env: { ...sb.env, ...env }, stderr: "pipe" });
-  let stderr = "";
-  transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-  const client = new Client({ name: "serve-limits", version: "0" });
-  let closed = false;
-  client.onclose = () => (closed = true);
-  await client.connect(transport);
-  return { client, closed: () => closed, stderr: () => stderr, close: () => client.close() };
-}
+import { fakeServer, sandbox } from "./harness.ts";
+import { serve, writeConfig, type Served } from "./support.ts";
 
 type Result = CallToolResult & { structuredContent?: Record<string, unknown> };
 const textOf = (r: Result) => r.content.map((c) => (c.type === "text" ? c.text : "")).join("");
