@@ -4,6 +4,7 @@
 import { statusLine } from "../lib/util/status-line.ts";
 import { execute } from "../lib/exec/execute.ts";
 import { sandboxContext } from "../lib/exec/sandbox-policy.ts";
+import { runLimits } from "../lib/exec/run-limits.ts";
 import { OUTPUT_MODES, type OutputMode } from "../lib/exec/options.ts";
 import type { ExecOptions } from "../lib/exec/options-schema.ts";
 import { resolveScriptPath } from "../lib/exec/script-path.ts";
@@ -105,6 +106,7 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
       cwd: session.cwd,
       signal: abort.signal,
       sandbox: sandboxContext(session, "cli"),
+      limits: runLimits(session, "cli"),
       phaseOrigins: settingsPhaseOrigins(session.settings),
       runtimes: earlyRuntime(),
     });

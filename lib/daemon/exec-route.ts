@@ -10,6 +10,7 @@ import * as v from "valibot";
 import { collectEnvelope, emptyEnvelope, foldFrame } from "../exec/envelope.ts";
 import { execute } from "../exec/execute.ts";
 import { sandboxContext } from "../exec/sandbox-policy.ts";
+import { runLimits } from "../exec/run-limits.ts";
 import type { Frame } from "../exec/frames.ts";
 import { ExecOptionsSchema, type ExecOptions } from "../exec/options-schema.ts";
 import { serverDefaultOrigins, withServerDefaults } from "../exec/server-defaults.ts";
@@ -65,6 +66,7 @@ export const execRoute: Handler = async (req, { deps }) => {
     inheritStdin: false,
     cwd: session.cwd,
     sandbox: sandboxContext(session, "http"),
+    limits: runLimits(session, "http"),
     signal: run.signal,
     runtimes: deps.runtimes,
     phaseOrigins: serverDefaultOrigins(body.value as Record<string, unknown>, parsed.output, session, "the POST /v1/exec body"),

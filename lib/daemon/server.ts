@@ -15,6 +15,7 @@ import { defaultSocketPath, formatAddress, parseAddress, type DaemonAddress } fr
 import type { DaemonDeps } from "./context.ts";
 import { bearerOk, errorResponse } from "./http.ts";
 import { startReaper } from "./reaper.ts";
+import { weakTokenReason } from "./token.ts";
 import { closeMcp } from "./mcp-mount.ts";
 import { KeptRuntime } from "../exec/runtime-sources.ts";
 import { unsafeDirReason } from "../paths/socket-dir.ts";
@@ -40,12 +41,6 @@ export interface Daemon {
   closed: Promise<void>;
 }
 
-/**
- * The shortest daemon.token accepted: a guessable token on a TCP port is no lock. 16 characters of
- * base64 or hex are 64 bits and more; raise it, never lower it.
- */
-const TOKEN_MIN_LENGTH = 16;
-
 /** a daemon that cannot start (address in use, not a socket, cannot bind): exit 2 (lib/errors/codes.ts E_DAEMON) */
 export class DaemonError extends McpxError {
   override name = "DaemonError";
@@ -65,13 +60,8 @@ export async function startDaemon(session: Session): Promise<Daemon> {
         `empty for the unix socket`,
     );
   }
-  if (token !== "" && token.length < TOKEN_MIN_LENGTH) {
-    throw new SettingsError(
-      `daemon.token (${session.settings.get("daemon.token")!.origin}) is ${token.length} ` +
-        `characters long, and a token must have at least ${TOKEN_MIN_LENGTH}: make one with ` +
-        `\`openssl rand -hex 24\` (or \`head -c 24 /dev/urandom | base64\`) and set it as MCPX_DAEMON_TOKEN`,
-    );
-  }
+  const weak = token === "" ? undefined : weakTokenReason(token);
+  if (weak) throw new SettingsError(`daemon.token (${session.settings.get("daemon.token")!.origin}) ${weak}`);
   const maxBody = session.get("daemon.maxBody");
   if (maxBody <= 0) throw new SettingsError(`daemon.maxBody ${maxBody}: give the largest request body to accept, in bytes (> 0)`);
   const keepAlive = keepAliveMs(session.env);
@@ -146,6 +136,7 @@ async function primeRuntime(session: Session, runtimes: KeptRuntime): Promise<vo
       cwd: session.cwd,
       stdin: "pipe" as const,
       autoInstall: session.get("exec.autoInstall"),
+      heapMb: session.get("exec.maxHeap"),
     };
     const shape = runtime === "deno" ? denoShape(bundle, how) : runtime === "node" ? nodeShape(bundle, how) : bunShape(bundle, how);
     if (shape) runtimes.prime(shape);

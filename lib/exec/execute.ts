@@ -24,6 +24,7 @@ import { scriptEnv } from "./script-env.ts";
 import type { RuntimeSource } from "./ready-runtime.ts";
 import { decideSandbox } from "./sandbox.ts";
 import type { SandboxContext } from "./sandbox-policy.ts";
+import { stricter, type RunLimits } from "./run-limits.ts";
 
 export interface ExecContext {
   gate: Gate;
@@ -41,6 +42,8 @@ export interface ExecContext {
   phaseOrigins?: Partial<PhaseOrigins>;
   /** runtimes started before the run (the CLI's early one, the daemon's kept one); without it a run starts its own */
   runtimes?: RuntimeSource;
+  /** the door's time and memory bounds (run-limits.ts); absent: none beyond opts.timeoutMs */
+  limits?: RunLimits;
 }
 
 export function execute(opts: ExecOptions, ctx: ExecContext): AsyncIterable<Frame> {
@@ -133,7 +136,10 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
     export: opts.export,
     phases: phaseLines(opts.script, ctx.phaseOrigins),
     runtime: opts.runtime,
-    timeoutMs: opts.timeoutMs,
+    timeoutMs: stricter(opts.timeoutMs, ctx.limits?.timeoutMs ?? 0),
+    // the door's limit is named only when it is the one that applies
+    timeoutFrom: ctx.limits?.timeoutMs && stricter(opts.timeoutMs, ctx.limits.timeoutMs) === ctx.limits.timeoutMs ? ctx.limits.timeoutFrom : undefined,
+    heap: ctx.limits?.heapMb ? { mb: ctx.limits.heapMb, from: ctx.limits.heapFrom } : undefined,
     // a sandboxed run's variables are a view inside it (RunSpec.sandbox.callerEnv), never its runtime's environment
     env: scriptEnv(ctx.env, sandbox.on ? {} : opts.env),
     cwd,

@@ -17,6 +17,7 @@ import type { Subprocess } from "bun";
 import type { Handoff } from "../../launcher/wire.ts";
 import { writeContentFile } from "../paths/content-file.ts";
 import { Lineage } from "../process/lineage.ts";
+import { dataLimitMb, limitData } from "../process/data-limit.ts";
 import { join } from "node:path";
 import { bunCommand, type RuntimeCommand } from "./bun-command.ts";
 import { closeFds, pipePair, socketPair } from "../process/fd-pairs.ts";
@@ -37,6 +38,8 @@ export interface RuntimeShape {
   cwd: string;
   /** "pipe": the run's stdin is written to it when the run is handed over */
   stdin: "inherit" | "pipe";
+  /** the heap limit in MiB (0: none): V8's flag is in argv, and a V8 runtime's data limit is set at its start (lib/process/data-limit.ts) */
+  heapMb: number;
 }
 
 export interface StartedRuntime {
@@ -74,13 +77,15 @@ export interface ShapeOptions {
   env: Record<string, string | undefined>;
   cwd: string;
   stdin: "inherit" | "pipe";
+  /** the run's heap limit in MiB (exec.maxHeap, exec.agentMaxHeap); absent or 0: none */
+  heapMb?: number;
 }
 
 /** a runtime's shape from its command line, which runs readyEntry (runtimes.ts denoShape, nodeShape) */
 export function shapeOf(kind: ReadyKind, cmd: RuntimeCommand, how: ShapeOptions): RuntimeShape {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...how.env, ...cmd.env })) if (v !== undefined) env[k] = v;
-  return { kind, argv: cmd.argv, env, cwd: how.cwd, stdin: how.stdin };
+  return { kind, argv: cmd.argv, env, cwd: how.cwd, stdin: how.stdin, heapMb: how.heapMb ?? 0 };
 }
 
 /** the entry a started runtime runs: the runtime bundle (which waits for the handoff), then the run's launcher */
@@ -93,7 +98,7 @@ export function readyEntry(cacheDir: string, runtimeFile: string): string {
 }
 
 function shapeKey(s: RuntimeShape): string {
-  return stableStringify([s.kind, s.argv, s.cwd, s.stdin, s.env]);
+  return stableStringify([s.kind, s.argv, s.cwd, s.stdin, s.env, s.heapMb]);
 }
 
 /** starts a runtime that waits for its run; it is in a process group of its own, as every run's runtime */
@@ -105,7 +110,15 @@ export function startRuntime(shape: RuntimeShape): StartedRuntime {
   if (shape.kind === "deno" && !pipe) throw new Error("mcpx: no pipe for a Deno's handoff here (libc could not be opened)");
   let spawned: SpawnedRuntime;
   try {
-    spawned = spawnRuntime({ cmd: shape.argv, cwd: shape.cwd, env: { ...shape.env, ...lineage.env() }, stdin: shape.stdin, fd3: pipe ? pipe.read : "pipe" });
+    spawned = spawnRuntime({
+      cmd: shape.argv,
+      cwd: shape.cwd,
+      env: { ...shape.env, ...lineage.env() },
+      stdin: shape.stdin,
+      fd3: pipe ? pipe.read : "pipe",
+      // the embedded Bun takes no data limit (lib/process/data-limit.ts says why)
+      dataMb: shape.heapMb && shape.kind !== "bun" ? dataLimitMb(shape.heapMb) : undefined,
+    });
   } catch (err) {
     if (pipe) closeSync(pipe.write);
     throw err;
@@ -134,6 +147,8 @@ export function spawnRuntime(o: {
   env: Record<string, string | undefined>;
   stdin: "inherit" | "pipe";
   fd3: "pipe" | number;
+  /** its data limit in MiB (absent: none), set before it can run any script */
+  dataMb?: number;
 }): SpawnedRuntime {
   const out = socketPair();
   const stdio: Array<"inherit" | "pipe" | number> = [o.stdin, out ? out.theirs : "pipe", "pipe"];
@@ -147,6 +162,9 @@ export function spawnRuntime(o: {
       detached: true,
     }) as StartedRuntime["child"];
     trace("runtime spawned");
+    // a runtime started before its run runs nothing of a script's until the handoff; one started with
+    // its run (the sandbox) is still starting up: either way the limit is in force before the script
+    if (o.dataMb) limitData(child.pid, o.dataMb);
     return { child, stdout: out?.ours };
   } catch (err) {
     if (out) closeFds(out.ours);

@@ -23,6 +23,7 @@ import { SocketWriteQueue } from "../util/socket-write-queue.ts";
 import { closeFds, readSocket } from "../process/fd-pairs.ts";
 import { answerLine, type CallAnswer } from "./answer-line.ts";
 import { KILL_GRACE_MS } from "../process/group.ts";
+import { dataLimitMb } from "../process/data-limit.ts";
 import { Lineage } from "../process/lineage.ts";
 import { trace, traceOnce } from "../util/trace.ts";
 import { bunShape, discard, FRESH, handOver, spawnRuntime, startRuntime, type RuntimeShape, type RuntimeSource, type SpawnedRuntime } from "./ready-runtime.ts";
@@ -40,6 +41,10 @@ export interface RunSpec {
   runtime: RuntimeName;
   /** 0 = no limit */
   timeoutMs: number;
+  /** the setting timeoutMs came from, as a timeout error names it */
+  timeoutFrom?: string;
+  /** the heap limit in MiB, 0 = none; and the setting it came from, as an out-of-memory error names it */
+  heap?: { mb: number; from: string };
   env: Record<string, string | undefined>;
   cwd: string;
   /** "inherit" passes mcpx's own stdin; a string is written and closed */
@@ -127,7 +132,13 @@ interface Spawned extends SpawnedRuntime {
  */
 function readyShape(spec: RunSpec, runtimeFile: string): RuntimeShape | undefined {
   if (spec.sandbox) return undefined;
-  const how = { cacheDir: spec.cacheDir, env: spec.env, cwd: spec.cwd, stdin: spec.stdin === "inherit" ? ("inherit" as const) : ("pipe" as const) };
+  const how = {
+    cacheDir: spec.cacheDir,
+    env: spec.env,
+    cwd: spec.cwd,
+    stdin: spec.stdin === "inherit" ? ("inherit" as const) : ("pipe" as const),
+    heapMb: spec.heap?.mb ?? 0,
+  };
   if (spec.runtime === "bun" || spec.runtime === "auto") return bunShape(runtimeFile, { ...how, autoInstall: spec.autoInstall });
   return spec.runtime === "deno" ? denoShape(runtimeFile, { ...how, autoInstall: spec.autoInstall }) : nodeShape(runtimeFile, how);
 }
@@ -178,6 +189,7 @@ async function spawnWithHandoffFile(
   const channelInfo = { sock: sockPath, handoff: spec.sandbox ? handoffPath : `/dev/fd/${at.fd}` };
   const cmd = runtimeCommand(spec.runtime, launcher, {
     autoInstall: spec.autoInstall,
+    heapMb: spec.heap?.mb ?? 0,
     sandbox: spec.sandbox && {
       files: [launcher, runtimeFile, spec.scriptPath],
       channel: channelGrants(channelInfo),
@@ -197,7 +209,14 @@ async function spawnWithHandoffFile(
   const handoffFd = handoffFile(handoffPath, spec.sandbox ? { ...handoff, env: spec.sandbox.callerEnv } : handoff, !spec.sandbox);
   try {
     const cmdline = spec.sandbox ? [...cmd.argv, handoffPath] : cmd.argv;
-    spawned = spawnRuntime({ cmd: cmdline, cwd: spec.cwd, env, stdin: spec.stdin === "inherit" ? "inherit" : "pipe", fd3: handoffFd });
+    spawned = spawnRuntime({
+      cmd: cmdline,
+      cwd: spec.cwd,
+      env,
+      stdin: spec.stdin === "inherit" ? "inherit" : "pipe",
+      fd3: handoffFd,
+      dataMb: spec.heap && dataLimitMb(spec.heap.mb),
+    });
   } catch (err) {
     channel.close();
     rmSync(handoffPath, { force: true });
@@ -274,7 +293,11 @@ async function watchRun(
     splitter.end().forEach(onPiece);
     stdout(text.flush());
   });
-  const stderrDone = pump(child.stderr as ReadableStream<Uint8Array>, (s) => h.frame({ type: "stderr", data: s }));
+  const oom = new OomWatch();
+  const stderrDone = pump(child.stderr as ReadableStream<Uint8Array>, (s) => {
+    oom.push(s);
+    h.frame({ type: "stderr", data: s });
+  });
 
   let stopped: "timeout" | "interrupted" | undefined;
   const stop = (why: "timeout" | "interrupted") => {
@@ -304,7 +327,7 @@ async function watchRun(
       error: {
         name: "TimeoutError",
         code: frameCodeOf("TIMEOUT"),
-        message: `the script ran past its timeout of ${spec.timeoutMs}ms (exec.timeout / --timeout) and its process group was ended`,
+        message: `the script ran past its timeout of ${spec.timeoutMs}ms (${spec.timeoutFrom ?? "exec.timeout / --timeout"}) and its process group was ended`,
       },
     };
   }
@@ -313,6 +336,20 @@ async function watchRun(
       ok: false,
       exitCode: exitCodeOf("INTERRUPTED"),
       error: { name: "InterruptedError", code: frameCodeOf("INTERRUPTED"), message: "the run was interrupted and its process group was ended" },
+    };
+  }
+  if (spec.heap && marker?.ok !== true && (oom.seen || isOutOfMemory(marker?.error))) {
+    const signal = child.signalCode;
+    return {
+      ok: false,
+      exitCode: signal ? exitCodeOf("EXIT", 128 + (signalNumber(String(signal)) ?? 0)) : code === 0 ? 1 : code,
+      error: {
+        name: "HeapLimitError",
+        code: frameCodeOf("EXIT"),
+        message:
+          `the script ran out of memory at its heap limit of ${spec.heap.mb} MiB (${spec.heap.from}) and was ended: ` +
+          `keep less in memory at once, or raise ${spec.heap.from} where the run is served`,
+      },
     };
   }
   if (marker?.ok) return { ok: true, value: marker.value, exitCode: code === 0 ? 0 : code };
@@ -324,6 +361,23 @@ async function watchRun(
     exitCode: exitCodeOf("EXIT", signal ? 128 + (signalNumber(String(signal)) ?? 0) : code),
     error: { name: "ExitError", code: frameCodeOf("EXIT"), message: signal ? `the script was killed by ${signal}` : `the script exited with code ${code}` },
   };
+}
+
+/** JavaScriptCore's allocation failure under the data limit, as the launcher serialized it (Bun) */
+function isOutOfMemory(e: SerializedError | undefined): boolean {
+  return e !== undefined && e.name === "RangeError" && /out of memory|allocation failed/i.test(e.message);
+}
+
+/** whether V8 said on stderr that it ended the process out of memory (Deno, Node), a phrase that may span chunks */
+class OomWatch {
+  seen = false;
+  private tail = "";
+  push(s: string): void {
+    if (this.seen) return;
+    const text = this.tail + s;
+    this.seen = /JavaScript (heap )?out of memory|Fatal process out of memory/.test(text);
+    this.tail = text.slice(-32);
+  }
 }
 
 /**

@@ -29,6 +29,13 @@ export interface RuntimeOptions {
   autoInstall: boolean;
   /** set when the run is sandboxed (lib/exec/sandbox.ts): the run goes to Deno with these grants only */
   sandbox?: Omit<SandboxRun, "autoInstall">;
+  /** the run's heap limit in MiB (0: none) */
+  heapMb: number;
+}
+
+/** V8's own heap limit (Deno's and Node's), where a run has one: the old space, where a memory bomb's objects live */
+function v8HeapFlag(heapMb: number | undefined): string[] {
+  return heapMb ? [`--max-old-space-size=${heapMb}`] : [];
 }
 
 /**
@@ -37,13 +44,18 @@ export interface RuntimeOptions {
  * before its run (ready-runtime.ts bunShape, and denoShape and nodeShape here).
  */
 export function runtimeCommand(name: RuntimeName, launcher: string, how: RuntimeOptions): RuntimeCommand {
-  if (how.sandbox) return sandboxedCommand(name, launcher, { ...how.sandbox, autoInstall: how.autoInstall });
+  if (how.sandbox) return sandboxedCommand(name, launcher, { ...how.sandbox, autoInstall: how.autoInstall }, how.heapMb);
   if (name !== "deno") throw new Error(`mcpx: an unsandboxed ${name} run is started before its run (ready-runtime.ts), never here`);
-  return denoCommand(launcher, how.autoInstall);
+  return denoCommand(launcher, how.autoInstall, how.heapMb);
+}
+
+/** Deno passes V8's flags on in one flag of its own */
+function denoV8Flags(heapMb: number | undefined): string[] {
+  return v8HeapFlag(heapMb).map((f) => `--v8-flags=${f}`);
 }
 
 /** unsandboxed Deno running entry */
-function denoCommand(entry: string, autoInstall: boolean): RuntimeCommand {
+function denoCommand(entry: string, autoInstall: boolean, heapMb: number | undefined): RuntimeCommand {
   const deno = findRuntime("deno");
   if (!deno)
     throw new RuntimeError(
@@ -53,7 +65,7 @@ function denoCommand(entry: string, autoInstall: boolean): RuntimeCommand {
     );
   // --cached-only: npm: and remote imports come from Deno's cache or fail, never from a download
   return {
-    argv: [deno, "run", "--allow-all", "--no-prompt", "--quiet", ...(autoInstall ? [] : ["--cached-only"]), entry],
+    argv: [deno, "run", "--allow-all", "--no-prompt", "--quiet", ...(autoInstall ? [] : ["--cached-only"]), ...denoV8Flags(heapMb), entry],
     env: { DENO_NO_UPDATE_CHECK: "1" },
   };
 }
@@ -64,7 +76,7 @@ function denoCommand(entry: string, autoInstall: boolean): RuntimeCommand {
  */
 export function denoShape(runtimeFile: string, how: ShapeOptions & { autoInstall: boolean }): RuntimeShape | undefined {
   if (!canPipe()) return undefined;
-  return shapeOf("deno", denoCommand(readyEntry(how.cacheDir, runtimeFile), how.autoInstall), how);
+  return shapeOf("deno", denoCommand(readyEntry(how.cacheDir, runtimeFile), how.autoInstall, how.heapMb), how);
 }
 
 /**
@@ -72,7 +84,7 @@ export function denoShape(runtimeFile: string, how: ShapeOptions & { autoInstall
  * unsandboxed runtime: no Deno (or a runtime that is not Deno) is an error saying how to get one or
  * how to opt out.
  */
-function sandboxedCommand(name: RuntimeName, launcher: string, run: SandboxRun): RuntimeCommand {
+function sandboxedCommand(name: RuntimeName, launcher: string, run: SandboxRun, heapMb: number): RuntimeCommand {
   if (name === "bun" || name === "node") {
     throw new RuntimeError(
       `script.runtime is ${name}, but exec.sandbox is on, and the sandbox is Deno: use ` +
@@ -89,20 +101,20 @@ function sandboxedCommand(name: RuntimeName, launcher: string, run: SandboxRun):
     );
   }
   return {
-    argv: [deno, "run", ...denoSandboxArgs(run), "--quiet", ...(run.autoInstall ? [] : ["--cached-only"]), launcher],
+    argv: [deno, "run", ...denoSandboxArgs(run), "--quiet", ...(run.autoInstall ? [] : ["--cached-only"]), ...denoV8Flags(heapMb), launcher],
     env: { DENO_NO_UPDATE_CHECK: "1" },
   };
 }
 
 /** Node running entry */
-function nodeCommand(entry: string): RuntimeCommand {
+function nodeCommand(entry: string, heapMb: number | undefined): RuntimeCommand {
   const node = findRuntime("node");
   if (!node)
     throw new RuntimeError(
       `script.runtime is node, but node is not on PATH nor in a node_modules/.bin ` +
         `above ${process.cwd()} or the mcpx binary: install Node.js, or use --runtime bun (the embedded runtime)`,
     );
-  return { argv: [node, entry], env: {} };
+  return { argv: [node, ...v8HeapFlag(heapMb), entry], env: {} };
 }
 
 /**
@@ -110,7 +122,7 @@ function nodeCommand(entry: string): RuntimeCommand {
  * (ready-runtime.ts): its entry imports the runtime transpiled for Node, which every Node launcher imports.
  */
 export function nodeShape(runtimeFile: string, how: ShapeOptions): RuntimeShape {
-  return shapeOf("node", nodeCommand(readyEntry(how.cacheDir, nodeRuntime(how.cacheDir, runtimeFile))), how);
+  return shapeOf("node", nodeCommand(readyEntry(how.cacheDir, nodeRuntime(how.cacheDir, runtimeFile)), how.heapMb), how);
 }
 
 let transpiler: InstanceType<typeof Bun.Transpiler> | undefined;

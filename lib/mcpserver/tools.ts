@@ -8,12 +8,12 @@ import type * as v from "valibot";
 import { renderToolTypes } from "../codegen/declarations.ts";
 import { namespaceBindings } from "../codegen/identifiers.ts";
 import { resolveName } from "../mcp/tool-names.ts";
-import { collectEnvelope, type Envelope } from "../exec/envelope.ts";
+import { collectEnvelope } from "../exec/envelope.ts";
 import { execute } from "../exec/execute.ts";
 import { sandboxContext } from "../exec/sandbox-policy.ts";
+import { runLimits } from "../exec/run-limits.ts";
 import type { Frame, HookFrameBody } from "../exec/frames.ts";
 import { gatedCall } from "../exec/gated-call.ts";
-import type { OutputMode } from "../exec/options.ts";
 import type { ExecOptions } from "../exec/options-schema.ts";
 import type { Gate } from "../hooks/types.ts";
 import { runContext } from "../hooks/run-context.ts";
@@ -23,6 +23,7 @@ import type { Session } from "../session/session.ts";
 import type { RuntimeSource } from "../exec/ready-runtime.ts";
 import { refusedField } from "../trust/door-authority.ts";
 import { agentCompact, agentStop, hookToolText } from "./agent-hooks.ts";
+import { execAnswer } from "./exec-answer.ts";
 import { McpAgentHookArgsSchema, McpCallArgsSchema, McpExecArgsSchema, McpNamespacesArgsSchema, McpTypesArgsSchema, parseToolArgs } from "./schemas.ts";
 
 /** what every handler works with: the engine (pool, gate, bus) and the session (settings, dirs, log) */
@@ -158,29 +159,19 @@ async function execTool(args: unknown, call: ToolCall): Promise<CallToolResult> 
     inheritStdin: false,
     cwd: session.cwd,
     sandbox: sandboxContext(session, "mcp"),
+    limits: runLimits(session, "mcp"),
     signal: call.signal,
     runtimes: call.deps.runtimes,
     phaseOrigins: serverDefaultOrigins(args as Record<string, unknown>, parsed.value as ExecOptions, session, "the mcpx_exec arguments"),
   });
   const seen: Frame[] = [];
   const envelope = await collectEnvelope(tap(frames, call, seen));
+  const answer = execAnswer(opts.output ?? "text", envelope, seen, session.get("mcp.maxAnswer"));
   return {
-    content: [{ type: "text", text: execText(opts.output ?? "text", envelope, seen) }],
-    structuredContent: envelope as unknown as Record<string, unknown>,
+    content: [{ type: "text", text: answer.text }],
+    ...(answer.structured ? { structuredContent: answer.structured } : {}),
     isError: !envelope.ok,
   };
-}
-
-/** mcpx_exec's text content in each output mode; the structuredContent is always the envelope */
-function execText(output: OutputMode, envelope: Envelope, frames: Frame[]): string {
-  switch (output) {
-    case "text":
-      return summary(envelope);
-    case "json":
-      return JSON.stringify(envelope);
-    case "stream":
-      return frames.map((f) => JSON.stringify(f) + "\n").join("");
-  }
 }
 
 /** the run's frames on their way into the envelope: hook notes to the log, a progress note per step */
@@ -214,20 +205,6 @@ function progressNote(f: Frame): string | undefined {
   }
 }
 
-/** the text an agent reads: what the script printed, then its result or its error */
-function summary(env: Envelope): string {
-  const parts: string[] = [];
-  if (env.stdout) parts.push(env.stdout.endsWith("\n") ? env.stdout : `${env.stdout}\n`);
-  if (env.ok) parts.push(`result: ${JSON.stringify(env.result)}`);
-  else {
-    // a failed run's stderr is usually why it failed
-    if (env.stderr) parts.push(`stderr:\n${env.stderr.endsWith("\n") ? env.stderr : `${env.stderr}\n`}`);
-    const e = env.error;
-    parts.push(`error (exit ${env.exitCode}): ${e ? `${e.name}${e.code ? ` [${e.code}]` : ""}: ${e.message}` : "the run failed"}`);
-  }
-  return parts.join("");
-}
-
 async function callTool(args: unknown, call: ToolCall): Promise<CallToolResult> {
   const parsed = parseToolArgs("mcpx_call", McpCallArgsSchema, args);
   if (!parsed.ok) return failure(parsed.message);
@@ -242,7 +219,16 @@ async function callTool(args: unknown, call: ToolCall): Promise<CallToolResult> 
   const answer = await runContext.run({ hookFrame: call.hookFrame }, () => gatedCall(call.gate, { server, tool, args: toolArgs }, { push }));
   if (!answer.ok)
     return { content: [{ type: "text", text: answer.error.message }], structuredContent: { error: answer.error } as Record<string, unknown>, isError: true };
-  return asToolResult(answer.value);
+  const result = asToolResult(answer.value);
+  const max = call.deps.session.get("mcp.maxAnswer");
+  const bytes = Buffer.byteLength(JSON.stringify(result));
+  // an upstream result has no shape mcpx could cut without changing what the tool said: it is refused whole
+  if (bytes > max)
+    return failure(
+      `${server}.${tool} answered ${bytes} bytes, more than mcp.maxAnswer (${max} bytes) lets this server send in one answer: ` +
+        `call it from mcpx_exec and return only the part you need, or raise mcp.maxAnswer (MCPX_MCP_MAX_ANSWER) where the server runs`,
+    );
+  return result;
 }
 
 /** a call's value as a tools/call result: an ok answer never carries isError (a hook may have applied one) */

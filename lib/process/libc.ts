@@ -1,7 +1,8 @@
 // The few libc functions mcpx calls that Bun has no API for, through bun:ffi, opened once per process
 // with all their symbols (each dlopen compiles its trampolines: ~0.3 ms, measured): the subreaper's
-// prctl and waitpid (subreaper.ts), and socketpair, pipe2 and close for the descriptors mcpx makes
-// for its children (fd-pairs.ts). Linux only: undefined elsewhere, or where FFI or libc cannot be opened.
+// prctl and waitpid (subreaper.ts), socketpair, pipe2 and close for the descriptors mcpx makes
+// for its children (fd-pairs.ts), and prlimit for a script runtime's memory (data-limit.ts). Linux
+// only: undefined elsewhere, or where FFI or libc cannot be opened.
 
 import { HAS_PROC } from "./proc-table.ts";
 
@@ -13,6 +14,8 @@ export interface Libc {
   close(fd: number): number;
   /** fills fds (an Int32Array of 2) with a pipe's read and write ends; 0 on success */
   pipe2(fds: Int32Array, flags: number): number;
+  /** sets (new_limit) and/or reads (old_limit) another process's limit: each a BigUint64Array of {cur, max}, or null */
+  prlimit(pid: number, resource: number, newLimit: BigUint64Array | null, oldLimit: BigUint64Array | null): number;
 }
 
 let libc: Libc | undefined | null;
@@ -36,6 +39,7 @@ export function loadLibc(): Libc | undefined {
       socketpair: { args: [FFIType.i32, FFIType.i32, FFIType.i32, FFIType.ptr], returns: FFIType.i32 },
       close: { args: [FFIType.i32], returns: FFIType.i32 },
       pipe2: { args: [FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
+      prlimit: { args: [FFIType.i32, FFIType.i32, FFIType.ptr, FFIType.ptr], returns: FFIType.i32 },
     } as const;
     for (const name of ["libc.so.6", "libc.so"]) {
       try {

@@ -141,6 +141,33 @@ const DECLARED = [
     remote: "options",
   },
   {
+    path: "exec.agentTimeout",
+    kind: "duration",
+    default: "60s",
+    description:
+      "The longest an agent's run (mcpx_exec on mcpx serve and the daemon's /mcp) may take, whatever it " +
+      "asks for: the stricter of it, exec.timeout and the run's own timeout applies; 0s = no limit beyond those",
+    commands: ["serve", "daemon"],
+  },
+  {
+    path: "exec.maxHeap",
+    kind: "int",
+    default: "0",
+    description:
+      "The most memory a script's heap may take, in MiB (its runtime's data limit is this plus 256 MiB, " +
+      "which also bounds typed arrays and Buffers); past it the run fails naming the limit. 0 = no limit " +
+      "(mcpx_exec has exec.agentMaxHeap)",
+    commands: RUNS,
+  },
+  {
+    path: "exec.agentMaxHeap",
+    kind: "int",
+    default: "512",
+    description:
+      "exec.maxHeap for an agent's run (mcpx_exec on mcpx serve and the daemon's /mcp): the stricter of the two applies; 0 = none beyond exec.maxHeap",
+    commands: ["serve", "daemon"],
+  },
+  {
     path: "exec.sandbox",
     kind: "enum",
     default: "auto",
@@ -211,6 +238,17 @@ const DECLARED = [
       "Largest single MCP message mcpx reads over stdio, in bytes (an upstream server's answer; " +
       "a request to mcpx serve); a larger one fails naming this setting",
     commands: EVERY,
+  },
+  {
+    path: "mcp.maxAnswer",
+    kind: "int",
+    default: "1048576",
+    description:
+      "Largest answer mcpx serve and the daemon's /mcp send to one tools/call, in bytes, counted as " +
+      "sent: mcpx_exec's output and result are cut to fit and the answer says so, an mcpx_call " +
+      "result over it is an error. Keep it well under the 10 MiB an MCP SDK client reads, past " +
+      "which it closes the whole connection (docs/mcpserver.md)",
+    commands: ["serve", "daemon"],
   },
   {
     path: "logging.format",

@@ -195,4 +195,13 @@ describe("files mcpx writes", () => {
     expect(r.stderr).toContain("openssl rand");
     expect(existsSync(join(sb.dir, "x"))).toBe(false);
   });
+
+  test("the daemon refuses a daemon.token of 16 spaces, or of one character repeated, saying how to make one", async () => {
+    for (const token of [" ".repeat(16), "a".repeat(24)]) {
+      const r = await mcpx(sb, ["daemon", "--daemon-address", "http://127.0.0.1:0"], { env: { MCPX_DAEMON_TOKEN: token }, killAfterMs: 20_000 });
+      expectExit(r, 2);
+      expect(r.stderr).toContain("daemon.token");
+      expect(r.stderr).toContain("openssl rand -hex 24");
+    }
+  });
 });

@@ -6,29 +6,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { LoggingMessageNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { recordedCalls } from "../../fixtures/servers/record.ts";
-import { MCPX, fakeServer, processesWith, sandbox, type Sandbox } from "./harness.ts";
+import { MCPX, fakeServer, processesWith, sandbox } from "./harness.ts";
 import { recordPath, say } from "./hooks-support.ts";
-import { fileExists, leftoverProcesses, scriptAwaits, uniqueMarker, writeConfig } from "./support.ts";
-
-interface Served {
-  client: Client;
-  stderr(): string;
-  close(): Promise<void>;
-}
-
-/** `mcpx serve` in the sandbox, with a connected SDK client */
-async function serve(sb: Sandbox, env: Record<string, string> = {}): Promise<Served> {
-  const transport = new StdioClientTransport({ command: MCPX, args: ["serve"], cwd: sb.dir, env: { ...sb.env, ...env }, stderr: "pipe" });
-  let stderr = "";
-  transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-  const client = new Client({ name: "serve-e2e", version: "0" });
-  await client.connect(transport);
-  return { client, stderr: () => stderr, close: () => client.close() };
-}
+import { fileExists, leftoverProcesses, scriptAwaits, serve, uniqueMarker, writeConfig, type Served } from "./support.ts";
 
 type Result = CallToolResult & { structuredContent?: Record<string, unknown> };
 const textOf = (r: Result) => r.content.map((c) => (c.type === "text" ? c.text : "")).join("");

@@ -5,7 +5,9 @@
 import { expect } from "bun:test";
 import { checkFrameOrder } from "../../lib/exec/frame-order.ts";
 import type { Frame as ProductFrame } from "../../lib/exec/frames.ts";
-import { mcpx as runMcpx, mcpxMerged as runMerged, processesWith, type Result, type Sandbox } from "./harness.ts";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { MCPX, mcpx as runMcpx, mcpxMerged as runMerged, processesWith, type Result, type Sandbox } from "./harness.ts";
 
 /** at most this many mcpx processes at a time across a file; raising it on 2 cores only adds contention */
 const MAX_PARALLEL = 4;
@@ -142,4 +144,24 @@ export const fileExists = (path: string): string => `(await import("node:fs")).e
 /** a marker no other test (or earlier run) can have used */
 export function uniqueMarker(label: string): string {
   return `mcpx-e2e-${label}-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/** `mcpx serve` in the sandbox, with a connected SDK client */
+export interface Served {
+  client: Client;
+  stderr(): string;
+  /** whether the client's connection closed (on a message over the SDK's 10 MiB, among others) */
+  closed(): boolean;
+  close(): Promise<void>;
+}
+
+export async function serve(sb: Sandbox, env: Record<string, string> = {}): Promise<Served> {
+  const transport = new StdioClientTransport({ command: MCPX, args: ["serve"], cwd: sb.dir, env: { ...sb.env, ...env }, stderr: "pipe" });
+  let stderr = "";
+  transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+  const client = new Client({ name: "serve-e2e", version: "0" });
+  let closed = false;
+  client.onclose = () => (closed = true);
+  await client.connect(transport);
+  return { client, stderr: () => stderr, closed: () => closed, close: () => client.close() };
 }

@@ -2,9 +2,10 @@
 // stdio: 300 KB, 2 MB and 8 MB arguments and results both ways between the script and a tool, and the
 // script's stdout and returned value back to the MCP client. Content is compared by hash.
 //
-// The client reads with a 64 MB limit (maxBufferSize): mcpx_exec carries stdout and the result twice,
-// as text and as structuredContent, so an 8 MB stdout plus an 8 MB result is a ~32 MB message, past the
-// SDK's default 10 MB that an agent host would read with.
+// The client reads with a 64 MB limit (maxBufferSize) and the server's mcp.maxAnswer is raised to 40 MiB:
+// an mcpx_exec answer that fits carries stdout and the result twice, as text and as structuredContent,
+// so an 8 MB stdout plus an 8 MB result is a ~32 MB message, past the SDK's default 10 MB that an
+// agent host would read with (and past the default mcp.maxAnswer, which would cut it: serve-limits.test.ts).
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -36,7 +37,7 @@ beforeAll(async () => {
       command: MCPX,
       args: ["serve"],
       cwd: sb.dir,
-      env: { ...sb.env, MCPX_EXEC_SANDBOX_ALLOW: JSON.stringify({ read: [PAYLOAD_MODULE] }) },
+      env: { ...sb.env, MCPX_EXEC_SANDBOX_ALLOW: JSON.stringify({ read: [PAYLOAD_MODULE] }), MCPX_MCP_MAX_ANSWER: String(40 * MiB) },
       stderr: "ignore",
       maxBufferSize: 64 * MiB,
     }),

@@ -11,6 +11,7 @@ import { ROUTES_BEGIN, ROUTES_END, withGeneratedRoutes } from "../../lib/daemon/
 import { withoutHooksInForce } from "../../lib/daemon/exec-route.ts";
 import { bearerOk, wantsNdjson } from "../../lib/daemon/http.ts";
 import { idleServers } from "../../lib/daemon/reaper.ts";
+import { weakTokenReason } from "../../lib/daemon/token.ts";
 import { ROUTES, matchRoute } from "../../lib/daemon/routes.ts";
 import { KEEPALIVE_MS, eventsQuery, keepAliveMs, sseMessage } from "../../lib/daemon/sse.ts";
 import { describeIssues, issuesSummary } from "../../lib/daemon/validate.ts";
@@ -240,6 +241,31 @@ describe("http helpers", () => {
     expect(wantsNdjson(req({ accept: "application/json, application/x-ndjson;q=0.9" }))).toBe(true);
     expect(wantsNdjson(req({ accept: "application/json" }))).toBe(false);
     expect(wantsNdjson(req({}))).toBe(false);
+  });
+});
+
+describe("weakTokenReason", () => {
+  test("a token openssl rand -hex 24 or base64 makes is accepted, and so is the shortest random hex one", () => {
+    expect(weakTokenReason("3f9a1c0e7b2d4a6f8e1b3c5d7a9f0e2b4c6d8a0f1e3b5c7d")).toBeUndefined();
+    expect(weakTokenReason("q2w9ZxT+f3LkP0a/bN7mRvYc")).toBeUndefined();
+    expect(weakTokenReason("0123456789abcdef")).toBeUndefined();
+  });
+
+  test("blanks, control characters, short tokens and tokens of too few different characters are refused, each saying how to make one", () => {
+    const cases: Array<[string, string]> = [
+      [" ".repeat(16), "whitespace"],
+      ["abcdefgh ijklmnopq", "whitespace"],
+      ["abcdefghijklmnop\u0007", "control"],
+      ["abc123", "6 characters long"],
+      ["a".repeat(32), "only 1 different character,"],
+      ["ab".repeat(12), "only 2 different characters"],
+      ["abcd".repeat(6), "only 4 different characters"],
+    ];
+    for (const [token, why] of cases) {
+      const r = weakTokenReason(token);
+      expect(r).toContain(why);
+      expect(r).toContain("openssl rand -hex 24");
+    }
   });
 });
 
