@@ -20,6 +20,8 @@ build: dist/mcpx
 
 # the main job on an embedded default: the bundled fixture server and sample script
 demo: dist/mcpx
+	@# the demo's .mcpx.json starts a server: a project's file does that once trusted (docs/security.md); idempotent
+	cd fixtures/demo && ../../dist/mcpx trust .mcpx.json
 	cd fixtures/demo && ../../dist/mcpx run report.ts world --before 'console.error("[before] starting")' --suffix 'console.error("[suffix] done")'
 
 typecheck: node_modules/.installed

@@ -6,6 +6,7 @@ import { oneCall, type CallInput, type CallNote } from "../lib/exec/one-call.ts"
 import type { CallAnswer } from "../lib/exec/runner.ts";
 import { terminalAsker } from "../lib/session/ask.ts";
 import { openEngine } from "../lib/session/engine.ts";
+import { refuseUntrusted } from "../lib/trust/project-trust.ts";
 import type { Session } from "../lib/session/session.ts";
 import { renderHookNotes } from "../lib/render/frames-to-cli.ts";
 import { statusLine } from "../lib/util/status-line.ts";
@@ -47,6 +48,11 @@ export default defineCommand({
     const server = target.slice(0, dot);
     const tool = target.slice(dot + 1);
     const session = sessionWithAdHoc(parsed);
+    // a call passes every hook in force: none may be an untrusted file's (exit 2)
+    refuseUntrusted(session.trust, "call");
+    // the server it names, withheld from an untrusted file, is needed: its error (exit 2), not a failed call (exit 1)
+    const withheld = session.config.broken[server];
+    if (withheld?.untrusted && !session.config.servers[server]) throw withheld.error;
     trace("config");
     const remote = wantsDaemon(parsed.own, session);
     if (remote) refuseAdHocRemote(parsed.own);

@@ -25,6 +25,9 @@ export const COMMAND_DESCRIPTIONS = {
   auth:
     "Log in to an HTTP server that requires OAuth: mcpx auth NAME (a browser or a printed " +
     "URL, then a loopback redirect); mcpx auth NAME --logout forgets it (docs/auth.md)",
+  trust:
+    "Trust a project's config files (.mcpx.json, .mcp.json, plugin manifests) as they are now: mcpx trust [PATH] " +
+    "(no path: every untrusted one in force here); --list shows what is trusted, --revoke [PATH] takes it back (docs/security.md)",
   daemon:
     "Serve /v1/exec, /v1/settings, /v1/events and /v1/health on a unix socket (default) or loopback TCP with a token, until SIGINT/SIGTERM (docs/daemon.md)",
 } as const;
@@ -56,6 +59,12 @@ export const COMMAND_EXAMPLES: Record<CommandName, readonly string[]> = {
   serve: ["mcpx serve                                 # as an MCP server of an agent host"],
   daemon: ["mcpx daemon", 'mcpx daemon --daemon-address http://127.0.0.1:7777 --daemon-token "$TOKEN"'],
   auth: ["mcpx auth notes                           # log in: a browser, or the printed URL", "mcpx auth notes --logout"],
+  trust: [
+    "mcpx trust                                # every untrusted project file in force here, as it is now",
+    "mcpx trust .mcpx.json",
+    "mcpx trust --list",
+    "mcpx trust --revoke .mcpx.json",
+  ],
   config: [
     "mcpx config import                        # what each other tool's config would bring",
     "mcpx config import claude-code              # write its servers into ./.mcpx.json",

@@ -58,7 +58,9 @@ export default defineCommand({
       ];
       out(
         (lines.length ? lines.join("\n") : `nothing to import: no ${kind} servers found`) +
-          `\n${report.added.length ? `wrote ${report.file}` : `${report.file} unchanged`}\n`,
+          `\n${report.added.length ? `wrote ${report.file}` : `${report.file} unchanged`}\n` +
+          // what it wrote came from another tool's file, maybe a repository's: the user reviews it, then trusts it (docs/decisions/0015)
+          (report.added.length ? `review it, then run \`mcpx trust ${report.file}\` to start its servers\n` : ""),
       );
     }
   },

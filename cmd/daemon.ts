@@ -3,6 +3,7 @@
 import { startDaemon } from "../lib/daemon/server.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { sessionFromArgs } from "../lib/session/session.ts";
+import { refuseUntrusted } from "../lib/trust/project-trust.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 
@@ -18,6 +19,8 @@ export default defineCommand({
         `takes no arguments (got ${[...parsed.positionals, ...parsed.rest].join(" ")}); its address is the daemon.address setting (--daemon-address)`,
       );
     const session = sessionFromArgs(parsed);
+    // every run it serves takes these defaults: an untrusted file may not set one (exit 2, before listening)
+    refuseUntrusted(session.trust, "daemon");
     // handled from before the daemon starts: a supervisor may send SIGTERM as soon as it reads the
     // "listening" line, and the default action would leave the socket, servers and runtimes behind
     let daemon: Awaited<ReturnType<typeof startDaemon>> | undefined;

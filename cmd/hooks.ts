@@ -19,6 +19,8 @@ import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flag
 import { openEngine } from "../lib/session/engine.ts";
 import { sessionFromArgs } from "../lib/session/session.ts";
 import { cittyArgs } from "./help.ts";
+import type { TrustState } from "../lib/trust/project-trust.ts";
+import type { BrokenServer } from "../lib/config/server-config.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 
 const OWN: Record<string, OwnFlag> = {
@@ -41,7 +43,7 @@ export default defineCommand({
       throw new UsageError("usage: mcpx hooks list | mcpx hooks explain SERVER.TOOL | mcpx hooks test NAME --event FILE");
     if (parsed.own.event !== undefined && action !== "test") throw new UsageError("--event goes with mcpx hooks test");
     const session = sessionFromArgs(parsed);
-    const engine = openEngine(session);
+    const engine = openEngine(session, { untrustedPlugins: "list" });
     const json = parsed.own.json === true;
     try {
       await engine.ready; // plugins' hooks are in force once their servers run
@@ -50,8 +52,10 @@ export default defineCommand({
       if (action === "list") {
         const rows = all.map(hookRow);
         const servers = gate.policy.hookServers;
-        if (json) out(JSON.stringify({ hooks: rows, mcpHookServers: servers }, null, 2) + "\n");
+        const untrusted = untrustedRows(session.trust, engine.untrustedPlugins);
+        if (json) out(JSON.stringify({ hooks: rows, mcpHookServers: servers, untrusted }, null, 2) + "\n");
         else {
+          for (const u of untrusted) out(`${u.what}\tnot trusted, not ${u.plugin ? "started" : "in force"}\t${u.file}: mcpx trust ${u.file}\n`);
           for (const r of rows)
             out(`${r.name}\t${r.on}.${r.phase}\t${r.action}\teffect=${r.effect}${r.failure === "closed" ? " failure=closed" : ""}\t${r.origin}\n`);
           if (rows.length === 0) out("no hooks in force\n");
@@ -130,3 +134,15 @@ export default defineCommand({
     }
   },
 });
+
+/** what `hooks list` shows of hooks and plugins withheld because their file is not trusted (docs/decisions/0015) */
+function untrustedRows(trust: TrustState, plugins: readonly BrokenServer[]): Array<{ what: string; file: string; plugin: boolean }> {
+  const rows: Array<{ what: string; file: string; plugin: boolean }> = [];
+  for (const w of trust.withheld) {
+    if (w.setting === "plugins") for (const p of [w.value].flat()) rows.push({ what: `plugin ${String(p)}`, file: w.file, plugin: true });
+    else if (w.setting === "hooks" || w.setting?.startsWith("hooks.") || w.setting === "autonomy.max")
+      rows.push({ what: `${w.setting} of ${w.file}`, file: w.file, plugin: false });
+  }
+  for (const p of plugins) rows.push({ what: `plugin ${p.name}`, file: p.origin, plugin: true });
+  return rows;
+}

@@ -33,7 +33,7 @@ export default defineCommand({
     let catalogue: Catalogue;
     if (remote) catalogue = await remoteCatalogue(session, "ls", only);
     else {
-      const engine = openEngine(session, { status: statusLine(session.env) });
+      const engine = openEngine(session, { status: statusLine(session.env), untrustedPlugins: "list" });
       try {
         catalogue = await readCatalogue(engine.pool, only);
       } finally {
@@ -48,12 +48,22 @@ export default defineCommand({
         server: r.server,
         namespace: toIdentifier(r.server),
         ...from(r),
-        ...(r.broken !== undefined ? { broken: r.broken } : r.error !== undefined ? { error: r.error } : { count: r.tools!.length, tools: r.tools }),
+        ...(r.broken !== undefined
+          ? { broken: r.broken, ...(r.untrusted ? { untrusted: true } : {}) }
+          : r.error !== undefined
+            ? { error: r.error }
+            : { count: r.tools!.length, tools: r.tools }),
       }));
       out(JSON.stringify(json, null, 2) + "\n");
     } else if (only === undefined) {
       for (const r of rows) {
-        const what = r.broken !== undefined ? "broken (see the warning above)" : r.error !== undefined ? `error: ${r.error}` : `${r.tools!.length} tools`;
+        const what = r.untrusted
+          ? "not trusted, not started (see the warning above)"
+          : r.broken !== undefined
+            ? "broken (see the warning above)"
+            : r.error !== undefined
+              ? `error: ${r.error}`
+              : `${r.tools!.length} tools`;
         out(`${r.server}\t${what}\t${originText(r)}\n`);
       }
     } else {

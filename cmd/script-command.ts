@@ -18,6 +18,7 @@ import { parseAddress } from "../lib/daemon/address.ts";
 import { postExec } from "../lib/daemon/client.ts";
 import { refuseStayingFlags, remoteRunSettings, remoteScriptHooks } from "../lib/exec/remote.ts";
 import { openEngine } from "../lib/session/engine.ts";
+import { refuseUntrusted } from "../lib/trust/project-trust.ts";
 import { terminalAsker } from "../lib/session/ask.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 import { cittyArgs } from "./help.ts";
@@ -57,6 +58,8 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
   if (kind === "exec" && more.length > 0)
     throw new UsageError(`takes one snippet; got ${more.length + 1} arguments (quote the snippet, or pass script arguments after --)`);
   const session = sessionWithAdHoc(parsed);
+  // a run needs every phase, hook and exec setting in force: none may be an untrusted file's (exit 2)
+  refuseUntrusted(session.trust, kind);
   const remote = wantsDaemon(parsed.own, session);
   if (remote) refuseAdHocRemote(parsed.own);
   trace("config");

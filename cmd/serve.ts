@@ -4,6 +4,7 @@
 
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openEngine } from "../lib/session/engine.ts";
+import { refuseUntrusted } from "../lib/trust/project-trust.ts";
 import { sessionFromArgs } from "../lib/session/session.ts";
 import { unsandboxedWarning } from "../lib/exec/sandbox-policy.ts";
 import { err } from "../lib/util/fd-write.ts";
@@ -20,6 +21,8 @@ export default defineCommand({
     if (parsed.positionals.length > 0 || parsed.rest.length > 0)
       throw new UsageError(`takes no arguments (got ${[...parsed.positionals, ...parsed.rest].join(" ")}); configure servers in .mcpx.json`);
     const session = sessionFromArgs(parsed);
+    // an agent's every run takes these defaults: an untrusted file may not set one (exit 2, before serving)
+    refuseUntrusted(session.trust, "serve");
     // said before anything is served: an agent's code with the user's whole reach is worth a line on stderr
     const unsandboxed = unsandboxedWarning(session, "mcpx serve");
     if (unsandboxed) err(unsandboxed + "\n");

@@ -37,7 +37,7 @@ export default defineCommand({
       out(renderToolTypes({ name: server, tools: row.tools! }, tool) + "\n");
       return;
     }
-    const engine = openEngine(session, { status: statusLine(session.env) });
+    const engine = openEngine(session, { status: statusLine(session.env), untrustedPlugins: "list" });
     const pool = engine.pool;
     try {
       // the configured servers and those plugins bring

@@ -21,6 +21,11 @@ export interface ImportSource {
   root: JSONPath;
   /** the project directory the file belongs to (${workspaceFolder}); the cwd for user-level files */
   workspace: string;
+  /**
+   * a file at the tool's fixed place for the user (~/.claude.json, ~/.cursor/mcp.json, …), which mcpx
+   * trusts as the user's own; false: a project's file, found walking up (docs/decisions/0015)
+   */
+  user: boolean;
 }
 
 /** what one foreign entry maps to */
@@ -43,16 +48,23 @@ export function importSources(kind: ImportKind, ctx: SourceContext): ImportSourc
   const home = ctx.env.HOME;
   const up = ancestors(ctx.cwd);
   const inProject = (rel: string, root: JSONPath, format: "json" | "toml" = "json") =>
-    up.map((dir) => ({ kind, path: join(dir, rel), format, root, workspace: dir }));
+    up.map((dir) => ({ kind, path: join(dir, rel), format, root, workspace: dir, user: false }));
   const atHome = (rel: string, root: JSONPath, format: "json" | "toml" = "json"): ImportSource[] =>
-    home ? [{ kind, path: join(home, rel), format, root, workspace: ctx.cwd }] : [];
+    home ? [{ kind, path: join(home, rel), format, root, workspace: ctx.cwd, user: true }] : [];
   const xdgConfig = ctx.env.XDG_CONFIG_HOME || (home ? join(home, ".config") : undefined);
   switch (kind) {
     case "claude-code":
       // Claude Code's own order: local (~/.claude.json per project) > project (.mcp.json) > user
       return [
         ...(home
-          ? up.map((dir) => ({ kind, path: join(home, ".claude.json"), format: "json" as const, root: ["projects", dir, "mcpServers"], workspace: dir }))
+          ? up.map((dir) => ({
+              kind,
+              path: join(home, ".claude.json"),
+              format: "json" as const,
+              root: ["projects", dir, "mcpServers"],
+              workspace: dir,
+              user: true,
+            }))
           : []),
         ...inProject(".mcp.json", ["mcpServers"]),
         ...atHome(".claude.json", ["mcpServers"]),
@@ -66,7 +78,7 @@ export function importSources(kind: ImportKind, ctx: SourceContext): ImportSourc
     case "opencode":
       return [
         ...up.flatMap((dir) =>
-          ["opencode.json", "opencode.jsonc"].map((f) => ({ kind, path: join(dir, f), format: "json" as const, root: ["mcp"], workspace: dir })),
+          ["opencode.json", "opencode.jsonc"].map((f) => ({ kind, path: join(dir, f), format: "json" as const, root: ["mcp"], workspace: dir, user: false })),
         ),
         ...(xdgConfig
           ? ["opencode.json", "opencode.jsonc"].map((f) => ({
@@ -75,17 +87,18 @@ export function importSources(kind: ImportKind, ctx: SourceContext): ImportSourc
               format: "json" as const,
               root: ["mcp"],
               workspace: ctx.cwd,
+              user: true,
             }))
           : []),
       ];
     case "codex": {
       const codexHome = ctx.env.CODEX_HOME || (home ? join(home, ".codex") : undefined);
-      return codexHome ? [{ kind, path: join(codexHome, "config.toml"), format: "toml", root: ["mcp_servers"], workspace: ctx.cwd }] : [];
+      return codexHome ? [{ kind, path: join(codexHome, "config.toml"), format: "toml", root: ["mcp_servers"], workspace: ctx.cwd, user: true }] : [];
     }
     case "claude-desktop": {
       if (!home) return [];
       const dir = ctx.platform === "darwin" ? join(home, "Library", "Application Support", "Claude") : join(xdgConfig ?? join(home, ".config"), "Claude");
-      return [{ kind, path: join(dir, "claude_desktop_config.json"), format: "json", root: ["mcpServers"], workspace: ctx.cwd }];
+      return [{ kind, path: join(dir, "claude_desktop_config.json"), format: "json", root: ["mcpServers"], workspace: ctx.cwd, user: true }];
     }
   }
 }

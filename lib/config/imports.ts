@@ -22,6 +22,8 @@ export interface KindImport extends ParsedServers {
   kind: ImportKind;
   /** the files that were there and read, in precedence order */
   files: string[];
+  /** those of `files` that are a project's, not at the tool's fixed place for the user: used once trusted (docs/decisions/0015) */
+  projectFiles: string[];
   /** entries switched off in their own tool (enabled: false, disabled: true): `name (file)` */
   disabled: string[];
   /** keys mcpx has no use for, dropped per entry: `name: key, key` */
@@ -76,8 +78,11 @@ export function loadImports(
   const parsedFiles = new Map<string, { text: string; doc: unknown } | undefined>();
   const kindsOut: KindImport[] = [];
   for (const kind of kinds) {
-    const got: KindImport = { kind, files: [], servers: {}, broken: {}, disabled: [], ignored: [], shadowed: [], entries: {}, origins: {} };
-    for (const source of importSources(kind, { cwd: ctx.cwd, env: ctx.env, platform: ctx.platform ?? process.platform })) {
+    const got: KindImport = { kind, files: [], projectFiles: [], servers: {}, broken: {}, disabled: [], ignored: [], shadowed: [], entries: {}, origins: {} };
+    const sources = importSources(kind, { cwd: ctx.cwd, env: ctx.env, platform: ctx.platform ?? process.platform });
+    // ~/.cursor/mcp.json is also a project file of HOME when cwd is under it: the user's place wins
+    const userPaths = new Set(sources.filter((s) => s.user).map((s) => s.path));
+    for (const source of sources) {
       ctx.onProbe?.(source.path);
       if (!io.isFile(source.path)) continue;
       if (!parsedFiles.has(source.path)) parsedFiles.set(source.path, parseFile(source, readText, warnings));
@@ -85,7 +90,10 @@ export function loadImports(
       if (!file) continue;
       const found = serverMap(source, file.doc);
       if (!found) continue;
-      if (!got.files.includes(source.path)) got.files.push(source.path);
+      if (!got.files.includes(source.path)) {
+        got.files.push(source.path);
+        if (!userPaths.has(source.path)) got.projectFiles.push(source.path);
+      }
       readSource(source, found, file.text, ctx.env, got);
     }
     kindsOut.push(got);

@@ -35,4 +35,6 @@ export interface BrokenServer {
   origin: string;
   imported?: string;
   error: ConfigError;
+  /** not broken but withheld: its file is not trusted (lib/trust/project-trust.ts); `error` says so and how to trust it */
+  untrusted?: true;
 }

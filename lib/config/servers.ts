@@ -126,7 +126,8 @@ export function mergeServers(perFile: ReadonlyArray<ParsedServers>): ParsedServe
 
 /** the one warning a command prints about broken entries it does not use: each named, with its fix */
 export function brokenWarning(broken: Readonly<Record<string, BrokenServer>>): string | undefined {
-  const list = Object.values(broken);
+  // an entry of an untrusted file is not broken: the trust warning names its file (lib/trust/project-trust.ts)
+  const list = Object.values(broken).filter((b) => !b.untrusted);
   if (list.length === 0) return undefined;
   const lines = list.map((b) => `  ${b.name}${b.imported ? ` (from ${b.imported})` : ""}: ${b.error.message}`);
   return (

@@ -17,6 +17,8 @@ export interface CatalogueRow {
   error?: string;
   /** why the entry cannot be used (not started) */
   broken?: string;
+  /** with broken: the entry is withheld because its file is not trusted (docs/decisions/0015) */
+  untrusted?: true;
 }
 
 export interface Catalogue {
@@ -49,6 +51,14 @@ export async function readCatalogue(pool: Pool, only?: string, list = true): Pro
     }),
   );
   // broken entries are listed, not started: the session's warning already named each with its fix
-  const brokenRows = only === undefined ? broken.map((server) => ({ server, ...pool.from(server)!, broken: pool.brokenReason(server)! })) : [];
+  const brokenRows =
+    only === undefined
+      ? broken.map((server) => ({
+          server,
+          ...pool.from(server)!,
+          broken: pool.brokenReason(server)!,
+          ...(pool.untrusted(server) ? { untrusted: true as const } : {}),
+        }))
+      : [];
   return { servers: names, rows: [...listed, ...brokenRows] };
 }

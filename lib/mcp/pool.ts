@@ -203,10 +203,19 @@ export class Pool {
     return this.opts.broken?.[server]?.error.message;
   }
 
-  /** why a broken entry cannot be used, as the error its use raises; undefined for any other name */
-  brokenError(server: string): UpstreamError | undefined {
+  /** whether an entry is withheld because its file is not trusted (not started, not broken) */
+  untrusted(server: string): boolean {
+    return this.opts.broken?.[server]?.untrusted === true;
+  }
+
+  /**
+   * Why a broken entry cannot be used, as the error its use raises; undefined for any other name. An
+   * entry of an untrusted file raises its own ConfigError (exit 2), which says how to trust the file.
+   */
+  brokenError(server: string): McpxError | undefined {
     const b = this.opts.broken?.[server];
     if (!b || this.servers[server]) return undefined;
+    if (b.untrusted) return b.error;
     return new UpstreamError(
       `server "${server}" cannot be used: its entry${b.imported ? ` (from ${b.imported})` : ""} is broken: ${b.error.message}`,
       server,

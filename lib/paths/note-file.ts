@@ -36,17 +36,24 @@ export function readNote(path: string): string | undefined {
 
 /** writes the note; a state directory that cannot be written only means no note */
 export function writeNote(path: string, text: string): void {
-  const dir = dirname(path);
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const fresh = statSync(path, { throwIfNoEntry: false }) === undefined;
-    const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, text, { mode: 0o600 });
-    renameSync(tmp, path);
-    if (fresh) keepNewest(dir);
+    if (writePrivateFile(path, text)) keepNewest(dirname(path));
   } catch {
     // no note: the next run does the work itself
   }
+}
+
+/**
+ * Writes `text` at `path` whole (a temporary file renamed over it), 0600 in a 0700 folder; throws when
+ * it cannot. True when there was no file at `path` before.
+ */
+export function writePrivateFile(path: string, text: string): boolean {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const fresh = statSync(path, { throwIfNoEntry: false }) === undefined;
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, text, { mode: 0o600 });
+  renameSync(tmp, path);
+  return fresh;
 }
 
 /** removes the oldest notes of a folder beyond NOTES_KEPT */

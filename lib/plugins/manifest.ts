@@ -10,6 +10,7 @@ import { ConfigError } from "../config/errors.ts";
 import { parseServers, type ServerConfig } from "../config/servers.ts";
 import type { Hook } from "../hooks/hook.ts";
 import { parseHooks } from "../hooks/schema.ts";
+import { contentHash } from "../trust/trust-store.ts";
 
 const MANIFEST_FILE = "mcpx-plugin.json";
 const KEYS = ["$schema", "name", "description", "server", "hooks"];
@@ -20,12 +21,19 @@ export interface Plugin {
   description?: string;
   server: ServerConfig;
   hooks: Hook[];
+  /** contentHash of the manifest's text, which trusting it binds (lib/trust/project-trust.ts) */
+  hash: string;
+}
+
+/** the manifest a plugins item names: a directory's mcpx-plugin.json, or the file itself */
+export function manifestPath(ref: string, baseDir: string): string {
+  const path = resolve(baseDir, ref);
+  return existsSync(path) && statSync(path).isDirectory() ? join(path, MANIFEST_FILE) : path;
 }
 
 /** reads one plugin from a directory holding mcpx-plugin.json, or from the manifest's own path */
 export function loadPlugin(ref: string, baseDir: string, env: Record<string, string | undefined>, listedIn: string): Plugin {
-  const path = resolve(baseDir, ref);
-  const manifest = existsSync(path) && statSync(path).isDirectory() ? join(path, MANIFEST_FILE) : path;
+  const manifest = manifestPath(ref, baseDir);
   if (!existsSync(manifest)) {
     throw new ConfigError({
       file: listedIn,
@@ -59,5 +67,5 @@ export function loadPlugin(ref: string, baseDir: string, env: Record<string, str
     (hooksRaw as unknown[]).map((value, i) => ({ value, origin: `plugin ${name} (${manifest}) hooks[${i}]`, baseDir: dirname(manifest) })),
     { PATH: env.PATH },
   ).map((h) => ({ ...h, name: h.name.includes("#") ? `${name}:${h.name}` : h.name, plugin: name }));
-  return { name, manifest, description: typeof m.description === "string" ? m.description : undefined, server: servers[name]!, hooks };
+  return { name, manifest, description: typeof m.description === "string" ? m.description : undefined, server: servers[name]!, hooks, hash: contentHash(text) };
 }

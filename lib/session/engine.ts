@@ -14,6 +14,7 @@ import { authDir } from "../mcp/oauth/store.ts";
 import type { Sourced } from "../settings/resolve.ts";
 import { loadPlugins } from "../plugins/load.ts";
 import type { Plugin } from "../plugins/manifest.ts";
+import type { BrokenServer } from "../config/server-config.ts";
 import type { Session } from "./session.ts";
 import type { StatusLine } from "../util/status-line.ts";
 
@@ -28,6 +29,8 @@ export interface Engine {
    */
   hooksInForce(): Hook[];
   plugins: Plugin[];
+  /** plugins whose manifest is not trusted, not started (untrustedPlugins: "list") */
+  untrustedPlugins: BrokenServer[];
   /** settles once every plugin's server has started (or failed to): only then are its hooks in force */
   ready: Promise<void>;
   close(): Promise<void>;
@@ -39,6 +42,12 @@ export interface EngineOptions {
   status?: StatusLine;
   /** extra hooks after the configured ones (per-run script hooks) */
   extraHooks?: Hook[];
+  /**
+   * a plugin whose manifest is not trusted (docs/decisions/0015): "refuse" (the default) fails the
+   * command naming it (exit 2); "list", for commands that only show what is configured, keeps it as an
+   * entry that is not started, with a warning
+   */
+  untrustedPlugins?: "refuse" | "list";
 }
 
 export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
@@ -46,7 +55,9 @@ export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
   const hooks = [...hooksFromSetting((session.settings.get("hooks")!.items ?? []) as Sourced[], session.cwd, session.env), ...(opts.extraHooks ?? [])];
   const bus = new EventBus();
   let gate: Gate | undefined;
-  const plugins = loadPlugins(session, session.config.servers);
+  const { plugins, untrusted } = loadPlugins(session, session.config.servers);
+  if (untrusted.length > 0 && opts.untrustedPlugins !== "list") throw untrusted[0]!.error;
+  for (const u of untrusted) session.log("warn", `plugin ${u.name} is not started: ${u.error.message}`);
   const servers = { ...session.config.servers, ...Object.fromEntries(plugins.map((p) => [p.name, p.server])) };
   // a plugin's hooks are in force as long as it is configured; each starts its plugin's server when
   // it runs, and fails (closed ones refuse) when that server cannot be started (run-action.ts)
@@ -59,7 +70,7 @@ export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
     maxMessageBytes: session.get("mcp.maxMessage"),
     baseEnv: session.env,
     authDir: authDir(session.env),
-    broken: session.config.broken,
+    broken: { ...session.config.broken, ...Object.fromEntries(untrusted.map((u) => [u.name, u])) },
     onTools: (server, tools) => {
       try {
         writeCatalog(session.cacheDir, session.config.servers[server]!, tools);
@@ -114,6 +125,7 @@ export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
     bus,
     gate,
     plugins,
+    untrustedPlugins: untrusted,
     ready,
     observers: built.observers,
     hooksInForce: () => [...gate.hooks, ...[...hooks, ...pluginHooks()].filter((h) => h.phase === "observe")],

@@ -11,13 +11,18 @@
 // read). A note is used only when every path still holds that, so a file rewritten within one clock
 // tick, or swapped for another with the same size, is still seen.
 //
+// The trust record of every project file is among the paths looked at (lib/trust/project-trust.ts),
+// so a trust given or revoked makes the note useless (docs/decisions/0015).
+//
 // Only a quiet session is remembered: one that warned about nothing while it opened (no broken server
-// entry, no imported file that does not parse) and has every secret setting unset. So a later run
+// entry, no imported file that does not parse, nothing withheld from an untrusted file) and has every
+// secret setting unset. So a later run
 // never misses a warning it should repeat, and a note never holds a token from the environment.
 
 import { readFileSync } from "node:fs";
 import type { LoadedConfig } from "../config/load.ts";
 import type { ImportResult } from "../config/imports.ts";
+import type { TrustState } from "../trust/project-trust.ts";
 import { sha256 } from "../paths/content-file.ts";
 import { fileSignature, type FileSignature } from "../paths/file-signature.ts";
 import { notePath, readNote, writeNote } from "../paths/note-file.ts";
@@ -40,6 +45,7 @@ export interface ResolvedSession {
   imports: ImportResult;
   settings: ResolvedSettings;
   consulted: ReadonlyMap<string, FileSignature>;
+  trust: TrustState;
 }
 
 /** what a path held: the hash of the text read there ("sha256:…"), or its signature (null: nothing there) */
@@ -49,6 +55,7 @@ interface Note {
   paths: Array<[string, Held]>;
   config: LoadedConfig;
   imports: ImportResult;
+  trust: TrustState;
   /** every setting in registry order, without its declaration (restored by path) */
   settings: Array<[string, Omit<ResolvedSetting, "decl">]>;
 }
@@ -84,7 +91,7 @@ export function recallSession(key: SessionKey, path = sessionNotePath(key)): Res
       settings.set(path, { ...s, decl });
     }
     trace("session from its note");
-    return { config: note.config, imports: note.imports, settings, consulted };
+    return { config: note.config, imports: note.imports, settings, consulted, trust: note.trust };
   } catch {
     return undefined; // a file that went between stat and read, or a note this version cannot read
   }
@@ -95,13 +102,14 @@ export function recallSession(key: SessionKey, path = sessionNotePath(key)): Res
  * @param held what each path resolution read held (textHeld); a path only looked at keeps its signature from `consulted`
  */
 export function rememberSession(key: SessionKey, s: ResolvedSession, held: ReadonlyMap<string, Held>, path = sessionNotePath(key)): void {
-  if (s.imports.warnings.length > 0 || Object.keys(s.config.broken).length > 0) return;
+  if (s.imports.warnings.length > 0 || Object.keys(s.config.broken).length > 0 || s.trust.withheld.length > 0) return;
   for (const decl of SETTINGS) if (decl.secret && s.settings.get(decl.path)?.origin !== "default") return;
   const paths = new Set([...s.consulted.keys(), ...held.keys()]);
   const note: Note = {
     paths: [...paths].map((p) => [p, held.has(p) ? held.get(p)! : s.consulted.get(p)!]),
     config: s.config,
     imports: s.imports,
+    trust: s.trust,
     settings: [...s.settings].map(([path, { decl: _decl, ...rest }]) => [path, rest]),
   };
   writeNote(path, JSON.stringify(note));

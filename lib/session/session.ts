@@ -3,7 +3,9 @@
 // A session resolved before from exactly the same inputs comes from its note (session-note.ts).
 
 import { loadConfig, type LoadedConfig } from "../config/load.ts";
-import { loadImports, mergeImports, parseImportKinds, type ImportResult } from "../config/imports.ts";
+import { explicitFile, userConfigFile } from "../config/find.ts";
+import { importSources } from "../config/import-kinds.ts";
+import { loadImports, mergeImports, parseImportKinds, type ImportKind, type ImportResult } from "../config/imports.ts";
 import { brokenWarning } from "../config/servers.ts";
 import { cacheDir, homeNote, runtimeDir } from "../paths/dirs.ts";
 import { fileSignature, type FileSignature } from "../paths/file-signature.ts";
@@ -14,6 +16,8 @@ import { SCRIPT_PHASES, type ScriptPhase, type SettingGetter, type SettingValue 
 import type { ParsedArgs } from "../settings/flags.ts";
 import { resolveSettings, type FlagValue, type ResolvedSettings } from "../settings/resolve.ts";
 import { recallSession, rememberSession, sessionNotePath, textHeld, type ResolvedSession } from "./session-note.ts";
+import { isTrusted, trustWarnings, withholdServers, withholdSettings, type TrustState } from "../trust/project-trust.ts";
+import { contentHash } from "../trust/trust-store.ts";
 
 export interface SessionInput {
   cwd: string;
@@ -21,6 +25,8 @@ export interface SessionInput {
   /** --config FILE */
   configFlag?: string;
   flags: readonly FlagValue[];
+  /** false: no warning about untrusted files (`mcpx trust`, which is what the warning asks for) */
+  trustWarnings?: false;
 }
 
 export interface Session {
@@ -31,6 +37,8 @@ export interface Session {
   /** what each kind in config.imports brought (mcpx config import, mcpx settings get config.imports) */
   imports: ImportResult;
   settings: ResolvedSettings;
+  /** the project files in force, whether each is trusted, and what untrusted ones set that is not used (docs/decisions/0015) */
+  trust: TrustState;
   /** one resolved setting, typed by the registry: a misspelt path does not compile */
   get: SettingGetter;
   phases(): Record<ScriptPhase, string[]>;
@@ -49,7 +57,7 @@ export interface Session {
 
 export function openSession(input: SessionInput): Session {
   const notePath = sessionNotePath(input);
-  const { config, imports, settings, consulted } = recallSession(input, notePath) ?? resolveSession(input, notePath);
+  const { config, imports, settings, consulted, trust } = recallSession(input, notePath) ?? resolveSession(input, notePath);
   const get: SettingGetter = (path) => {
     const s = settings.get(path);
     if (!s) throw new Error(`internal: no setting ${path}`);
@@ -63,6 +71,7 @@ export function openSession(input: SessionInput): Session {
   const note = homeNote(input.env);
   if (note) log("info", note);
   for (const w of imports.warnings) log("warn", w);
+  if (input.trustWarnings !== false) for (const w of trustWarnings(trust)) log("warn", w);
   // once per command, here where every command starts: the entries it cannot use, each with its fix
   const warning = brokenWarning(config.broken);
   if (warning) log("warn", warning);
@@ -72,6 +81,7 @@ export function openSession(input: SessionInput): Session {
     config,
     imports,
     settings,
+    trust,
     get,
     phases: () => Object.fromEntries(SCRIPT_PHASES.map((p) => [p, get(`script.${p}` as const)])) as Record<ScriptPhase, string[]>,
     cacheDir: cacheDir(input.env),
@@ -85,16 +95,34 @@ export function openSession(input: SessionInput): Session {
 function resolveSession(input: SessionInput, notePath: string): ResolvedSession {
   const consulted = new Map<string, FileSignature>();
   const held = new Map<string, string>();
+  const texts = new Map<string, string>();
   const onProbe = (path: string) => consulted.set(path, fileSignature(path));
   const onRead = (path: string, text: string) => {
     held.set(path, textHeld(text));
+    texts.set(path, text);
     // a file named by a source line's @path is looked at only by reading it
     if (!consulted.has(path)) onProbe(path);
   };
-  const config = loadConfig({ cwd: input.cwd, env: input.env, explicit: input.configFlag, onProbe, onRead });
-  const settings = resolveSettings({ files: config.files, env: input.env, flags: input.flags, cwd: input.cwd, onRead });
+  const findOpts = { cwd: input.cwd, env: input.env, explicit: input.configFlag };
+  const config = loadConfig({ ...findOpts, onProbe, onRead });
+  // the user's own file and the one --config / MCPX_CONFIG names are trusted; every other one is a project's
+  const named = explicitFile(findOpts) !== undefined;
+  const user = userConfigFile(input.env);
+  const trusted = (path: string, text: string) => isTrusted(input.env, path, contentHash(text), onProbe);
+  const own = withholdSettings(
+    config.files,
+    (path) => !named && path !== user,
+    (f) => trusted(f.path, f.text),
+  );
+  const settings = resolveSettings({ files: own.files, env: input.env, flags: input.flags, cwd: input.cwd, onRead });
   const imports = readImports(config, settings, input, onProbe, onRead);
-  const resolved = { config, imports, settings, consulted };
+  const trust = own.state;
+  for (const path of new Set(imports.kinds.flatMap((k) => k.projectFiles))) trust.files.push({ path, trusted: trusted(path, texts.get(path) ?? "") });
+  const rootOf = (kind: string, file: string) =>
+    importSources(kind as ImportKind, { cwd: input.cwd, env: input.env, platform: process.platform }).find((s) => s.path === file)?.root ?? ["mcpServers"];
+  const untrusted = new Set(trust.files.filter((f) => !f.trusted).map((f) => f.path));
+  withholdServers(config, imports, untrusted, rootOf, trust);
+  const resolved = { config, imports, settings, consulted, trust };
   rememberSession(input, resolved, held, notePath);
   return resolved;
 }

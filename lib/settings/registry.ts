@@ -33,11 +33,17 @@ export interface SettingDecl {
   secret?: true;
   /** the variable, where a convention other tools follow fixes it (MCP_HOOK_SERVERS); else derived from the path */
   env?: string;
+  /**
+   * Why a project's config file (a repository's .mcpx.json, docs/decisions/0015) may set it only once
+   * the user trusts that file: it runs code ("runs") or widens what runs or what decides ("widens").
+   * lib/trust/project-trust.ts withholds it from an untrusted file; absent: any file may set it.
+   */
+  trust?: "runs" | "widens";
 }
 
 // `auth` takes no setting's flag: none changes what a login does (its log lines follow logging.* from
 // the config and the environment), and a flag that is accepted and dropped is worse than none
-export type CommandName = "run" | "exec" | "call" | "ls" | "types" | "settings" | "hooks" | "daemon" | "serve" | "auth" | "config";
+export type CommandName = "run" | "exec" | "call" | "ls" | "types" | "settings" | "hooks" | "daemon" | "serve" | "auth" | "config" | "trust";
 
 /** commands that run scripts (serve and daemon: the defaults for runs whose request leaves a field out) */
 const RUNS: readonly CommandName[] = ["run", "exec", "serve", "daemon"];
@@ -75,6 +81,7 @@ const DECLARED = [
     aliases: [PHASE_ALIAS[phase]],
     commands: RUNS,
     remote: "options" as const,
+    trust: "runs" as const,
   })),
   {
     path: "daemon.address",
@@ -180,6 +187,7 @@ const DECLARED = [
     aliases: ["sandbox"],
     commands: RUNS,
     remote: "options",
+    trust: "widens",
   },
   {
     path: "exec.sandboxAllow",
@@ -190,6 +198,7 @@ const DECLARED = [
       '[paths], "write": [paths], "net": ["host:port"], "env": [names]}, merged; paths absolute; ' +
       "a JSON list layered by the null-splice rule. Widen deliberately (docs/security.md)",
     commands: RUNS,
+    trust: "widens",
   },
   {
     path: "exec.autoInstall",
@@ -200,6 +209,7 @@ const DECLARED = [
       "project does not have (Bun's auto-install, Deno's npm: and remote imports); off: such an " +
       "import is an error naming the package",
     commands: RUNS,
+    trust: "runs",
   },
   {
     path: "config.imports",
@@ -275,6 +285,7 @@ const DECLARED = [
     description: "Hook objects (on, phase, one action, effect, …); a JSON list layered by the null-splice rule (docs/hooks.md)",
     commands: HOOKED,
     remote: "options",
+    trust: "runs",
   },
   {
     path: "plugins",
@@ -284,6 +295,7 @@ const DECLARED = [
       "Plugin directories (or mcpx-plugin.json paths), relative to the config file: each brings " +
       "one MCP server and hooks that are in force while its server runs",
     commands: EVERY,
+    trust: "runs",
   },
   {
     path: "hooks.autonomy",
@@ -293,6 +305,7 @@ const DECLARED = [
     description: "The caller's ceiling on every hook's effect: a hook key above it is dropped and reported",
     commands: HOOKED,
     remote: "run",
+    trust: "widens",
   },
   {
     path: "autonomy.max",
@@ -302,6 +315,7 @@ const DECLARED = [
     description: "The daemon's (here: this process's) ceiling on every hook's effect, applied after hooks.autonomy",
     commands: HOOKED,
     remote: "run",
+    trust: "widens",
   },
   {
     path: "hooks.retryBudget",
@@ -336,6 +350,7 @@ const DECLARED = [
       'empty = none, exactly "*" = every server, else a comma list ("*,foo" is literal)',
     commands: HOOKED,
     env: "MCP_HOOK_SERVERS",
+    trust: "widens",
   },
   {
     path: "model.url",
@@ -343,6 +358,7 @@ const DECLARED = [
     default: "",
     description: "Base URL of an OpenAI-compatible endpoint for prompt hooks (…/v1); empty = prompt hooks are skipped with a warning",
     commands: HOOKED,
+    trust: "widens",
   },
   {
     path: "model.name",

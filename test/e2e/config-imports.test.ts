@@ -164,6 +164,9 @@ describe("mcpx config import", () => {
     const text = readFileSync(join(proj, ".mcpx.json"), "utf8");
     expect(text).toStartWith("// mine\n");
     expect(text).toContain('"command": "mine"');
+    // not trusted by being written (what it holds came from another tool's file, maybe a repository's): the user trusts it
+    expect(r.stdout).toContain(`review it, then run \`mcpx trust ${join(proj, ".mcpx.json")}\``);
+    expectExit(await mcpx(sb, ["trust", ".mcpx.json"], { cwd: proj }), 0);
     // the written file is mcpx's own now: it loads strictly and the server works from it
     const ls = await mcpx(sb, ["ls", "from_cursor_user", "--json"], { cwd: proj, env: { MCPX_CONFIG_IMPORTS: "none" } });
     expectExit(ls, 0);

@@ -3,7 +3,8 @@
 
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
+import { trustFile } from "../../lib/trust/trust-files.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 export const MCPX = join(ROOT, "dist/mcpx");
@@ -16,9 +17,30 @@ export interface Sandbox {
   dir: string;
   home: string;
   env: Record<string, string>;
-  /** writes a file relative to the sandbox dir and returns its absolute path */
+  /**
+   * writes a file relative to the sandbox dir and returns its absolute path; a project config file
+   * (isProjectConfigName) is trusted as written, as a user who wrote it would (mcpx trust): a test of
+   * an untrusted file writes it another way (test/e2e/trust-hostile.test.ts)
+   */
   write(rel: string, text: string): string;
 }
+
+/**
+ * the names mcpx treats as a project's config (lib/trust/project-trust.ts): its own files found walking
+ * up, the imported tools' project files, plugin manifests
+ */
+function isProjectConfigName(path: string): boolean {
+  const name = basename(path);
+  const dir = basename(dirname(path));
+  return (
+    [".mcpx.json", ".mcp.json", "opencode.json", "opencode.jsonc", "mcpx-plugin.json"].includes(name) ||
+    (name === "config.json" && dir === ".mcpx") ||
+    (name === "mcp.json" && (dir === ".cursor" || dir === ".vscode"))
+  );
+}
+
+/** the plugin manifests and demo config this repository ships, which tests use from where they are */
+const SHIPPED_CONFIG = [join(ROOT, "fixtures/plugins/guard/mcpx-plugin.json"), join(ROOT, "fixtures/demo/.mcpx.json")];
 
 const made: string[] = [];
 // Removed on exit, not in afterAll: an afterAll in a shared module registers only for the first file
@@ -43,6 +65,7 @@ export function sandbox(): Sandbox {
     XDG_RUNTIME_DIR: join(dir, "run"),
     NO_COLOR: "1",
   };
+  for (const file of SHIPPED_CONFIG) trustFile(env, dir, file);
   return {
     dir,
     home,
@@ -51,6 +74,7 @@ export function sandbox(): Sandbox {
       const p = join(dir, rel);
       mkdirSync(join(p, ".."), { recursive: true });
       writeFileSync(p, text);
+      if (isProjectConfigName(p)) trustFile(env, dir, p);
       return p;
     },
   };

@@ -3,6 +3,8 @@
 // starts at a time), config writing, NDJSON frame parsing and the frame-order check.
 
 import { expect } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { checkFrameOrder } from "../../lib/exec/frame-order.ts";
 import type { Frame as ProductFrame } from "../../lib/exec/frames.ts";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -47,6 +49,14 @@ export function expectExit(r: { code: number; stderr?: string; output?: string }
 /** writes a config file (JSON) relative to the sandbox and returns its absolute path */
 export function writeConfig(sb: Sandbox, rel: string, config: Record<string, unknown>): string {
   return sb.write(rel, JSON.stringify(config, null, 2) + "\n");
+}
+
+/** writes a file as a cloned repository holds it, which nobody has trusted (sb.write trusts a config file it writes) */
+export function shipped(sb: Sandbox, rel: string, value: unknown): string {
+  const path = join(sb.dir, rel);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, typeof value === "string" ? value : JSON.stringify(value, null, 2) + "\n");
+  return path;
 }
 
 /** the lines of `output` that are exactly one of `markers`, in order: the relative order of phases */

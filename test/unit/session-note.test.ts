@@ -10,6 +10,7 @@ import { NOTES_KEPT, notePath, writeNote } from "../../lib/paths/note-file.ts";
 import { openSession, type SessionInput } from "../../lib/session/session.ts";
 import { recallSession } from "../../lib/session/session-note.ts";
 import { removeTempRoots, tempRoot, write } from "./temp-files.ts";
+import { revokeFile, trustFile } from "../../lib/trust/trust-files.ts";
 
 afterAll(removeTempRoots);
 
@@ -34,6 +35,8 @@ function project(): { input: SessionInput; root: string; files: Record<"user" | 
     line: write(join(cwd, "line.ts"), "log('from a file')"),
   };
   const env = { HOME: home, XDG_STATE_HOME: join(root, "state"), XDG_CACHE_HOME: join(root, "cache"), MCPX_LOGGING_LEVEL: "warn" };
+  // the user trusts the project's files, as `mcpx trust` does (docs/decisions/0015)
+  for (const f of [files.project, files.cursor]) trustFile(env, cwd, f);
   return { input: { cwd, env, flags: [{ path: "script.prefix", spelling: "--prefix", value: "log('flag')" }] }, root, files };
 }
 
@@ -74,6 +77,8 @@ describe("a session remembered", () => {
     const [from, to] = { user: ["45s", "46s"], project: ["log('p')", "log('q')"], cursor: ["i.js", "j.js"], line: ["from", "FROM"] }[which];
     sameSizeEdit(files[which], from!, to!);
     expect(recallSession(input)).toBeUndefined();
+    // a project's file that changed is untrusted again: the user trusts what they changed
+    if (which === "project" || which === "cursor") trustFile(input.env, input.cwd, files[which]);
     const after = made(input);
     expect(JSON.stringify(after)).toContain(to!);
     expect(recallSession(input)).toBeDefined();
@@ -129,6 +134,25 @@ describe("a session remembered", () => {
     expect(recallSession(withToken)).toBeUndefined();
     const dir = join(root, "state", "mcpx", "session");
     expect(existsSync(dir) ? readdirSync(dir) : []).toHaveLength(0);
+  });
+
+  test("a trust revoked or given is seen by the next session: the note is kept by the trust records it read", () => {
+    const { input, files } = project();
+    made(input);
+    expect(recallSession(input)).toBeDefined();
+    revokeFile(input.env, input.cwd, files.project);
+    expect(recallSession(input)).toBeUndefined();
+    const untrusted = openSession(input);
+    expect(untrusted.trust.withheld.map((w) => `${w.file} ${w.key}`)).toEqual(
+      ["script.before", "hooks", "mcpServers.fake"].map((k) => `${files.project} ${k}`),
+    );
+    expect(untrusted.config.servers.fake).toBeUndefined();
+    expect(untrusted.config.broken.fake?.untrusted).toBe(true);
+    // a session that withheld something is not remembered: trusting the file again is seen at once
+    expect(recallSession(input)).toBeUndefined();
+    trustFile(input.env, input.cwd, files.project);
+    expect(openSession(input).trust.withheld).toEqual([]);
+    expect(recallSession(input)).toBeDefined();
   });
 
   test("a file that can no longer be read makes the note useless, and the session says why", () => {

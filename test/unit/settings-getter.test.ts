@@ -7,14 +7,17 @@ import { join } from "node:path";
 import { openSession, type Session } from "../../lib/session/session.ts";
 import { SETTINGS, type SettingPath, type SettingValue } from "../../lib/settings/registry.ts";
 import { removeTempRoots, tempRoot, write } from "./temp-files.ts";
+import { trustFile } from "../../lib/trust/trust-files.ts";
 
 afterAll(removeTempRoots);
 
 /** a session over one config file in a fresh directory, with nothing from this machine's environment */
 function session(config: Record<string, unknown> = {}, env: Record<string, string> = {}): Session {
   const root = tempRoot();
-  write(join(root, ".mcpx.json"), JSON.stringify(config));
-  return openSession({ cwd: root, env: { HOME: root, XDG_CONFIG_HOME: join(root, "xdg"), ...env }, flags: [] });
+  const file = write(join(root, ".mcpx.json"), JSON.stringify(config));
+  const all = { HOME: root, XDG_CONFIG_HOME: join(root, "xdg"), ...env };
+  trustFile(all, root, file); // as `mcpx trust` does: a project's file sets phases only once trusted
+  return openSession({ cwd: root, env: all, flags: [] });
 }
 
 /** compile-time only: the body is type-checked, never run */
