@@ -27,7 +27,18 @@ describe("the door table", () => {
     expect(refusedField("agent", { hooks: [{ on: "script", phase: "before", plugin: "fake.echo" }] })).toBeUndefined();
   });
 
-  for (const name of ["LD_PRELOAD", "LD_AUDIT", "DENO_DIR", "DENO_V8_FLAGS", "BUN_OPTIONS", "NODE_OPTIONS", "npm_config_registry", "MALLOC_ARENA_MAX", "GLIBC_TUNABLES", "MCPX_RUN"]) {
+  for (const name of [
+    "LD_PRELOAD",
+    "LD_AUDIT",
+    "DENO_DIR",
+    "DENO_V8_FLAGS",
+    "BUN_OPTIONS",
+    "NODE_OPTIONS",
+    "npm_config_registry",
+    "MALLOC_ARENA_MAX",
+    "GLIBC_TUNABLES",
+    "MCPX_RUN",
+  ]) {
     test(`an agent's ${name} in env is refused, naming it`, () => {
       expect(refusedField("agent", { env: { OK: "1", [name]: "x" } })).toContain(JSON.stringify(name));
     });
