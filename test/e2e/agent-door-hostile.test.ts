@@ -188,13 +188,14 @@ describe("what a sandboxed run can write", () => {
 
   test("the Cache API and localStorage throw, also from a Worker, and nothing is written under the user's caches", async () => {
     const put = "const c = await caches.open('x'); await c.put('http://a.test/b', new Response('y'.repeat(1 << 20)));";
+    const workerSource = `try { ${put} postMessage('put') } catch (e) { postMessage('worker caches: ' + e.message) }`;
     const r = await exec(door(), {
       source:
         `const out = [];\n` +
         `try { ${put} out.push('put') } catch (e) { out.push('caches: ' + e.message) }\n` +
         `try { localStorage.setItem('a', 'b'); out.push('stored') } catch (e) { out.push('localStorage: ' + e.name) }\n` +
         `out.push(await new Promise((resolve) => {\n` +
-        `  const w = new Worker('data:text/javascript,' + encodeURIComponent(${JSON.stringify(`try { ${put} postMessage('put') } catch (e) { postMessage('worker caches: ' + e.message) }`)}), { type: 'module' });\n` +
+        `  const w = new Worker('data:text/javascript,' + encodeURIComponent(${JSON.stringify(workerSource)}), { type: 'module' });\n` +
         `  w.onmessage = (e) => { w.terminate(); resolve(e.data) };\n` +
         `  w.onerror = (e) => { e.preventDefault(); w.terminate(); resolve('worker error: ' + e.message) };\n` +
         `}));\n` +
