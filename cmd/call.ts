@@ -19,6 +19,7 @@ import type { CallReply } from "../lib/daemon/call-route.ts";
 import { askDaemon, wantsDaemon } from "./daemon-request.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
+import { hookCalls } from "../lib/exec/hook-calls.ts";
 
 const OWN: Record<string, OwnFlag> = {
   ...AD_HOC_FLAGS,
@@ -57,7 +58,7 @@ export default defineCommand({
     unwrap?.catch(() => {});
     if (remote) await show(await remoteCall(session, server, tool, input, log), unwrap);
     else {
-      const engine = openEngine(session, { ask: terminalAsker(), status: statusLine(session.env) });
+      const engine = openEngine(session, { calls: hookCalls(session), ask: terminalAsker(), status: statusLine(session.env) });
       try {
         // the same gate a script's call passes: call hooks fire for `mcpx call` too, and a server
         // start it causes shows its server.start hooks' advice and failures here

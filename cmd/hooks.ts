@@ -20,6 +20,7 @@ import { openEngine } from "../lib/session/engine.ts";
 import { sessionFromArgs } from "../lib/session/session.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
+import { hookCalls } from "../lib/exec/hook-calls.ts";
 
 const OWN: Record<string, OwnFlag> = {
   json: { type: "boolean", description: "Print JSON" },
@@ -41,7 +42,7 @@ export default defineCommand({
       throw new UsageError("usage: mcpx hooks list | mcpx hooks explain SERVER.TOOL | mcpx hooks test NAME --event FILE");
     if (parsed.own.event !== undefined && action !== "test") throw new UsageError("--event goes with mcpx hooks test");
     const session = sessionFromArgs(parsed);
-    const engine = openEngine(session);
+    const engine = openEngine(session, { calls: hookCalls(session) });
     const json = parsed.own.json === true;
     try {
       await engine.ready; // plugins' hooks are in force once their servers run

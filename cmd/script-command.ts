@@ -22,6 +22,7 @@ import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 import { cittyArgs } from "./help.ts";
 import { trace } from "../lib/util/trace.ts";
 import { commandHandlesSignals, earlyRuntime, endEarlyRuntime } from "./early-runtime.ts";
+import { hookCalls } from "../lib/exec/hook-calls.ts";
 
 /** the run/exec flags that are not registry settings (the parity test checks each against every door) */
 export const SCRIPT_FLAGS: Record<string, OwnFlag> = {
@@ -93,7 +94,7 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   commandHandlesSignals();
-  const engine = openEngine(session, { ask: terminalAsker(), status: statusLine(session.env) });
+  const engine = openEngine(session, { calls: hookCalls(session), ask: terminalAsker(), status: statusLine(session.env) });
   trace("engine");
   try {
     const frames = execute(opts, {

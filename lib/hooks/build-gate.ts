@@ -16,7 +16,7 @@ import { policyFromSettings, stricterPolicy, type PolicySetting } from "./policy
 import { levelRank, type Level } from "./points.ts";
 import { HookConfigError, parseHooks } from "./schema.ts";
 import type { SettingGetter } from "../settings/registry.ts";
-import type { ActionHost, Gate } from "./types.ts";
+import type { ActionHost, Gate, HookCalls } from "./types.ts";
 
 /** per-run hooks (ExecOptions.hooks) may stop things but never change values (design §1: "may only lower") */
 const PER_RUN_HOOK_CEILING: Level = "refuse";
@@ -111,16 +111,17 @@ export interface GateInput {
   /** hooks that come and go (a plugin's, while its server lives), after the fixed ones */
   dynamicHooks?: () => Hook[];
   ask?: (question: string) => Promise<boolean | undefined>;
+  /** how hook actions call tools and run modules (lib/exec/hook-calls.ts); absent, they cannot, and say so */
+  calls?: HookCalls;
 }
 
-export function buildGate({ session, pool, bus, hooks, dynamicHooks = () => [], ask }: GateInput): { gate: Gate; observers: Observers } {
+export function buildGate({ session, pool, bus, hooks, dynamicHooks = () => [], ask, calls }: GateInput): { gate: Gate; observers: Observers } {
   const get = session.get;
   const url = get("model.url");
   const host: ActionHost = {
     pool,
     env: session.env,
     cwd: session.cwd,
-    selfArgv: selfArgv(),
     model: url ? { url, name: get("model.name"), apiKey: get("model.apiKey") || undefined } : undefined,
     warn: (m) => session.log("warn", m, "hooks"),
   };
@@ -136,13 +137,9 @@ export function buildGate({ session, pool, bus, hooks, dynamicHooks = () => [], 
     host,
     hookTools: hookToolCaller(pool),
     ask,
+    calls,
   };
   const observing = hooks.filter((h) => h.phase === "observe");
-  const observers = startObservers(bus, () => [...observing, ...dynamicHooks().filter((h) => h.phase === "observe")], host, gate.policy);
+  const observers = startObservers(bus, () => [...observing, ...dynamicHooks().filter((h) => h.phase === "observe")], gate);
   return { gate, observers };
-}
-
-/** how to run mcpx itself (module hooks): the binary when compiled, bun + the entry from source */
-function selfArgv(): string[] {
-  return Bun.main.startsWith("/$bunfs/") ? [process.execPath] : [process.execPath, Bun.main];
 }

@@ -4,7 +4,7 @@
 import { EventBus } from "../events/bus.ts";
 import { buildGate, hooksFromSetting } from "../hooks/build-gate.ts";
 import { runGate } from "../hooks/gate.ts";
-import type { Gate } from "../hooks/types.ts";
+import type { Gate, HookCalls } from "../hooks/types.ts";
 import type { Hook } from "../hooks/hook.ts";
 import type { Observers } from "../hooks/observe.ts";
 import { runContext } from "../hooks/run-context.ts";
@@ -34,6 +34,8 @@ export interface Engine {
 }
 
 export interface EngineOptions {
+  /** how hook actions call tools and run modules: lib/exec/hook-calls.ts hookCalls(session), through the gate's call point */
+  calls: HookCalls;
   ask?: (question: string) => Promise<boolean | undefined>;
   /** where slow work is shown while it goes on (a server starting, a tool's progress): the CLI's status line */
   status?: StatusLine;
@@ -41,7 +43,7 @@ export interface EngineOptions {
   extraHooks?: Hook[];
 }
 
-export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
+export function openEngine(session: Session, opts: EngineOptions): Engine {
   // the hooks setting is parsed here, before anything runs: a bad hook is a config error (exit 2)
   const hooks = [...hooksFromSetting((session.settings.get("hooks")!.items ?? []) as Sourced[], session.cwd, session.env), ...(opts.extraHooks ?? [])];
   const bus = new EventBus();
@@ -93,7 +95,7 @@ export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
       if (d.refused) throw new UpstreamError(`server "${cfg.name}" was refused by hook ${d.refused.hook}: ${d.refused.reason}`, cfg.name, "SERVER_REFUSED");
     },
   });
-  const built = buildGate({ session, pool, bus, hooks, dynamicHooks: pluginHooks, ask: opts.ask });
+  const built = buildGate({ session, pool, bus, hooks, dynamicHooks: pluginHooks, ask: opts.ask, calls: opts.calls });
   gate = built.gate;
   const ready = Promise.all(
     plugins.map((p) =>
