@@ -8,6 +8,7 @@ import type { Gate, HookCalls } from "../hooks/types.ts";
 import type { Hook } from "../hooks/hook.ts";
 import type { Observers } from "../hooks/observe.ts";
 import { runContext } from "../hooks/run-context.ts";
+import { unmatchedServers, unmatchedTools } from "../hooks/when-check.ts";
 import { writeCatalog } from "../mcp/catalog-cache.ts";
 import { Pool, UpstreamError } from "../mcp/pool.ts";
 import { authDir } from "../mcp/oauth/store.ts";
@@ -54,6 +55,11 @@ export function openEngine(session: Session, opts: EngineOptions): Engine {
   // it runs, and fails (closed ones refuse) when that server cannot be started (run-action.ts)
   const allPluginHooks = plugins.flatMap((p) => p.hooks);
   const pluginHooks = () => allPluginHooks;
+  // a `when` naming no configured server (or a tool its server does not list) loads but never
+  // fires: said once, with a did-you-mean, so a guard that guards nothing does not pass in silence
+  const allHooks = () => [...hooks, ...allPluginHooks];
+  for (const w of unmatchedServers(allHooks(), [...Object.keys(servers), ...Object.keys(session.config.broken ?? {})])) session.log("warn", w, "hooks");
+  const toolsChecked = new Set<string>();
   const pool = new Pool(servers, {
     log: (level, message) => session.log(level, message, "upstream"),
     callTimeoutMs: session.get("mcp.callTimeout"),
@@ -63,6 +69,15 @@ export function openEngine(session: Session, opts: EngineOptions): Engine {
     authDir: authDir(session.env),
     broken: session.config.broken,
     onTools: (server, tools) => {
+      if (!toolsChecked.has(server)) {
+        toolsChecked.add(server);
+        for (const w of unmatchedTools(
+          allHooks(),
+          server,
+          tools.map((t) => t.name),
+        ))
+          session.log("warn", w, "hooks");
+      }
       try {
         writeCatalog(session.cacheDir, session.config.servers[server]!, tools);
       } catch (e) {
