@@ -15,7 +15,7 @@ import { AD_HOC_FLAGS, refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
 import { wantsDaemon } from "./daemon-request.ts";
 import { parseAddress } from "../lib/daemon/address.ts";
 import { postExec } from "../lib/daemon/client.ts";
-import { refuseStayingFlags, remoteRunSettings, remoteScriptHooks } from "../lib/exec/remote.ts";
+import { refuseStayingFlags, remoteRunSettings, remoteHooks } from "../lib/exec/remote.ts";
 import { openEngine } from "../lib/session/engine.ts";
 import { terminalAsker } from "../lib/session/ask.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
@@ -129,7 +129,7 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
 async function runRemote(opts: ExecOptions, session: Session, kind: "run" | "exec"): Promise<number> {
   refuseStayingFlags(session, kind);
   const address = parseAddress(session.get("daemon.address"), session.env, `daemon.address (${session.settings.get("daemon.address")!.origin})`);
-  const remote: ExecOptions = { ...opts, cwd: session.cwd, hooks: remoteScriptHooks(session), settings: remoteRunSettings(session) };
+  const remote: ExecOptions = { ...opts, cwd: session.cwd, hooks: remoteHooks(session), settings: remoteRunSettings(session) };
   const abort = new AbortController();
   const onSignal = () => abort.abort();
   process.on("SIGINT", onSignal);

@@ -18,7 +18,7 @@ import { HookConfigError, parseHooks } from "./schema.ts";
 import type { SettingGetter } from "../settings/registry.ts";
 import type { ActionHost, Gate, HookCalls } from "./types.ts";
 
-/** per-run hooks (ExecOptions.hooks) may stop things but never change values (design §1: "may only lower") */
+/** per-run hooks (ExecOptions.hooks, /v1/call's hooks) may stop things but never change values (design §1: "may only lower") */
 const PER_RUN_HOOK_CEILING: Level = "refuse";
 
 /** the hooks setting's items, each named by where it came from and its index there */
@@ -51,18 +51,32 @@ function checkObserved(hooks: Hook[]): Hook[] {
   return hooks;
 }
 
-export function perRunHooks(values: readonly unknown[], cwd: string, env: Record<string, string | undefined>): Hook[] {
+/**
+ * The points a per-run hook may be on: its run (script) and that run's own calls (call), which is how
+ * a caller's call guards travel with --remote (lib/exec/remote.ts). Both only restrict what this run
+ * does (the effect ceiling below); server.start is not per run (the servers are the process's).
+ */
+export const PER_RUN_POINTS = ["script", "call"] as const;
+
+/** @param points the points this door's per-run hooks may be on (`/v1/call` takes only call hooks) */
+export function perRunHooks(
+  values: readonly unknown[],
+  cwd: string,
+  env: Record<string, string | undefined>,
+  points: readonly string[] = PER_RUN_POINTS,
+  origin = "ExecOptions.hooks",
+): Hook[] {
   const hooks = parseHooks(
-    values.map((value, i) => ({ value, origin: `ExecOptions.hooks[${i}]`, baseDir: cwd })),
+    values.map((value, i) => ({ value, origin: `${origin}[${i}]`, baseDir: cwd })),
     { PATH: env.PATH },
   );
   for (const h of hooks) {
-    if (h.on !== "script") {
+    if (!points.includes(h.on) || h.phase === "observe") {
       throw new HookConfigError({
-        problem: `a per-run hook must be on "script", not "${h.on}"`,
+        problem: `a per-run hook must be on ${points.map((p) => `"${p}"`).join(" or ")} (not observe), not ${h.on}.${h.phase}`,
         origin: h.origin,
         key: "on",
-        fix: "declare call and server.start hooks in the hooks setting",
+        fix: "declare server.start and observe hooks in the hooks setting",
       });
     }
   }

@@ -23,7 +23,8 @@ describe("unmatchedServers", () => {
 
   test("a misspelt server is reported with the hook, its origin, the configured servers and a did-you-mean", () => {
     expect(unmatchedServers([hook({ server: "my-svr" })], ["my-srv", "other"])).toEqual([
-      'hook guard (/x/.mcpx.json hooks[0]): when.server "my-svr" names no configured server (did you mean my-srv?), so it never fires (configured: my-srv, other)',
+      'hook guard (/x/.mcpx.json hooks[0]): when.server "my-svr" names no configured server (did you mean my-srv?), ' +
+        "so it never fires (configured: my-srv, other)",
     ]);
   });
 
