@@ -20,6 +20,8 @@ import type { CallReply } from "../lib/daemon/call-route.ts";
 import { askDaemon, wantsDaemon } from "./daemon-request.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
+import { hookCalls } from "../lib/exec/hook-calls.ts";
+import { remoteHooks } from "../lib/exec/remote.ts";
 
 const OWN: Record<string, OwnFlag> = {
   ...AD_HOC_FLAGS,
@@ -63,7 +65,7 @@ export default defineCommand({
     unwrap?.catch(() => {});
     if (remote) await show(await remoteCall(session, server, tool, input, log), unwrap);
     else {
-      const engine = openEngine(session, { ask: terminalAsker(), status: statusLine(session.env) });
+      const engine = openEngine(session, { calls: hookCalls(session), ask: terminalAsker(), status: statusLine(session.env) });
       try {
         // the same gate a script's call passes: call hooks fire for `mcpx call` too, and a server
         // start it causes shows its server.start hooks' advice and failures here
@@ -110,7 +112,9 @@ async function show(answer: CallAnswer, unwrap: Promise<(raw: unknown) => unknow
 // gate (POST /v1/call); its notes are shown here as they would be locally, and its answer printed
 // by the same code. Arguments it refuses end this command with their own code, as locally.
 async function remoteCall(session: Session, server: string, tool: string, input: CallInput, log: (n: CallNote) => void): Promise<CallAnswer> {
-  const body = input.kind === "json" ? { server, tool, args: input.args } : { server, tool, items: input.items };
+  // the call guards in force here travel with it (lib/exec/remote.ts): a local guard is never dropped
+  const hooks = remoteHooks(session, ["call"]);
+  const body = { ...(input.kind === "json" ? { server, tool, args: input.args } : { server, tool, items: input.items }), ...(hooks.length ? { hooks } : {}) };
   const reply = await askDaemon<CallReply>(session, "call", "POST", "/v1/call", body);
   for (const n of reply.notes) log(n);
   return reply.answer!;

@@ -22,6 +22,7 @@ import { cittyArgs } from "./help.ts";
 import type { TrustState } from "../lib/trust/project-trust.ts";
 import type { BrokenServer } from "../lib/config/server-config.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
+import { hookCalls } from "../lib/exec/hook-calls.ts";
 
 const OWN: Record<string, OwnFlag> = {
   json: { type: "boolean", description: "Print JSON" },
@@ -43,7 +44,7 @@ export default defineCommand({
       throw new UsageError("usage: mcpx hooks list | mcpx hooks explain SERVER.TOOL | mcpx hooks test NAME --event FILE");
     if (parsed.own.event !== undefined && action !== "test") throw new UsageError("--event goes with mcpx hooks test");
     const session = sessionFromArgs(parsed);
-    const engine = openEngine(session, { untrustedPlugins: "list" });
+    const engine = openEngine(session, { calls: hookCalls(session), untrustedPlugins: "list" });
     const json = parsed.own.json === true;
     try {
       await engine.ready; // plugins' hooks are in force once their servers run

@@ -13,6 +13,7 @@ import { openEngine } from "../lib/session/engine.ts";
 import { AD_HOC_FLAGS, refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
+import { hookCalls } from "../lib/exec/hook-calls.ts";
 
 const OWN: Record<string, OwnFlag> = {
   ...AD_HOC_FLAGS,
@@ -33,7 +34,7 @@ export default defineCommand({
     let catalogue: Catalogue;
     if (remote) catalogue = await remoteCatalogue(session, "ls", only);
     else {
-      const engine = openEngine(session, { status: statusLine(session.env), untrustedPlugins: "list" });
+      const engine = openEngine(session, { calls: hookCalls(session), status: statusLine(session.env), untrustedPlugins: "list" });
       try {
         catalogue = await readCatalogue(engine.pool, only);
       } finally {

@@ -16,7 +16,7 @@ import { AD_HOC_FLAGS, refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
 import { wantsDaemon } from "./daemon-request.ts";
 import { parseAddress } from "../lib/daemon/address.ts";
 import { postExec } from "../lib/daemon/client.ts";
-import { refuseStayingFlags, remoteRunSettings, remoteScriptHooks } from "../lib/exec/remote.ts";
+import { refuseStayingFlags, remoteRunSettings, remoteHooks } from "../lib/exec/remote.ts";
 import { openEngine } from "../lib/session/engine.ts";
 import { refuseUntrusted } from "../lib/trust/project-trust.ts";
 import { terminalAsker } from "../lib/session/ask.ts";
@@ -24,6 +24,7 @@ import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 import { cittyArgs } from "./help.ts";
 import { trace } from "../lib/util/trace.ts";
 import { commandHandlesSignals, earlyRuntime, endEarlyRuntime } from "./early-runtime.ts";
+import { hookCalls } from "../lib/exec/hook-calls.ts";
 
 /** the run/exec flags that are not registry settings (the parity test checks each against every door) */
 export const SCRIPT_FLAGS: Record<string, OwnFlag> = {
@@ -97,7 +98,7 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   commandHandlesSignals();
-  const engine = openEngine(session, { ask: terminalAsker(), status: statusLine(session.env) });
+  const engine = openEngine(session, { calls: hookCalls(session), ask: terminalAsker(), status: statusLine(session.env) });
   trace("engine");
   try {
     const frames = execute(opts, {
@@ -133,7 +134,7 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
 async function runRemote(opts: ExecOptions, session: Session, kind: "run" | "exec"): Promise<number> {
   refuseStayingFlags(session, kind);
   const address = parseAddress(session.get("daemon.address"), session.env, `daemon.address (${session.settings.get("daemon.address")!.origin})`);
-  const remote: ExecOptions = { ...opts, cwd: session.cwd, hooks: remoteScriptHooks(session), settings: remoteRunSettings(session) };
+  const remote: ExecOptions = { ...opts, cwd: session.cwd, hooks: remoteHooks(session), settings: remoteRunSettings(session) };
   const abort = new AbortController();
   const onSignal = () => abort.abort();
   process.on("SIGINT", onSignal);

@@ -10,6 +10,7 @@ import { unsandboxedWarning } from "../lib/exec/sandbox-policy.ts";
 import { err } from "../lib/util/fd-write.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
+import { hookCalls } from "../lib/exec/hook-calls.ts";
 
 const OWN: Record<string, OwnFlag> = {};
 
@@ -27,7 +28,7 @@ export default defineCommand({
     const unsandboxed = unsandboxedWarning(session, "mcpx serve");
     if (unsandboxed) err(unsandboxed + "\n");
     // no ask: stdin is the MCP channel; `ask` hooks ask through the client's elicitation instead
-    const engine = openEngine(session);
+    const engine = openEngine(session, { calls: hookCalls(session) });
     const { serveStdio } = await import("../lib/mcpserver/stdio.ts");
     await serveStdio({ engine, session });
   },

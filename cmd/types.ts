@@ -13,6 +13,7 @@ import { openEngine } from "../lib/session/engine.ts";
 import { AD_HOC_FLAGS, refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
+import { hookCalls } from "../lib/exec/hook-calls.ts";
 
 const OWN: Record<string, OwnFlag> = {
   ...AD_HOC_FLAGS,
@@ -37,7 +38,7 @@ export default defineCommand({
       out(renderToolTypes({ name: server, tools: row.tools! }, tool) + "\n");
       return;
     }
-    const engine = openEngine(session, { status: statusLine(session.env), untrustedPlugins: "list" });
+    const engine = openEngine(session, { calls: hookCalls(session), status: statusLine(session.env), untrustedPlugins: "list" });
     const pool = engine.pool;
     try {
       // the configured servers and those plugins bring

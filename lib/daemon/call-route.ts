@@ -1,13 +1,16 @@
 // POST /v1/call: one `mcpx call` on the daemon's engine, through the same oneCall a local call uses
-// (its gate, its pool, its hooks). The caller has parsed what it typed (SERVER.TOOL, the JSON object
-// or stdin); key=value items travel as typed, since only the daemon knows the tool's input schema.
+// (its gate, its pool, its hooks), plus the caller's own call guards, which only restrict. The
+// caller has parsed what it typed (SERVER.TOOL, the JSON object or stdin); key=value items travel
+// as typed, since only the daemon knows the tool's input schema.
 // The answer is one JSON object: the call's answer, the hook notes in order, or the error that
 // refused the arguments (its code, so the caller exits as a local call would).
 
 import * as v from "valibot";
+import { gateForRun, perRunHooks } from "../hooks/build-gate.ts";
 import { oneCall, type CallInput, type CallNote } from "../exec/one-call.ts";
 import type { CallAnswer } from "../exec/runner.ts";
 import type { Handler } from "./context.ts";
+import { withoutHooksInForce } from "./exec-route.ts";
 import { errorResponse, json, readJson } from "./http.ts";
 import { catchThrown, type Thrown } from "./thrown.ts";
 import { describeIssues, issuesSummary } from "./validate.ts";
@@ -19,6 +22,8 @@ const CallBodySchema = v.strictObject({
   args: v.optional(v.record(v.string(), v.unknown())),
   /** key=value / key:=JSON items, coerced by the tool's input schema here */
   items: v.optional(v.array(v.string())),
+  /** call hooks for this call only (the caller's guards, carried by `call --remote`): they may only restrict */
+  hooks: v.optional(v.array(v.record(v.string(), v.unknown()))),
 });
 
 /** what POST /v1/call answers (200): the call's answer, or `thrown` when the arguments were refused before the gate */
@@ -38,7 +43,18 @@ export const callRoute: Handler = async (req, { deps }) => {
       issues,
     });
   }
-  const { server, tool, args, items } = parsed.output;
+  const { server, tool, args, items, hooks } = parsed.output;
+  // the caller's call guards gate this call only, after the daemon's own (those already in force are not run twice)
+  let gate = deps.engine.gate;
+  try {
+    if (hooks?.length) {
+      const parsedHooks = perRunHooks(hooks, deps.session.cwd, deps.session.env, ["call"], "hooks");
+      const kept = withoutHooksInForce(hooks, parsedHooks, gate.hooks);
+      gate = gateForRun(gate, kept.length ? perRunHooks(kept, deps.session.cwd, deps.session.env, ["call"], "hooks") : [], {});
+    }
+  } catch (err) {
+    return errorResponse(400, "BAD_REQUEST", `hooks: ${(err as Error).message}`, { issues: [{ path: "hooks", message: (err as Error).message }] });
+  }
   if (args !== undefined && items !== undefined)
     return errorResponse(400, "BAD_REQUEST", "the body gives both args and items: send the arguments object, or the key=value items, not both");
   const input: CallInput = items !== undefined ? { kind: "items", items } : { kind: "json", args: args ?? {} };
@@ -47,7 +63,7 @@ export const callRoute: Handler = async (req, { deps }) => {
   try {
     return json({
       notes,
-      ...(await catchThrown(async () => ({ answer: await oneCall(deps.engine, server, tool, input, (n) => notes.push(n)) }))),
+      ...(await catchThrown(async () => ({ answer: await oneCall({ pool: deps.engine.pool, gate }, server, tool, input, (n) => notes.push(n)) }))),
     } satisfies CallReply);
   } finally {
     run.done();

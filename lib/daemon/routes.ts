@@ -46,7 +46,8 @@ export const ROUTES: readonly Route[] = [
     path: "/v1/call",
     doc:
       "one `mcpx call` through the daemon's gate: body `{server, tool, args}` (or `items`: key=value as typed, coerced by the " +
-      "tool's schema); answers `{notes, answer}` (`answer` is `{ok, value}` or `{ok: false, error}`), or `{notes, thrown}` for refused arguments",
+      "tool's schema), and `hooks`: call hooks for this call only (the caller's guards, capped at `refuse`); answers " +
+      "`{notes, answer}` (`answer` is `{ok, value}` or `{ok: false, error}`), or `{notes, thrown}` for refused arguments",
     handle: callRoute,
   },
   {

@@ -28,6 +28,7 @@ import { scriptEnv } from "../exec/script-env.ts";
 import { dispatch } from "./routes.ts";
 import { Runs } from "./runs.ts";
 import { keepAliveMs } from "./sse.ts";
+import { hookCalls } from "../exec/hook-calls.ts";
 
 /** how long shutdown waits for cancelled runs to end their process groups (the runner's kill grace is 1.5 s) */
 const SHUTDOWN_WAIT_MS = 5_000;
@@ -67,7 +68,7 @@ export async function startDaemon(session: Session): Promise<Daemon> {
   const keepAlive = keepAliveMs(session.env);
   if (addr.kind === "unix") await prepareSocketPath(addr.path, addr.path === defaultSocketPath(session.env));
 
-  const engine = openEngine(session);
+  const engine = openEngine(session, { calls: hookCalls(session) });
   const runs = new Runs();
   const deps: DaemonDeps = {
     session,

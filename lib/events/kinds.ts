@@ -25,7 +25,7 @@ export const EVENT_KINDS = {
   },
   "call.finished": {
     description: "one tools/call going upstream finished, successfully or not",
-    data: { server: "string", tool: "string", ok: "boolean", durationMs: "number", argsHash: "string", runId: "string?" },
+    data: { server: "string", tool: "string", ok: "boolean", durationMs: "number", argsHash: "string", runId: "string?", by: "string?" },
   },
   "hook.failed": {
     description: "a hook failed: non-zero exit, timeout, unparseable output, missing executable, plugin error",

@@ -50,11 +50,11 @@ export function whenMatches(when: When, ctx: When): boolean {
 }
 
 /**
- * A tool is matched by either spelling: the MCP name the server lists (`get-sum`) or the identifier
- * everything users see shows (`get_sum`: scripts, mcpx ls, types). A guard written with the one it
- * saw in a script must not silently never fire.
+ * A server or tool is matched by either spelling: the MCP name the config or server gives (`my-srv`,
+ * `get-sum`) or the identifier everything users see shows (`my_srv`, `get_sum`: scripts, mcpx ls,
+ * types). A guard written with the one it saw in a script must not silently never fire.
  */
 function globMatches(key: WhenKey, pattern: string, value: string): boolean {
   const g = glob(pattern);
-  return g.match(value) || (key === "tool" && g.match(toIdentifier(value)));
+  return g.match(value) || (key !== "uri" && g.match(toIdentifier(value)));
 }

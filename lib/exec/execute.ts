@@ -48,9 +48,9 @@ export interface ExecContext {
 
 export function execute(opts: ExecOptions, ctx: ExecContext): AsyncIterable<Frame> {
   const q = new PushQueue<Frame>();
-  // server.start hooks fired by this run's calls report into this run's stream
+  // server.start hooks fired by this run's calls report into this run's stream, and so do the calls its hooks make
   void runContext
-    .run({ hookFrame: (f) => q.push({ type: "hook", ...f }) }, () => run(opts, ctx, q))
+    .run({ hookFrame: (f) => q.push({ type: "hook", ...f }), frame: (f) => q.push(f as Frame) }, () => run(opts, ctx, q))
     .catch((err) => {
       // a bug here must still end the stream with exactly one error and an end
       q.push({ type: "error", error: { name: "InternalError", code: frameCodeOf("INTERNAL"), message: String((err as Error)?.stack ?? err) } });

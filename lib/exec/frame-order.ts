@@ -10,7 +10,7 @@
 // Each frame is placed in a slot; a frame whose slot is lower than the highest slot already seen is
 // out of order. A misplaced frame does not move the high-water mark, so one stray frame gives one
 // violation rather than a cascade. Frame types are an open set: a type this table does not know is
-// allowed anywhere between start and end.
+// allowed anywhere between start and end, and so is a frame made by a hook's own call (`by`).
 
 import { FRAME_TYPES, type Frame } from "./frames.ts";
 
@@ -103,6 +103,9 @@ export function checkFrameOrder(frames: readonly Frame[]): string[] {
 
 /** the frame's slot; undefined for a type nobody declared; a problem for a hook frame that cannot exist */
 function slotOf(frame: Frame): Slot | undefined | { problem: string } {
+  // a hook's own call (and the hook frames of the calls it makes) happen while that hook runs, at
+  // whatever phase it runs in, before its own hook frame: they stand wherever that is
+  if ((frame.type === "call" || frame.type === "hook") && frame.by !== undefined) return undefined;
   const declared = (FRAME_TYPES as Record<string, { slot: Slot } | undefined>)[frame.type];
   if (declared === undefined) return undefined;
   if (frame.type !== "hook") return declared.slot;

@@ -37,6 +37,8 @@ export type Frame =
       ok: boolean;
       destructiveHint?: boolean;
       error?: string;
+      /** made by a hook's action: the hooks that led to it, outermost first (lib/hooks/call-chain.ts) */
+      by?: string[];
     }
   | { type: "result"; value: unknown }
   | { type: "error"; error: SerializedError }

@@ -1,13 +1,17 @@
 // One tools/call from a script through the hook gate: call.before may refuse (the server never sees
 // the call) or rewrite the arguments; onSuccess may refuse or replace the result; onError may recover
 // with a value or retry within hooks.retryBudget; suffix advises. Every call yields one call frame
-// and one call.finished event.
+// and one call.finished event. This is the only file that may send a tools/call upstream: it alone
+// holds the pool's SEND_TOOLS_CALL capability (lib/mcp/upstream-call.ts), and every caller (a
+// script, a door, a hook's action: lib/hooks/call-chain.ts) comes through here.
 
 import { frameCodeOf, isErrorCode } from "../errors/codes.ts";
+import { noteEventChain } from "../hooks/call-chain.ts";
 import { runGate, gateIsEmpty } from "../hooks/gate.ts";
 import type { Gate, Payload } from "../hooks/types.ts";
 import { asCallResult, type Tool } from "../mcp/tool.ts";
 import { errorText, findTool, knownTool } from "../mcp/tool-call.ts";
+import { SEND_TOOLS_CALL } from "../mcp/upstream-call.ts";
 import { sha256 } from "../paths/content-file.ts";
 import type { PushQueue } from "../util/frame-queue.ts";
 import { stableStringify } from "../util/stable-json.ts";
@@ -142,14 +146,17 @@ function report(
       return argsHash();
     },
     runId: req.runId,
+    // a call a hook made says which (the chain, outermost first); observers in that chain skip it (call-chain.ts)
+    ...(gate.chain?.length ? { by: gate.chain.map((h) => h.name).join(" > ") } : {}),
   });
+  noteEventChain(data, gate);
   gate.bus.publish("call.finished", data, { server: req.server, tool });
   return answer;
 }
 
 /** the call sent upstream, in the turn it is made, and its outcome as an answer (never a rejection) */
 function upstream(gate: Gate, server: string, tool: string, args: Record<string, unknown>): Promise<CallAnswer> {
-  return gate.pool.call(server, tool, args, gate.policy.callTimeoutMs).then(
+  return gate.pool[SEND_TOOLS_CALL](server, tool, args, gate.policy.callTimeoutMs).then(
     (result): CallAnswer => {
       if (result.isError) {
         const message = `${server}.${tool} failed: ${errorText(result)}`;

@@ -1,11 +1,11 @@
-// What a --remote run sends beyond the ExecOptions a local run builds: the caller's own script-point
-// hooks (a local run has them in force through its engine; a remote one carries them along, where
-// the daemon applies them as per-run hooks), and the caller's own limits (ExecOptions.settings).
+// What a --remote run or call sends beyond what a local one builds: the caller's own script- and
+// call-point hooks (a local run has them in force through its engine; a remote one carries them
+// along, where the daemon applies them as per-run hooks: a guard in force here is never dropped), and the caller's own limits (ExecOptions.settings).
 // Hooks are validated here exactly as a local run would (a bad hook is a usage error before anything
 // is sent) and made independent of the caller's directories: relative run/module paths become
 // absolute, and derived names are kept. A flag that cannot travel is refused here, never dropped.
 
-import { hooksFromSetting } from "../hooks/build-gate.ts";
+import { hooksFromSetting, PER_RUN_POINTS } from "../hooks/build-gate.ts";
 import type { Session } from "../session/session.ts";
 import { formatDuration } from "../settings/duration.ts";
 import { UsageError } from "../settings/flags.ts";
@@ -31,8 +31,8 @@ export function remoteRunSettings(session: Session): Record<string, string | num
 /**
  * Flags that belong to the process that runs the gate and the pool (the daemon's models, plugins,
  * read limit) cannot travel: accepted and dropped would be the worst bug this project knows, so each
- * is a usage error naming the flag and where to set it instead. A call-point hook given by flag
- * is refused for the same reason: only script-point hooks travel with a run.
+ * is a usage error naming the flag and where to set it instead. A hook in force here that cannot
+ * travel (server.start, from any origin; observe, given by flag) is refused for the same reason.
  */
 export function refuseStayingFlags(session: Session, command: CommandName): void {
   for (const decl of settingsFor(command)) {
@@ -47,22 +47,42 @@ export function refuseStayingFlags(session: Session, command: CommandName): void
   const hooks = hooksFromSetting(items, session.cwd, session.env);
   hooks.forEach((hook, i) => {
     const origin = items[i]!.origin;
-    if (origin.startsWith("flag:") && (hook.on !== "script" || hook.phase === "observe")) {
+    // a guard in force here is carried (script and call hooks: remoteHooks) or the command fails:
+    // dropped in silence, `MCPX_REMOTE=1 mcpx call` would pass a call this config refuses (issue 19)
+    if (hook.phase !== "observe" && !(PER_RUN_POINTS as readonly string[]).includes(hook.on)) {
       throw new UsageError(
-        `${origin.slice(5)}: hook ${hook.name} is on ${hook.on}.${hook.phase}, and only ` +
-          `script-point hooks travel with --remote (the daemon's own hooks gate its calls): declare ` +
-          `it where the daemon runs, or run without --remote`,
+        `hook ${hook.name} (${describeOrigin(origin)}) is on ${hook.on}.${hook.phase}, which cannot travel with --remote: ` +
+          `only script and call hooks travel (the daemon's servers start under its own hooks); declare it where the ` +
+          `daemon runs, or run without --remote`,
+      );
+    }
+    if (origin.startsWith("flag:") && hook.phase === "observe") {
+      throw new UsageError(
+        `${origin.slice(5)}: hook ${hook.name} is an observe hook, and only script and call hooks travel with ` +
+          `--remote (the daemon's own bus is observed by its own hooks): declare it where the daemon runs, or run without --remote`,
       );
     }
   });
 }
 
-export function remoteScriptHooks(session: Session): Array<Record<string, unknown>> {
+function describeOrigin(origin: string): string {
+  if (origin.startsWith("flag:")) return origin.slice(5);
+  if (origin.startsWith("env:")) return origin.slice(4);
+  return origin.startsWith("file:") ? origin.slice(5) : origin;
+}
+
+/**
+ * The caller's own hooks that travel with a remote run or call: every script and call hook in force
+ * here (config, MCPX_HOOKS, --hooks), made independent of the caller's directories. The daemon
+ * applies them as per-run hooks (they may only restrict: build-gate.ts), after its own.
+ * @param points `call --remote` sends only the call hooks (a call has no script point)
+ */
+export function remoteHooks(session: Session, points: readonly string[] = PER_RUN_POINTS): Array<Record<string, unknown>> {
   const items = (session.settings.get("hooks")!.items ?? []) as Sourced[];
   const hooks = hooksFromSetting(items, session.cwd, session.env);
   const out: Array<Record<string, unknown>> = [];
   hooks.forEach((hook, i) => {
-    if (hook.on !== "script" || hook.phase === "observe") return;
+    if (!points.includes(hook.on) || hook.phase === "observe") return;
     const raw: Record<string, unknown> = { ...(items[i]!.value as Record<string, unknown>), name: hook.name };
     if (hook.action.kind === "run") raw.run = hook.action.argv;
     if (hook.action.kind === "module") raw.module = hook.action.path;

@@ -17,9 +17,9 @@ import { policyFromSettings, stricterPolicy, type PolicySetting } from "./policy
 import { levelRank, type Level } from "./points.ts";
 import { HookConfigError, parseHooks } from "./schema.ts";
 import type { SettingGetter } from "../settings/registry.ts";
-import type { ActionHost, Gate } from "./types.ts";
+import type { ActionHost, Gate, HookCalls } from "./types.ts";
 
-/** per-run hooks (ExecOptions.hooks) may stop things but never change values (design §1: "may only lower") */
+/** per-run hooks (ExecOptions.hooks, /v1/call's hooks) may stop things but never change values (design §1: "may only lower") */
 const PER_RUN_HOOK_CEILING: Level = "refuse";
 
 /** the hooks setting's items, each named by where it came from and its index there */
@@ -52,18 +52,32 @@ function checkObserved(hooks: Hook[]): Hook[] {
   return hooks;
 }
 
-export function perRunHooks(values: readonly unknown[], cwd: string, env: Record<string, string | undefined>): Hook[] {
+/**
+ * The points a per-run hook may be on: its run (script) and that run's own calls (call), which is how
+ * a caller's call guards travel with --remote (lib/exec/remote.ts). Both only restrict what this run
+ * does (the effect ceiling below); server.start is not per run (the servers are the process's).
+ */
+export const PER_RUN_POINTS = ["script", "call"] as const;
+
+/** @param points the points this door's per-run hooks may be on (`/v1/call` takes only call hooks) */
+export function perRunHooks(
+  values: readonly unknown[],
+  cwd: string,
+  env: Record<string, string | undefined>,
+  points: readonly string[] = PER_RUN_POINTS,
+  origin = "ExecOptions.hooks",
+): Hook[] {
   const hooks = parseHooks(
-    values.map((value, i) => ({ value, origin: `ExecOptions.hooks[${i}]`, baseDir: cwd })),
+    values.map((value, i) => ({ value, origin: `${origin}[${i}]`, baseDir: cwd })),
     { PATH: env.PATH },
   );
   for (const h of hooks) {
-    if (h.on !== "script") {
+    if (!points.includes(h.on) || h.phase === "observe") {
       throw new HookConfigError({
-        problem: `a per-run hook must be on "script", not "${h.on}"`,
+        problem: `a per-run hook must be on ${points.map((p) => `"${p}"`).join(" or ")} (not observe), not ${h.on}.${h.phase}`,
         origin: h.origin,
         key: "on",
-        fix: "declare call and server.start hooks in the hooks setting",
+        fix: "declare server.start and observe hooks in the hooks setting",
       });
     }
   }
@@ -112,9 +126,11 @@ export interface GateInput {
   /** hooks that come and go (a plugin's, while its server lives), after the fixed ones */
   dynamicHooks?: () => Hook[];
   ask?: (question: string) => Promise<boolean | undefined>;
+  /** how hook actions call tools and run modules (lib/exec/hook-calls.ts); absent, they cannot, and say so */
+  calls?: HookCalls;
 }
 
-export function buildGate({ session, pool, bus, hooks, dynamicHooks = () => [], ask }: GateInput): { gate: Gate; observers: Observers } {
+export function buildGate({ session, pool, bus, hooks, dynamicHooks = () => [], ask, calls }: GateInput): { gate: Gate; observers: Observers } {
   const get = session.get;
   const url = get("model.url");
   const host: ActionHost = {
@@ -122,7 +138,6 @@ export function buildGate({ session, pool, bus, hooks, dynamicHooks = () => [], 
     // a hook process (run, module, observe) is started by mcpx: it never inherits mcpx's secrets
     env: withoutSecrets(session.env),
     cwd: session.cwd,
-    selfArgv: selfArgv(),
     model: url ? { url, name: get("model.name"), apiKey: get("model.apiKey") || undefined } : undefined,
     warn: (m) => session.log("warn", m, "hooks"),
   };
@@ -138,13 +153,9 @@ export function buildGate({ session, pool, bus, hooks, dynamicHooks = () => [], 
     host,
     hookTools: hookToolCaller(pool),
     ask,
+    calls,
   };
   const observing = hooks.filter((h) => h.phase === "observe");
-  const observers = startObservers(bus, () => [...observing, ...dynamicHooks().filter((h) => h.phase === "observe")], host, gate.policy);
+  const observers = startObservers(bus, () => [...observing, ...dynamicHooks().filter((h) => h.phase === "observe")], gate);
   return { gate, observers };
-}
-
-/** how to run mcpx itself (module hooks): the binary when compiled, bun + the entry from source */
-function selfArgv(): string[] {
-  return Bun.main.startsWith("/$bunfs/") ? [process.execPath] : [process.execPath, Bun.main];
 }

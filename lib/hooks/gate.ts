@@ -4,8 +4,10 @@
 // failing hook publishes hook.failed and the operation carries on, unless it fails closed.
 
 import { runHookAction } from "./actions/run-action.ts";
+import { hookCallers } from "./call-chain.ts";
 import { effectiveLevel, applyDial } from "./dial.ts";
 import { hookMatches } from "./match.ts";
+import { runContext } from "./run-context.ts";
 import { POINTS, type Level, type Phase, type PointName, type PointSpec } from "./points.ts";
 import type { Decision, Gate, HookFrameBody, Payload } from "./types.ts";
 
@@ -93,7 +95,10 @@ export async function runGate(
     if (!hookMatches(hook, point, phase, match)) continue;
     const started = performance.now();
     const input = { point, phase, hook: hook.name, ...payload };
-    const out = await runHookAction(hook, phase, input, { ...gate.host, point, timeoutMs: hook.timeoutMs ?? gate.policy.defaultTimeoutMs });
+    // the hook's own calls pass the call point, with this hook out of their chain (call-chain.ts);
+    // their call frames go to the run's stream where there is one
+    const callers = hookCallers(gate, hook, payload.runId, { hook: emit, frame: runContext.getStore()?.frame });
+    const out = await runHookAction(hook, phase, input, { ...gate.host, ...callers, point, timeoutMs: hook.timeoutMs ?? gate.policy.defaultTimeoutMs });
     settle({ name: hook.name, on: hook.on, effect: hook.effect, failure: hook.failure, action: hook.action.kind }, { ...out, durationMs: ms(started) });
     await resolveRefusals();
     if (decision.refused && !hearsAll) return decision; // a refusal ends the phase: the operation will not happen

@@ -15,7 +15,7 @@ import type { HookToolCaller, HookToolResult, Payload } from "./types.ts";
 /** what an MCP hook tool may do at most: object (refuse) and advise, never rewrite */
 export const MCP_HOOK_EFFECT: Level = "refuse";
 
-type HookToolPool = Pick<Pool, "names" | "tools" | "call" | "restart">;
+type HookToolPool = Pick<Pool, "names" | "tools" | "callHookTool" | "restart">;
 
 /**
  * The hook-tool caller of one pool. It keeps, per server, how many hook-tool timeouts came in a
@@ -60,7 +60,7 @@ async function callOne(
   }
   if (!has) return undefined;
   try {
-    const r = await pool.call(server, tool, payload as Record<string, unknown>, policy.mcpTimeoutMs, true);
+    const r = await pool.callHookTool(server, tool, payload as Record<string, unknown>, policy.mcpTimeoutMs);
     timeouts.set(server, 0);
     const text = resultText(r);
     if (r.isError) return done({ failure: `${tool} returned an error: ${text}` });

@@ -50,16 +50,42 @@ export interface HookFrameBody {
   proposed?: unknown;
   /** an onError hook asked to run the operation again; its frames follow (the order guard allows it) */
   retry?: boolean;
+  /** the hooks whose actions made the call this hook ran for, outermost first (lib/hooks/call-chain.ts) */
+  by?: string[];
+}
+
+/** one tool call's answer from the call point (lib/exec/answer-line.ts CallAnswer is this shape) */
+export type CallOutcome = { ok: true; value: unknown } | { ok: false; error: { name: string; message: string; code?: string } };
+
+/** a module hook's run: the value its script returned, or why it did not return one */
+export type ModuleOutcome = { ok: true; value: unknown } | { ok: false; message: string };
+
+/** where the frames of a hook's own calls go (a run's stream, tagged with the hook: lib/hooks/call-chain.ts) */
+export interface FrameSink {
+  push(frame: { type: string }): void;
+}
+
+/**
+ * What a hook action's tool calls go through, handed to the gate by the process that owns it (the
+ * engine's opener), since lib/hooks cannot import the exec path that holds the call point.
+ */
+export interface HookCalls {
+  /** the gate's call point (lib/exec/gated-call.ts gatedCall): a hook's call passes it like any other */
+  call(gate: Gate, req: { runId?: string; server: string; tool: string; args: Record<string, unknown> }, sink: FrameSink): Promise<CallOutcome>;
+  /** a module hook's script through the one exec path with `gate`, in-process (lib/exec/module-hook.ts) */
+  module(
+    gate: Gate,
+    req: { path: string; stdin: string; env: Record<string, string | undefined>; cwd: string; timeoutMs: number },
+    sink: FrameSink,
+  ): Promise<ModuleOutcome>;
 }
 
 /** what the process gives every action: where it runs and what it may reach, the same for every hook */
 export interface ActionHost {
-  /** the upstream pool, for plugin actions: they call a tool and nothing else */
-  pool: Pick<Pool, "call" | "tools">;
+  /** the upstream pool, for plugin actions: only to start their server; their calls go through ActionContext.call */
+  pool: Pick<Pool, "tools">;
   env: Record<string, string | undefined>;
   cwd: string;
-  /** how to run mcpx itself: [binary] when compiled, [bun, cmd/main.ts] from source */
-  selfArgv: string[];
   model?: ModelConfig;
   warn(message: string): void;
 }
@@ -69,6 +95,10 @@ export interface ActionContext extends ActionHost {
   timeoutMs: number;
   /** the point, or for an observe hook the event kind it is observing */
   point: PointName | EventKind;
+  /** a tool call made by this hook, through the gate's call point (lib/hooks/call-chain.ts) */
+  call(server: string, tool: string, args: Record<string, unknown>): Promise<CallOutcome>;
+  /** this module hook's script, run through the exec path with the gate its calls pass */
+  runModule(path: string, stdin: string, env: Record<string, string | undefined>): Promise<ModuleOutcome>;
 }
 
 /** one `_` hook tool's answer, in config order (lib/hooks/mcp-hook-calls.ts) */
@@ -105,4 +135,11 @@ export interface Gate {
   ask?: (question: string) => Promise<boolean | undefined>;
   /** settles when the hooks that arrive with plugin servers are in force; every door awaits it */
   ready?: Promise<void>;
+  /** how hook actions call tools and run modules; absent (a bare test gate), a hook's call fails and never skips the gate */
+  calls?: HookCalls;
+  /**
+   * the hooks whose actions made the call this gate view serves, outermost first (lib/hooks/call-chain.ts):
+   * they are not run again for it, and its length is bounded by MAX_HOOK_CALL_DEPTH
+   */
+  readonly chain?: readonly Hook[];
 }

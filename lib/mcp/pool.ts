@@ -20,6 +20,7 @@ import { StdioTransport } from "./stdio-transport.ts";
 import { leanRequests, type LeanRequest } from "./lean-request.ts";
 import { suggest } from "../util/did-you-mean.ts";
 import { trace } from "../util/trace.ts";
+import { SEND_TOOLS_CALL } from "./upstream-call.ts";
 
 export type { CallResult, Tool };
 
@@ -250,11 +251,38 @@ export class Pool {
     return (await this.tools(server)).filter((t) => !isHookToolName(t.name));
   }
 
-  /** @param keepOnTimeout hook tools: a single timeout must not restart the server (design §5) */
-  call(server: string, tool: string, args: Record<string, unknown>, timeoutMs = this.opts.callTimeoutMs, keepOnTimeout = false): Promise<CallResult> {
+  /**
+   * The one way a tools/call goes upstream, reachable only through the SEND_TOOLS_CALL capability that
+   * only the gate's call point holds (lib/mcp/upstream-call.ts): nothing else can send one.
+   * @param keepOnTimeout hook tools: a single timeout must not restart the server (design §5)
+   */
+  [SEND_TOOLS_CALL](
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    timeoutMs = this.opts.callTimeoutMs,
+    keepOnTimeout = false,
+  ): Promise<CallResult> {
     const calling =
       this.callNow(server, tool, args, timeoutMs, keepOnTimeout) ?? this.inUse(server, () => this.callOn(server, tool, args, timeoutMs, keepOnTimeout));
     return this.opts.onProgress ? calling.finally(() => this.opts.onProgress!(server, tool, undefined)) : calling;
+  }
+
+  /**
+   * A lifecycle hook tool's call (lib/hooks/mcp-hook-calls.ts): the gate's own machinery, so it does
+   * not pass the call point it serves, and it refuses any tool whose name does not start with `_`,
+   * so it cannot be used to call an ordinary tool past the gate. A single timeout keeps the server (design §5).
+   */
+  callHookTool(server: string, tool: string, args: Record<string, unknown>, timeoutMs: number): Promise<CallResult> {
+    if (!isHookToolName(tool))
+      return Promise.reject(
+        new UpstreamError(
+          `Pool.callHookTool calls only lifecycle hook tools (names starting with "_"), not "${server}.${tool}": ordinary tools are called through the gate`,
+          server,
+          "UPSTREAM_ERROR",
+        ),
+      );
+    return this[SEND_TOOLS_CALL](server, tool, args, timeoutMs, true);
   }
 
   /**

@@ -4,10 +4,11 @@
 import { EventBus } from "../events/bus.ts";
 import { buildGate, hooksFromSetting } from "../hooks/build-gate.ts";
 import { runGate } from "../hooks/gate.ts";
-import type { Gate } from "../hooks/types.ts";
+import type { Gate, HookCalls } from "../hooks/types.ts";
 import type { Hook } from "../hooks/hook.ts";
 import type { Observers } from "../hooks/observe.ts";
 import { runContext } from "../hooks/run-context.ts";
+import { unmatchedServers, unmatchedTools } from "../hooks/when-check.ts";
 import { writeCatalog } from "../mcp/catalog-cache.ts";
 import { Pool, UpstreamError } from "../mcp/pool.ts";
 import { authDir } from "../mcp/oauth/store.ts";
@@ -37,6 +38,8 @@ export interface Engine {
 }
 
 export interface EngineOptions {
+  /** how hook actions call tools and run modules: lib/exec/hook-calls.ts hookCalls(session), through the gate's call point */
+  calls: HookCalls;
   ask?: (question: string) => Promise<boolean | undefined>;
   /** where slow work is shown while it goes on (a server starting, a tool's progress): the CLI's status line */
   status?: StatusLine;
@@ -50,7 +53,7 @@ export interface EngineOptions {
   untrustedPlugins?: "refuse" | "list";
 }
 
-export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
+export function openEngine(session: Session, opts: EngineOptions): Engine {
   // the hooks setting is parsed here, before anything runs: a bad hook is a config error (exit 2)
   const hooks = [...hooksFromSetting((session.settings.get("hooks")!.items ?? []) as Sourced[], session.cwd, session.env), ...(opts.extraHooks ?? [])];
   const bus = new EventBus();
@@ -63,6 +66,11 @@ export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
   // it runs, and fails (closed ones refuse) when that server cannot be started (run-action.ts)
   const allPluginHooks = plugins.flatMap((p) => p.hooks);
   const pluginHooks = () => allPluginHooks;
+  // a `when` naming no configured server (or a tool its server does not list) loads but never
+  // fires: said once, with a did-you-mean, so a guard that guards nothing does not pass in silence
+  const allHooks = () => [...hooks, ...allPluginHooks];
+  for (const w of unmatchedServers(allHooks(), [...Object.keys(servers), ...Object.keys(session.config.broken ?? {})])) session.log("warn", w, "hooks");
+  const toolsChecked = new Set<string>();
   const pool = new Pool(servers, {
     log: (level, message) => session.log(level, message, "upstream"),
     callTimeoutMs: session.get("mcp.callTimeout"),
@@ -72,6 +80,15 @@ export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
     authDir: authDir(session.env),
     broken: { ...session.config.broken, ...Object.fromEntries(untrusted.map((u) => [u.name, u])) },
     onTools: (server, tools) => {
+      if (!toolsChecked.has(server)) {
+        toolsChecked.add(server);
+        for (const w of unmatchedTools(
+          allHooks(),
+          server,
+          tools.map((t) => t.name),
+        ))
+          session.log("warn", w, "hooks");
+      }
       try {
         writeCatalog(session.cacheDir, session.config.servers[server]!, tools);
       } catch (e) {
@@ -104,7 +121,7 @@ export function openEngine(session: Session, opts: EngineOptions = {}): Engine {
       if (d.refused) throw new UpstreamError(`server "${cfg.name}" was refused by hook ${d.refused.hook}: ${d.refused.reason}`, cfg.name, "SERVER_REFUSED");
     },
   });
-  const built = buildGate({ session, pool, bus, hooks, dynamicHooks: pluginHooks, ask: opts.ask });
+  const built = buildGate({ session, pool, bus, hooks, dynamicHooks: pluginHooks, ask: opts.ask, calls: opts.calls });
   gate = built.gate;
   const ready = Promise.all(
     plugins.map((p) =>

@@ -270,10 +270,10 @@ describe.concurrent("POST /v1/exec", () => {
     expect(((await arr.json()) as { error: { message: string } }).error.message).toContain("one JSON object");
   });
 
-  test("a per-run hook that is not on the script point is a 400", async () => {
-    const res = await post("/v1/exec", JSON.stringify({ source: "1", hooks: [{ on: "call", phase: "before", run: ["true"] }] }));
+  test("a per-run hook that is not on the script or call point is a 400", async () => {
+    const res = await post("/v1/exec", JSON.stringify({ source: "1", hooks: [{ on: "server.start", phase: "before", run: ["true"] }] }));
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { error: { message: string } }).error.message).toContain('a per-run hook must be on "script"');
+    expect(((await res.json()) as { error: { message: string } }).error.message).toContain('a per-run hook must be on "script" or "call"');
   });
 
   test("a body over daemon.maxBody is a 413, by Content-Length", async () => {

@@ -324,18 +324,18 @@ describe("--remote refuses a flag that cannot travel, naming it", () => {
     });
   }
 
-  test("a call-point hook given by --hooks with --remote is exit 2 (only script hooks travel)", async () => {
+  test("a server.start hook given by --hooks with --remote is exit 2 (only script and call hooks travel)", async () => {
     const r = await mcpx(sb, [
       "exec",
       "--remote",
       "--daemon-address",
       SOCKET,
       "--hooks",
-      JSON.stringify([{ name: "mine", on: "call", phase: "before", run: ["true"] }]),
+      JSON.stringify([{ name: "mine", on: "server.start", phase: "before", run: ["true"] }]),
       "1",
     ]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("only script-point hooks travel with --remote");
+    expect(r.stderr).toContain("hook mine (--hooks) is on server.start.before, which cannot travel with --remote");
   });
 
   test("without a flag the same config-file values are no error", async () => {

@@ -320,8 +320,8 @@ describe("argument validation: isError results that name the key and what it tak
     {
       name: "mcpx_exec with a per-run hook on another point",
       tool: "mcpx_exec",
-      args: { source: "1", hooks: [{ on: "call", phase: "before", plugin: "fake.echo" }] },
-      says: ['a per-run hook must be on "script"'],
+      args: { source: "1", hooks: [{ on: "server.start", phase: "before", plugin: "fake.echo" }] },
+      says: ['a per-run hook must be on "script" or "call"'],
     },
     { name: "mcpx_call without tool", tool: "mcpx_call", args: { server: "fake" }, says: ['missing required key "tool"'] },
     { name: "mcpx_call with an array as args", tool: "mcpx_call", args: { server: "fake", tool: "echo", args: ["hi"] }, says: ["args: expected an object"] },

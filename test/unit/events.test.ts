@@ -99,6 +99,8 @@ describe("kinds table", () => {
       durationMs: "number",
       argsHash: "string",
       runId: "string?",
+      // a call a hook made names the hooks that made it (lib/hooks/call-chain.ts)
+      by: "string?",
     });
     expect(EVENT_KINDS["hook.failed"].data).toEqual({ hook: "string", point: "string", phase: "string", reason: "string", runId: "string?" });
     expect(EVENT_KINDS["script.finished"].data).toEqual({ runId: "string", ok: "boolean", exitCode: "number", durationMs: "number" });

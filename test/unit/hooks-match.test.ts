@@ -124,11 +124,12 @@ describe("hookMatches", () => {
       match: true,
     },
     {
-      name: "a server filter is not rewritten: servers are named by the user",
+      // scripts reach server my-fs as my_fs: a guard written as the script spells it must fire (issue 19)
+      name: "a server filter written as the identifier matches the configured name",
       hook: { on: "call", phase: "before", when: { server: "my_fs" } },
       at: ["call", "before"],
       ctx: { server: "my-fs" },
-      match: false,
+      match: true,
     },
     {
       name: "no when filters match any context",

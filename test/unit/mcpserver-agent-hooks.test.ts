@@ -23,7 +23,7 @@ function gateWith(hooks: unknown[], servers: string[] = [], allow: string[] = []
     policy: { autonomy: "run", max: "run", retryBudget: 0, defaultTimeoutMs: 5000, mcpTimeoutMs: 1000, hookServers: { all: false, names: allow } },
     pool,
     bus: new EventBus(),
-    host: { pool, env: process.env, cwd: process.cwd(), selfArgv: [], warn: () => {} },
+    host: { pool, env: process.env, cwd: process.cwd(), warn: () => {} },
     hookTools: hookToolCaller(pool),
   } as unknown as Gate;
 }

@@ -1,8 +1,8 @@
 // One hook action, whatever its kind, to either a parsed output object or a failure reason:
-// run (an argv), module (a TS script through mcpx's own runner), plugin (an MCP tool call) and
-// prompt (a model). The gate decides what the output may do; nothing here clamps.
+// run (an argv), module (a TS script through mcpx's own exec path), plugin (an MCP tool call through
+// the gate's call point) and prompt (a model). The gate decides what the output may do; nothing here clamps.
 
-import { resultText } from "../../mcp/tool.ts";
+import { resultText, type CallResult } from "../../mcp/tool.ts";
 import type { Hook } from "../hook.ts";
 import type { Phase, PointName } from "../points.ts";
 import type { ActionContext } from "../types.ts";
@@ -43,29 +43,24 @@ export async function runHookAction(hook: Hook, phase: Phase, input: Record<stri
       return asOutcome(parseHookOutput(p.stdout));
     }
     case "module": {
-      // mcpx's own runner, with the generated client; its hooks are off so a module hook cannot recurse
-      const argv = [...ctx.selfArgv, "run", "--json", "--hooks", "[]", a.path];
+      // mcpx's own exec path, in this process, with the gate: the module's calls pass the call point
+      // like any other (ctx.runModule; lib/exec/module-hook.ts), and its own run fires no script hooks,
+      // so a module hook cannot recurse into itself through the script point
       const env = { ...ctx.env, ...hookEnv(hook, point, phase, input as never) };
-      const p = await runHookProcess(argv, JSON.stringify(input), env, timeoutMs, ctx.cwd);
-      if (p.failure) return { failure: p.failure };
-      let envelope: { ok?: boolean; result?: unknown; error?: { message?: string } };
-      try {
-        envelope = JSON.parse(p.stdout);
-      } catch {
-        return { failure: `module hook did not run (exit ${p.exitCode}): ${p.stderr.trim().split("\n").slice(-2).join(" / ")}` };
-      }
-      if (!envelope.ok) return { failure: `module threw: ${envelope.error?.message ?? "unknown error"}` };
-      if (envelope.result === null || envelope.result === undefined) return { output: {} };
-      if (typeof envelope.result !== "object" || Array.isArray(envelope.result))
-        return { failure: `module returned ${JSON.stringify(envelope.result)}, not one object of dial keys` };
-      return { output: envelope.result as Record<string, unknown> };
+      const r = await ctx.runModule(a.path, JSON.stringify(input), env);
+      if (!r.ok) return { failure: r.message };
+      if (r.value === null || r.value === undefined) return { output: {} };
+      if (typeof r.value !== "object" || Array.isArray(r.value)) return { failure: `module returned ${JSON.stringify(r.value)}, not one object of dial keys` };
+      return { output: r.value as Record<string, unknown> };
     }
     case "plugin": {
       try {
         const args = a.args ? (fillPlaceholders(a.args, input) as Record<string, unknown>) : input;
-        const r = await ctx.pool.call(a.server, a.tool, args, timeoutMs);
+        // through the gate's call point, as every call is: a refusing call hook refuses this one too
+        const answer = await ctx.call(a.server, a.tool, args);
+        if (!answer.ok) return { failure: `${a.target}: ${answer.error.message}` };
+        const r = answer.value as CallResult;
         const text = resultText(r);
-        if (r.isError) return { failure: `${a.target} returned an error: ${text}` };
         if (r.structuredContent && typeof r.structuredContent === "object") return { output: r.structuredContent as Record<string, unknown> };
         return asOutcome(plainTextOutput(text, phase));
       } catch (err) {
