@@ -20,7 +20,7 @@ const EXEC_KEY_DOCS: Record<string, string> = {
     "still propagates), suffix (last, on both paths). A phase you give replaces the server's " +
     "configured lines for it; a phase you leave out keeps them.",
   hooks:
-    "Hooks on the script point for this run only, as in config, and only plugin hooks (a tool " +
+    "Hooks on the script or call point for this run only (call hooks see this run's own calls), as in config, and only plugin hooks (a tool " +
     'call through the hook gate: {"on":"script","phase":"before","plugin":"server.tool","args":{},"effect":"refuse"}); ' +
     "they may stop the run but never change values. run, module and prompt hooks are refused here: " +
     "they would run as the user outside the sandbox.",

@@ -45,7 +45,7 @@ export const EXEC_FIELDS: Record<string, { what: string; user: Rule; agent: Rule
   args: { what: "the script's arguments", user: ANYONE, agent: ANYONE },
   export: { what: "the export to call", user: ANYONE, agent: ANYONE },
   script: { what: "inline phases, spliced into the run's own launcher: they run inside the run, sandbox and all", user: ANYONE, agent: ANYONE },
-  hooks: { what: "script-point hooks for this run, capped at refuse", user: ANYONE, agent: { check: agentHooks } },
+  hooks: { what: "script- and call-point hooks for this run (its own calls only), capped at refuse", user: ANYONE, agent: { check: agentHooks } },
   runtime: { what: "the runtime (a sandboxed run is always Deno)", user: ANYONE, agent: ANYONE },
   sandbox: { what: "exec.sandbox for this run: tighten only (sandbox.ts decideSandbox)", user: ANYONE, agent: ANYONE },
   timeoutMs: { what: "the run's wall limit", user: ANYONE, agent: ANYONE },
