@@ -16,12 +16,15 @@ import type { Engine } from "../session/engine.ts";
 import type { Session } from "../session/session.ts";
 import type { RuntimeSource } from "../exec/ready-runtime.ts";
 import { createMcpServer, type McpServerHandle } from "./server.ts";
+import type { RunSlots } from "./tools.ts";
 
 export interface McpHttpDeps {
   engine: Engine;
   session: Session;
   /** the daemon's runtime kept started for the next mcpx_exec run */
   runtimes?: RuntimeSource;
+  /** the daemon's runs, where each mcpx_exec run takes a slot (daemon.maxRuns) */
+  runs?: RunSlots;
   /**
    * skip the Host/Origin check: only for a listener no browser can reach (a unix socket), where the
    * Host header is whatever the client made up. Default false: the check that stops DNS rebinding.

@@ -1,12 +1,18 @@
 // One request cannot take down the daemon or the host (issue 19). A body over daemon.maxBody on /mcp
 // is refused with 413 and a JSON-RPC error naming the limit and the setting, as /v1 bodies are, and
-// the session goes on. (Before, /mcp read any body up to Bun's own cap, a megabyte above the setting.)
+// the session goes on (before, the SDK's own 4 MiB applied, naming no setting). At most
+// daemon.maxRuns scripts run at once, /v1/exec and /mcp's mcpx_exec counted together: the excess is
+// answered at once, 503 with Retry-After or an isError result, both naming the setting (before,
+// 200 concurrent runs were all started, 7.3 GB at the peak).
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { fakeServer, sandbox } from "./harness.ts";
-import { writeConfig } from "./support.ts";
+import { fileExists, scriptAwaits, writeConfig } from "./support.ts";
 import { startDaemon, stopDaemons, type Daemon } from "./daemon-support.ts";
 
 const sb = sandbox();
@@ -67,4 +73,84 @@ describe("daemon.maxBody on /mcp", () => {
     expect(answer.error.message).toContain("daemon.maxBody (100000 bytes)");
     expect(answer.error.message).toContain("MCPX_DAEMON_MAX_BODY");
   });
+});
+
+describe("daemon.maxRuns", () => {
+  const MAX = 2;
+  // each run says it started by a file of its own here, and waits for `release` before it ends
+  const runsDir = join(sb.dir, "runs");
+  const release = join(sb.dir, "release");
+  mkdirSync(runsDir, { recursive: true });
+  const source = [
+    `(await import("node:fs")).writeFileSync(${JSON.stringify(runsDir)} + "/running-" + crypto.randomUUID(), "");`,
+    scriptAwaits(fileExists(release), "the test released the runs"),
+    'return "released";',
+  ].join("\n");
+  const started = () => readdirSync(runsDir).length;
+  /** waits (bounded) until n runs have said they started */
+  async function runsStarted(n: number): Promise<void> {
+    for (let waited = 0; started() < n; waited += 20) {
+      if (waited > 30_000) throw new Error(`only ${started()} of ${n} runs started within 30 s`);
+      await Bun.sleep(20);
+    }
+  }
+  let d: Daemon;
+  let client: Client;
+  beforeAll(async () => {
+    d = await startDaemon(sb, ["--daemon-address", "http://127.0.0.1:0"], {
+      env: {
+        MCPX_DAEMON_TOKEN: TOKEN,
+        MCPX_DAEMON_MAX_RUNS: String(MAX),
+        // mcpx_exec is sandboxed: its script may write and read the test's handshake files because this daemon says so
+        MCPX_EXEC_SANDBOX_ALLOW: JSON.stringify([{ read: [sb.dir], write: [runsDir] }]),
+      },
+    });
+    client = await mcpClient(d);
+  }, 60_000);
+  afterAll(async () => {
+    if (!existsSync(release)) writeFileSync(release, "");
+    await client?.close();
+  });
+
+  const v1Exec = (body: Record<string, unknown>) =>
+    d.fetch("/v1/exec", { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ output: "json", ...body }) });
+  const mcpExec = (args: Record<string, unknown>) => client.callTool({ name: "mcpx_exec", arguments: args }) as Promise<CallToolResult>;
+  const text = (r: CallToolResult) => (r.content as Array<{ text?: string }>).map((c) => c.text ?? "").join("");
+
+  test("with maxRuns runs going on both doors, every further run is refused at once naming daemon.maxRuns, and once they end runs are accepted", async () => {
+    // the slots fill one door at a time, each run seen started by itself before the next is sent
+    const v1Held = v1Exec({ source });
+    await runsStarted(1);
+    const mcpHeld = mcpExec({ source });
+    await runsStarted(2);
+
+    // more than the limit at once, from both doors: each is answered while the two still run
+    const [v1a, v1b, mcpa, mcpb] = await Promise.all([v1Exec({ source }), v1Exec({ source }), mcpExec({ source }), mcpExec({ source })]);
+    for (const res of [v1a, v1b]) {
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).toBe("1");
+      const body = (await res.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe("BUSY");
+      expect(body.error.message).toContain(`daemon.maxRuns (${MAX})`);
+    }
+    for (const r of [mcpa, mcpb]) {
+      expect(r.isError).toBe(true);
+      expect(text(r)).toContain(`daemon.maxRuns (${MAX})`);
+    }
+    // counted by the runs themselves: no refused request started a script
+    expect(started()).toBe(MAX);
+    const health = (await (await d.fetch("/v1/health", { headers: auth })).json()) as { runs: { active: number } };
+    expect(health.runs.active).toBe(MAX);
+
+    writeFileSync(release, "");
+    const v1Done = await v1Held;
+    expect(v1Done.status).toBe(200);
+    expect(await v1Done.json()).toMatchObject({ ok: true, result: "released" });
+    expect((await mcpHeld).structuredContent).toMatchObject({ ok: true, result: "released" });
+
+    // the slots are free again: as many runs as the limit, from both doors, all run
+    const again = await Promise.all([v1Exec({ source: "return 1" }), mcpExec({ source: "return 2" })]);
+    expect(await again[0].json()).toMatchObject({ ok: true, result: 1 });
+    expect(again[1].structuredContent).toMatchObject({ ok: true, result: 2 });
+  }, 120_000);
 });
