@@ -6,13 +6,11 @@
 // 200 concurrent runs were all started, 7.3 GB at the peak).
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { fakeServer, sandbox } from "./harness.ts";
-import { fileExists, scriptAwaits, writeConfig } from "./support.ts";
+import { heldRuns, writeConfig } from "./support.ts";
 import { startDaemon, stopDaemons, type Daemon } from "./daemon-support.ts";
 
 const sb = sandbox();
@@ -77,23 +75,8 @@ describe("daemon.maxBody on /mcp", () => {
 
 describe("daemon.maxRuns", () => {
   const MAX = 2;
-  // each run says it started by a file of its own here, and waits for `release` before it ends
-  const runsDir = join(sb.dir, "runs");
-  const release = join(sb.dir, "release");
-  mkdirSync(runsDir, { recursive: true });
-  const source = [
-    `(await import("node:fs")).writeFileSync(${JSON.stringify(runsDir)} + "/running-" + crypto.randomUUID(), "");`,
-    scriptAwaits(fileExists(release), "the test released the runs"),
-    'return "released";',
-  ].join("\n");
-  const started = () => readdirSync(runsDir).length;
-  /** waits (bounded) until n runs have said they started */
-  async function runsStarted(n: number): Promise<void> {
-    for (let waited = 0; started() < n; waited += 20) {
-      if (waited > 30_000) throw new Error(`only ${started()} of ${n} runs started within 30 s`);
-      await Bun.sleep(20);
-    }
-  }
+  const held = heldRuns(sb, "daemon");
+  const source = held.source;
   let d: Daemon;
   let client: Client;
   beforeAll(async () => {
@@ -102,13 +85,13 @@ describe("daemon.maxRuns", () => {
         MCPX_DAEMON_TOKEN: TOKEN,
         MCPX_DAEMON_MAX_RUNS: String(MAX),
         // mcpx_exec is sandboxed: its script may write and read the test's handshake files because this daemon says so
-        MCPX_EXEC_SANDBOX_ALLOW: JSON.stringify([{ read: [sb.dir], write: [runsDir] }]),
+        MCPX_EXEC_SANDBOX_ALLOW: JSON.stringify(held.sandboxAllow),
       },
     });
     client = await mcpClient(d);
   }, 60_000);
   afterAll(async () => {
-    if (!existsSync(release)) writeFileSync(release, "");
+    held.release();
     await client?.close();
   });
 
@@ -120,9 +103,9 @@ describe("daemon.maxRuns", () => {
   test("with maxRuns runs going on both doors, every further run is refused at once naming daemon.maxRuns, and once they end runs are accepted", async () => {
     // the slots fill one door at a time, each run seen started by itself before the next is sent
     const v1Held = v1Exec({ source });
-    await runsStarted(1);
+    await held.startedAtLeast(1);
     const mcpHeld = mcpExec({ source });
-    await runsStarted(2);
+    await held.startedAtLeast(2);
 
     // more than the limit at once, from both doors: each is answered while the two still run
     const [v1a, v1b, mcpa, mcpb] = await Promise.all([v1Exec({ source }), v1Exec({ source }), mcpExec({ source }), mcpExec({ source })]);
@@ -138,11 +121,11 @@ describe("daemon.maxRuns", () => {
       expect(text(r)).toContain(`daemon.maxRuns (${MAX})`);
     }
     // counted by the runs themselves: no refused request started a script
-    expect(started()).toBe(MAX);
+    expect(held.started()).toBe(MAX);
     const health = (await (await d.fetch("/v1/health", { headers: auth })).json()) as { runs: { active: number } };
     expect(health.runs.active).toBe(MAX);
 
-    writeFileSync(release, "");
+    held.release();
     const v1Done = await v1Held;
     expect(v1Done.status).toBe(200);
     expect(await v1Done.json()).toMatchObject({ ok: true, result: "released" });

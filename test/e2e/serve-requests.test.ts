@@ -6,12 +6,10 @@
 // runs at most daemon.maxRuns mcpx_exec scripts at once, as the daemon does: one client may send many.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { MCPX, fakeServer, sandbox } from "./harness.ts";
-import { fileExists, scriptAwaits, serve, writeConfig, type Served } from "./support.ts";
+import { heldRuns, serve, writeConfig, type Served } from "./support.ts";
 
 const sb = sandbox();
 writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer() } });
@@ -126,31 +124,21 @@ describe("an oversized line in raw bytes", () => {
 
 describe("daemon.maxRuns on mcpx serve", () => {
   test("with maxRuns mcpx_exec runs going, the next is an isError result naming daemon.maxRuns, and once one ends the next runs", async () => {
-    const runsDir = join(sb.dir, "serve-runs");
-    const release = join(sb.dir, "serve-release");
-    mkdirSync(runsDir, { recursive: true });
-    const source = [
-      `(await import("node:fs")).writeFileSync(${JSON.stringify(runsDir)} + "/running-" + crypto.randomUUID(), "");`,
-      scriptAwaits(fileExists(release), "the test released the run"),
-      'return "released";',
-    ].join("\n");
+    const held = heldRuns(sb, "serve");
     // mcpx_exec is sandboxed: the script may write and read the handshake files because this server says so
-    const s = await serve(sb, { MCPX_DAEMON_MAX_RUNS: "1", MCPX_EXEC_SANDBOX_ALLOW: JSON.stringify([{ read: [sb.dir], write: [runsDir] }]) });
+    const s = await serve(sb, { MCPX_DAEMON_MAX_RUNS: "1", MCPX_EXEC_SANDBOX_ALLOW: JSON.stringify(held.sandboxAllow) });
     const exec = (src: string) => s.client.callTool({ name: "mcpx_exec", arguments: { source: src } }) as Promise<CallToolResult>;
     try {
-      const held = exec(source);
-      for (let waited = 0; readdirSync(runsDir).length < 1; waited += 20) {
-        if (waited > 30_000) throw new Error("the first run did not start within 30 s");
-        await Bun.sleep(20);
-      }
+      const first = exec(held.source);
+      await held.startedAtLeast(1);
       const refused = await exec("return 1");
       expect(refused.isError).toBe(true);
       expect((refused.content as Array<{ text: string }>)[0]!.text).toContain("daemon.maxRuns (1)");
-      writeFileSync(release, "");
-      expect((await held).structuredContent).toMatchObject({ ok: true, result: "released" });
+      held.release();
+      expect((await first).structuredContent).toMatchObject({ ok: true, result: "released" });
       expect((await exec("return 2")).structuredContent).toMatchObject({ ok: true, result: 2 });
       // one script ran while the other was refused: counted by the runs themselves
-      expect(readdirSync(runsDir)).toHaveLength(1);
+      expect(held.started()).toBe(1);
     } finally {
       await s.close();
     }
