@@ -8,6 +8,7 @@ import { refuseUntrusted } from "../lib/trust/project-trust.ts";
 import { sessionFromArgs } from "../lib/session/session.ts";
 import { unsandboxedWarning } from "../lib/exec/sandbox-policy.ts";
 import { err } from "../lib/util/fd-write.ts";
+import { runsFor } from "../lib/daemon/runs.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 import { hookCalls } from "../lib/exec/hook-calls.ts";
@@ -27,9 +28,11 @@ export default defineCommand({
     // said before anything is served: an agent's code with the user's whole reach is worth a line on stderr
     const unsandboxed = unsandboxedWarning(session, "mcpx serve");
     if (unsandboxed) err(unsandboxed + "\n");
+    // one client, but it may send many tools/calls at once: its mcpx_exec runs are bounded as the daemon's (daemon.maxRuns)
+    const runs = runsFor(session);
     // no ask: stdin is the MCP channel; `ask` hooks ask through the client's elicitation instead
     const engine = openEngine(session, { calls: hookCalls(session) });
     const { serveStdio } = await import("../lib/mcpserver/stdio.ts");
-    await serveStdio({ engine, session });
+    await serveStdio({ engine, session, runs });
   },
 });

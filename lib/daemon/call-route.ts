@@ -59,7 +59,7 @@ export const callRoute: Handler = async (req, { deps }) => {
     return errorResponse(400, "BAD_REQUEST", "the body gives both args and items: send the arguments object, or the key=value items, not both");
   const input: CallInput = items !== undefined ? { kind: "items", items } : { kind: "json", args: args ?? {} };
   const notes: CallNote[] = [];
-  const run = deps.runs.start(req.signal);
+  const run = deps.runs.track(req.signal);
   try {
     return json({
       notes,

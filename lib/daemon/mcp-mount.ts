@@ -9,7 +9,15 @@ import type { Engine } from "../session/engine.ts";
 import type { Handler } from "./context.ts";
 
 export const mcpRoute: Handler = (req, { deps }) => {
-  return handleMcpHttp(req, { session: deps.session, engine: deps.engine, runtimes: deps.runtimes, anyHost: deps.transport === "unix" });
+  return handleMcpHttp(req, {
+    session: deps.session,
+    engine: deps.engine,
+    runtimes: deps.runtimes,
+    // mcpx_exec runs take their slot among /v1/exec's (daemon.maxRuns)
+    runs: deps.runs,
+    anyHost: deps.transport === "unix",
+    maxBody: deps.maxBody,
+  });
 };
 
 /** ends every /mcp session on shutdown, before the engine they share closes */

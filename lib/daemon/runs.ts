@@ -1,5 +1,10 @@
 // The daemon's runs in flight: each has its own AbortController (fed by the client's disconnect and
-// by shutdown), and shutdown waits for every one to have ended its process group.
+// by shutdown), and shutdown waits for every one to have ended its process group. At most `max` run
+// at once (daemon.maxRuns): /v1/exec and /mcp's mcpx_exec take their slot here, and `mcpx serve`
+// counts its own mcpx_exec runs with one of these too.
+
+import type { Session } from "../session/session.ts";
+import { SettingsError } from "../settings/resolve.ts";
 
 export interface RunHandle {
   readonly signal: AbortSignal;
@@ -8,11 +13,21 @@ export interface RunHandle {
   done(): void;
 }
 
+/** a run not started because `max` runs are going: what to tell its caller */
+export interface RunsBusy {
+  busy: string;
+}
+
 export class Runs {
   private readonly live = new Set<{ ctrl: AbortController; finished: Promise<void> }>();
   private count = 0;
+  /** script runs going (start), the ones max bounds */
+  private scripts = 0;
   /** once stopAll has begun, a run that starts is cancelled at once (the daemon is going away) */
   private closing = false;
+
+  /** @param max the most runs at once (daemon.maxRuns); 0 = no limit */
+  constructor(private readonly max = 0) {}
 
   get active(): number {
     return this.live.size;
@@ -22,8 +37,29 @@ export class Runs {
     return this.count;
   }
 
-  /** a new run, cancelled when `signal` (the request's) aborts */
-  start(signal?: AbortSignal): RunHandle {
+  /**
+   * A new script run, cancelled when `signal` (the request's) aborts; or, with `max` scripts running,
+   * none: the caller answers at once (503 with Retry-After, an isError result) rather than queue it,
+   * so a burst of requests holds no memory and no client waits without knowing why.
+   */
+  start(signal?: AbortSignal): RunHandle | RunsBusy {
+    if (this.max > 0 && this.scripts >= this.max) {
+      return {
+        busy:
+          `${this.scripts} runs are going, as many as daemon.maxRuns (${this.max}) allows: try again ` +
+          `when one has ended, or raise daemon.maxRuns (MCPX_DAEMON_MAX_RUNS) where mcpx runs`,
+      };
+    }
+    this.scripts++;
+    return this.begin(signal, () => this.scripts--);
+  }
+
+  /** a request that is no script (one /v1/call): cancelled with the rest on shutdown, and not counted against max */
+  track(signal?: AbortSignal): RunHandle {
+    return this.begin(signal, () => {});
+  }
+
+  private begin(signal: AbortSignal | undefined, ended: () => void): RunHandle {
     const ctrl = new AbortController();
     let resolve!: () => void;
     const entry = { ctrl, finished: new Promise<void>((r) => (resolve = r)) };
@@ -37,7 +73,9 @@ export class Runs {
       abort: () => ctrl.abort(),
       done: () => {
         signal?.removeEventListener("abort", onAbort);
-        if (this.live.delete(entry)) resolve();
+        if (!this.live.delete(entry)) return;
+        ended();
+        resolve();
       },
     };
   }
@@ -49,4 +87,11 @@ export class Runs {
     for (const e of entries) e.ctrl.abort();
     await Promise.race([Promise.all(entries.map((e) => e.finished)), Bun.sleep(waitMs)]);
   }
+}
+
+/** the runs of a daemon or an `mcpx serve`, bounded by its daemon.maxRuns */
+export function runsFor(session: Session): Runs {
+  const max = session.get("daemon.maxRuns");
+  if (max < 0) throw new SettingsError(`daemon.maxRuns ${max}: give the most script runs to run at once (> 0), or 0 for no limit`);
+  return new Runs(max);
 }

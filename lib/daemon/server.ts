@@ -26,7 +26,7 @@ import { bunShape } from "../exec/ready-runtime.ts";
 import { denoShape, nodeShape } from "../exec/runtimes.ts";
 import { scriptEnv } from "../exec/script-env.ts";
 import { dispatch } from "./routes.ts";
-import { Runs } from "./runs.ts";
+import { runsFor } from "./runs.ts";
 import { keepAliveMs } from "./sse.ts";
 import { hookCalls } from "../exec/hook-calls.ts";
 
@@ -66,10 +66,10 @@ export async function startDaemon(session: Session): Promise<Daemon> {
   const maxBody = session.get("daemon.maxBody");
   if (maxBody <= 0) throw new SettingsError(`daemon.maxBody ${maxBody}: give the largest request body to accept, in bytes (> 0)`);
   const keepAlive = keepAliveMs(session.env);
+  const runs = runsFor(session);
   if (addr.kind === "unix") await prepareSocketPath(addr.path, addr.path === defaultSocketPath(session.env));
 
   const engine = openEngine(session, { calls: hookCalls(session) });
-  const runs = new Runs();
   const deps: DaemonDeps = {
     session,
     engine,

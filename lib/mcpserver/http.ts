@@ -11,21 +11,27 @@
 import "../mcp/zod-interpreted.ts";
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { readRequestBody } from "@modelcontextprotocol/sdk/server/requestBody.js";
 import type { Engine } from "../session/engine.ts";
 import type { Session } from "../session/session.ts";
 import type { RuntimeSource } from "../exec/ready-runtime.ts";
 import { createMcpServer, type McpServerHandle } from "./server.ts";
+import type { RunSlots } from "./tools.ts";
 
 export interface McpHttpDeps {
   engine: Engine;
   session: Session;
   /** the daemon's runtime kept started for the next mcpx_exec run */
   runtimes?: RuntimeSource;
+  /** the daemon's runs, where each mcpx_exec run takes a slot (daemon.maxRuns) */
+  runs?: RunSlots;
   /**
    * skip the Host/Origin check: only for a listener no browser can reach (a unix socket), where the
    * Host header is whatever the client made up. Default false: the check that stops DNS rebinding.
    */
   anyHost?: boolean;
+  /** the largest POST body read, in bytes (daemon.maxBody); a larger one is 413 naming the setting */
+  maxBody: number;
 }
 
 /**
@@ -59,6 +65,13 @@ export async function handleMcpHttp(req: Request, deps: McpHttpDeps): Promise<Re
     if (bad)
       return jsonRpcError(403, -32000, `Forbidden: ${bad}: /mcp answers only requests addressed to localhost, 127.0.0.1 or [::1] (DNS rebinding protection)`);
   }
+  // read here rather than by the SDK's transport, so the limit is the daemon's own and its answer names it
+  let parsedBody: unknown;
+  if (req.method === "POST") {
+    const body = await postBody(req, deps.maxBody);
+    if (!body.ok) return body.response;
+    parsedBody = body.value;
+  }
   const sessions = sessionsOf(deps.engine);
   reapIdle(sessions);
   const id = req.headers.get("mcp-session-id");
@@ -71,7 +84,7 @@ export async function handleMcpHttp(req: Request, deps: McpHttpDeps): Promise<Re
         `Session not found: ${id} is not a live session (it ended, or the daemon restarted); send initialize without Mcp-Session-Id to start one`,
       );
     entry.lastUsed = Date.now();
-    return entry.transport.handleRequest(req);
+    return entry.transport.handleRequest(req, { parsedBody });
   }
   if (req.method !== "POST") {
     return jsonRpcError(400, -32000, `Bad Request: ${req.method} needs the Mcp-Session-Id header of a live session; start one with an initialize POST`);
@@ -93,9 +106,36 @@ export async function handleMcpHttp(req: Request, deps: McpHttpDeps): Promise<Re
     if (transport.sessionId) sessions.delete(transport.sessionId);
   };
   await mcp.server.connect(transport);
-  const res = await transport.handleRequest(req);
+  const res = await transport.handleRequest(req, { parsedBody });
   if (transport.sessionId === undefined) void mcp.close(); // not an initialize: nothing to keep
   return res;
+}
+
+/**
+ * A POST's JSON, read at most `max` bytes (a declared Content-Length over it is refused unread, a
+ * chunked body as soon as it passes it), or the answer refusing it: 413 naming daemon.maxBody, as
+ * /v1 answers, or the SDK's own 400 for a body that is not JSON.
+ */
+async function postBody(req: Request, max: number): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
+  const body = await readRequestBody(req, max);
+  if (body.tooLarge) {
+    const declared = req.headers.get("content-length");
+    const size = declared !== null && /^\d+$/.test(declared) ? ` (${declared} bytes)` : "";
+    return {
+      ok: false,
+      response: jsonRpcError(
+        413,
+        -32600,
+        `Invalid Request: the request body${size} is larger than daemon.maxBody (${max} bytes): send less (put large ` +
+          `input in a file the script reads), or raise daemon.maxBody (MCPX_DAEMON_MAX_BODY, --daemon-max-body) where the daemon runs`,
+      ),
+    };
+  }
+  try {
+    return { ok: true, value: JSON.parse(body.text) };
+  } catch {
+    return { ok: false, response: jsonRpcError(400, -32700, "Parse error: Invalid JSON") };
+  }
 }
 
 /** ends every /mcp session of this engine (the daemon calls it when it shuts down) */

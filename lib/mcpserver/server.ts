@@ -76,6 +76,9 @@ export function createMcpServer(deps: ServeDeps): McpServerHandle {
           `serves ${SERVED_TOOLS.map((t) => t.name).join(", ")}; upstream tools are reached through mcpx_call or mcpx_exec`,
       );
     const abort = new AbortController();
+    // a script run takes a slot (daemon.maxRuns), held until its handler has finished, or is refused now
+    const slot = tool.runsScript ? deps.runs?.start(abort.signal) : undefined;
+    if (slot && "busy" in slot) return failure(`${tool.name} refused: ${slot.busy}`);
     const onAbort = () => abort.abort();
     extra.signal.addEventListener("abort", onAbort);
     let finished!: () => void;
@@ -97,7 +100,13 @@ export function createMcpServer(deps: ServeDeps): McpServerHandle {
     const progress = (message: string) => {
       if (token !== undefined) notify({ method: "notifications/progress", params: { progressToken: token, progress: ++step, message } });
     };
-    const call: ToolCall = { deps, gate: gateFor(deps, server, extra), signal: abort.signal, hookFrame: (f) => reportHookFrame(f, log), progress };
+    const call: ToolCall = {
+      deps,
+      gate: gateFor(deps, server, extra),
+      signal: slot?.signal ?? abort.signal,
+      hookFrame: (f) => reportHookFrame(f, log),
+      progress,
+    };
     try {
       // plugins' hooks are in force once their servers run (engine.ready)
       await deps.engine.ready;
@@ -110,6 +119,7 @@ export function createMcpServer(deps: ServeDeps): McpServerHandle {
     } finally {
       inFlight.delete(abort);
       extra.signal.removeEventListener("abort", onAbort);
+      slot?.done();
       finished();
     }
   });

@@ -3,16 +3,20 @@
 // then cancels the runs in flight and closes the engine (upstream pool, observers).
 
 import "../mcp/zod-interpreted.ts";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createMcpServer, type ServeDeps } from "./server.ts";
+import { StdioLineServerTransport } from "./stdio-transport.ts";
 
 /** resolves once the client has gone and everything is closed */
 export async function serveStdio(deps: ServeDeps): Promise<void> {
   // anything in this process that prints through console would corrupt the MCP stream
   console.log = console.info = console.debug = console.warn = console.error;
   const mcp = createMcpServer(deps);
-  // a request as large as an answer mcpx would read from a server (mcp.maxMessage), not the SDK's 10 MB
-  const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: deps.session.get("mcp.maxMessage") });
+  // a request as large as an answer mcpx would read from a server (mcp.maxMessage), not the SDK's 10 MB;
+  // a larger one is answered with an error and the server reads on
+  const transport = new StdioLineServerTransport(process.stdin, process.stdout, {
+    maxMessage: deps.session.get("mcp.maxMessage"),
+    unanswerable: (text) => deps.session.log("warn", text),
+  });
   let done!: () => void;
   const closed = new Promise<void>((resolve) => (done = resolve));
   let closing = false;

@@ -32,6 +32,13 @@ export interface ServeDeps {
   session: Session;
   /** the daemon's runtime kept started for the next run (mcpx serve has none) */
   runtimes?: RuntimeSource;
+  /** where a tool with runsScript takes its slot (daemon.maxRuns; lib/daemon/runs.ts) */
+  runs?: RunSlots;
+}
+
+/** lib/daemon/runs.ts's Runs, as a served tool takes a slot in it: a run's handle, or why there is none */
+export interface RunSlots {
+  start(signal: AbortSignal): { signal: AbortSignal; done(): void } | { busy: string };
 }
 
 /** one tools/call as a handler sees it */
@@ -53,6 +60,8 @@ export interface ServedTool {
   description: string;
   schema: v.GenericSchema;
   annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+  /** it runs a script: it takes a slot of ServeDeps.runs, and is refused while none is free */
+  runsScript?: true;
   handle(args: unknown, call: ToolCall): Promise<CallToolResult>;
 }
 
@@ -78,6 +87,7 @@ export const SERVED_TOOLS: readonly ServedTool[] = [
         "running mcpx: files, network, processes, environment."),
     schema: McpExecArgsSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    runsScript: true,
     handle: execTool,
   },
   {

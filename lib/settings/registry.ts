@@ -122,6 +122,19 @@ const DECLARED = [
     commands: ["daemon"],
   },
   {
+    path: "daemon.maxRuns",
+    kind: "int",
+    // 8: 200 runs at once took 7.3 GB; each runtime is ~35 MB idle and an agent's may grow to
+    // exec.agentMaxHeap (512 MiB), so 8 bounds the worst case near 4 GB, while 8 runs waiting on
+    // tools are more than one agent or a few clients keep going (docs/daemon.md)
+    default: "8",
+    description:
+      "Most script runs at once: /v1/exec and the daemon's /mcp mcpx_exec together, and mcpx serve's own " +
+      "mcpx_exec. One more is refused at once (503 with Retry-After on /v1/exec, an isError result on " +
+      "mcpx_exec), not queued; 0 = no limit",
+    commands: ["daemon", "serve"],
+  },
+  {
     path: "daemon.idleTimeout",
     kind: "duration",
     default: "5m",

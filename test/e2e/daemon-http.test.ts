@@ -31,7 +31,8 @@ let d: Daemon;
 afterAll(stopDaemons);
 
 beforeAll(async () => {
-  d = await startDaemon(sb, ["--daemon-max-body", String(MAX_BODY)], { env: { MCPX_DAEMON_TOKEN: TOKEN } });
+  // up to 13 concurrent /v1/exec tests, past the default daemon.maxRuns (8): that bound is tested in daemon-limits.test.ts
+  d = await startDaemon(sb, ["--daemon-max-body", String(MAX_BODY)], { env: { MCPX_DAEMON_TOKEN: TOKEN, MCPX_DAEMON_MAX_RUNS: "32" } });
 });
 
 const post = (path: string, body: string, headers: Record<string, string> = {}) =>

@@ -24,7 +24,8 @@ let quietRun: Promise<Array<Record<string, unknown>>>;
 afterAll(stopDaemons);
 
 beforeAll(async () => {
-  d = await startDaemon(sb, [], { env: { MCPX_DAEMON_KEEPALIVE_MS: "200" } });
+  // 20 concurrent runs and more beside them, past the default daemon.maxRuns (8): that bound is tested in daemon-limits.test.ts
+  d = await startDaemon(sb, [], { env: { MCPX_DAEMON_KEEPALIVE_MS: "200", MCPX_DAEMON_MAX_RUNS: "32" } });
   quietRun = (async () => {
     const frames: Array<Record<string, unknown>> = [];
     const res = await d.fetch("/v1/exec", {

@@ -3,7 +3,7 @@
 // starts at a time), config writing, NDJSON frame parsing and the frame-order check.
 
 import { expect } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { checkFrameOrder } from "../../lib/exec/frame-order.ts";
 import type { Frame as ProductFrame } from "../../lib/exec/frames.ts";
@@ -150,6 +150,38 @@ export function scriptAwaits(condition: string, what: string): string {
 
 /** the script-side expression "the file exists", for scriptAwaits */
 export const fileExists = (path: string): string => `(await import("node:fs")).existsSync(${JSON.stringify(path)})`;
+
+/**
+ * Runs held until the test lets them go, each seen started by itself: `source` writes a file of its
+ * own in `dir` when it starts, then waits for `release` (scriptAwaits) and returns "released". A
+ * sandboxed run needs `sandboxAllow` in the server's exec.sandboxAllow. For counting runs going at once.
+ */
+export function heldRuns(sb: Sandbox, label: string) {
+  const dir = join(sb.dir, `${label}-runs`);
+  const releaseFile = join(sb.dir, `${label}-release`);
+  mkdirSync(dir, { recursive: true });
+  const started = () => readdirSync(dir).length;
+  return {
+    source: [
+      `(await import("node:fs")).writeFileSync(${JSON.stringify(dir)} + "/running-" + crypto.randomUUID(), "");`,
+      scriptAwaits(fileExists(releaseFile), "the test released the runs"),
+      'return "released";',
+    ].join("\n"),
+    sandboxAllow: [{ read: [sb.dir], write: [dir] }],
+    /** how many runs have started so far */
+    started,
+    /** waits (bounded) until n runs have said they started */
+    async startedAtLeast(n: number): Promise<void> {
+      for (let waited = 0; started() < n; waited += 20) {
+        if (waited > 30_000) throw new Error(`only ${started()} of ${n} runs started within 30 s`);
+        await Bun.sleep(20);
+      }
+    },
+    release: () => {
+      if (!existsSync(releaseFile)) writeFileSync(releaseFile, "");
+    },
+  };
+}
 
 /** a marker no other test (or earlier run) can have used */
 export function uniqueMarker(label: string): string {

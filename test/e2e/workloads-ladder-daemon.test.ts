@@ -13,7 +13,8 @@ writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer() } });
 
 let d: Daemon;
 beforeAll(async () => {
-  d = await startDaemon(sb);
+  // every rung's four runs go at once, past the default daemon.maxRuns (8): that bound is not what this file tests (daemon-limits.test.ts does)
+  d = await startDaemon(sb, [], { env: { MCPX_DAEMON_MAX_RUNS: "32" } });
 });
 afterAll(stopDaemons);
 

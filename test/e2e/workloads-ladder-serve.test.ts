@@ -37,7 +37,13 @@ beforeAll(async () => {
       command: MCPX,
       args: ["serve"],
       cwd: sb.dir,
-      env: { ...sb.env, MCPX_EXEC_SANDBOX_ALLOW: JSON.stringify({ read: [PAYLOAD_MODULE] }), MCPX_MCP_MAX_ANSWER: String(40 * MiB) },
+      env: {
+        ...sb.env,
+        MCPX_EXEC_SANDBOX_ALLOW: JSON.stringify({ read: [PAYLOAD_MODULE] }),
+        MCPX_MCP_MAX_ANSWER: String(40 * MiB),
+        // every rung's runs go at once, past the default daemon.maxRuns (8): that bound is tested in serve-requests.test.ts
+        MCPX_DAEMON_MAX_RUNS: "32",
+      },
       stderr: "ignore",
       maxBufferSize: 64 * MiB,
     }),

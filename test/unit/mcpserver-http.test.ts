@@ -10,7 +10,7 @@ import { closeMcpSessions, foreignOrigin, handleMcpHttp, mcpSessionCount } from 
 
 const engine = { ready: Promise.resolve() } as unknown as Engine;
 const session = { log: () => {} } as unknown as Session;
-const deps = { engine, session };
+const deps = { engine, session, maxBody: 4 * 1024 * 1024 };
 const URL_ = "http://127.0.0.1:7777/mcp";
 
 afterAll(() => closeMcpSessions(engine));
