@@ -29,12 +29,15 @@ interface Door {
 }
 const doors: Record<string, Door> = {};
 let daemon: Awaited<ReturnType<typeof startDaemon>>;
+/** the same user's daemon on its default unix socket (0600, no token) */
+let unixDaemon: Awaited<ReturnType<typeof startDaemon>>;
 
 beforeAll(async () => {
   const serve = new Client({ name: "agent-door-e2e", version: "0" });
   await serve.connect(new StdioClientTransport({ command: MCPX, args: ["serve"], cwd: sb.dir, env: sb.env, stderr: "pipe" }));
   doors["mcpx serve"] = { client: serve };
   daemon = await startDaemon(sb, ["--daemon-address", "http://127.0.0.1:0"], { env: { MCPX_DAEMON_TOKEN: TOKEN } });
+  unixDaemon = await startDaemon(sb);
   const http = new Client({ name: "agent-door-e2e", version: "0" });
   await http.connect(new StreamableHTTPClientTransport(new URL(`${daemon.address}/mcp`), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
   doors["the daemon's /mcp"] = { client: http };
@@ -47,11 +50,11 @@ afterAll(async () => {
 
 const exec = async (door: Door, args: Record<string, unknown>) =>
   (await door.client.callTool({ name: "mcpx_exec", arguments: { source: "return 1", ...args } })) as Result;
-/** POST /v1/exec over TCP with the token: the user's own door */
-async function userExec(body: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const res = await daemon.fetch("/v1/exec", {
+/** POST /v1/exec on one of the user's own doors: over TCP with the token, or on the unix socket */
+async function userExec(body: Record<string, unknown>, over: "tcp" | "unix" = "tcp"): Promise<Record<string, unknown>> {
+  const res = await (over === "tcp" ? daemon : unixDaemon).fetch("/v1/exec", {
     method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` },
+    headers: { "content-type": "application/json", ...(over === "tcp" ? { authorization: `Bearer ${TOKEN}` } : {}) },
     body: JSON.stringify({ output: "json", ...body }),
   });
   expect(res.status).toBe(200);
@@ -60,11 +63,11 @@ async function userExec(body: Record<string, unknown>): Promise<Record<string, u
 const text = (r: Result) => (r.content as Array<{ text?: string }>).map((c) => c.text ?? "").join("");
 
 /** a sample value of each ExecOptions field, and one an agent must be refused, where the table checks the value */
-const SAMPLES: Record<string, { allowed?: unknown; refused?: unknown }> = {
+const SAMPLES: Record<string, { allowed?: unknown; refused?: unknown; source?: string }> = {
   source: { allowed: "return 1" },
   name: { allowed: "n" },
   args: { allowed: ["a"] },
-  export: { allowed: "default" },
+  export: { allowed: "main", source: "export const main = () => 1" },
   script: { allowed: { before: ["log('x')"] } },
   hooks: {
     allowed: [{ on: "script", phase: "before", plugin: "fake.add", args: { a: 1, b: 2 } }],
@@ -97,20 +100,26 @@ describe("the door table", () => {
         test(`an agent that sets ${field} (${kind === "allowed" ? "a value it may set" : "a value it may not"}) through ${name} is ${kind}`, async () => {
           // the table itself says so, and the door does as the table says
           expect(refusedField("agent", { [field]: value }) === undefined).toBe(kind === "allowed");
-          const r = await exec(doors[name]!, { [field]: value });
+          const r = await exec(doors[name]!, { ...(sample.source ? { source: sample.source } : {}), [field]: value });
           if (kind === "refused") {
             expect(r.isError).toBe(true);
             expect(text(r)).toContain(`mcpx_exec refused ${field}`);
-          } else expect(text(r)).not.toContain("mcpx_exec refused");
+          } else {
+            expect(text(r)).not.toContain("mcpx_exec refused");
+            expect(r.structuredContent?.ok).toBe(true);
+          }
         });
       }
-      test(`the user's POST /v1/exec may set ${field} (${kind === "allowed" ? "the agent's allowed value" : "what an agent may not"})`, async () => {
-        expect(refusedField("user", { [field]: value })).toBeUndefined();
-        // run unsandboxed hooks would be the user's own: only the refused field is checked here, not run
-        if (field === "hooks" && kind === "refused") return;
-        const envelope = await userExec({ source: "return 1", [field]: value });
-        expect(JSON.stringify(envelope)).not.toContain("refused");
-      });
+      for (const over of ["tcp", "unix"] as const) {
+        test(`the user's POST /v1/exec (${over}) may set ${field} (${kind === "allowed" ? "the agent's allowed value" : "what an agent may not"})`, async () => {
+          expect(refusedField("user", { [field]: value })).toBeUndefined();
+          // the hook would run as the user, which this door may ask for; the run of it is not the point here
+          const sent = field === "hooks" && kind === "refused" ? [{ on: "script", phase: "before", run: ["true"] }] : value;
+          const envelope = await userExec({ source: sample.source ?? "return 1", [field]: sent }, over);
+          expect(JSON.stringify(envelope)).not.toContain("refused");
+          expect(envelope.ok).toBe(true);
+        });
+      }
     }
   }
 });
