@@ -111,7 +111,8 @@ describe("the door table", () => {
         });
       }
       for (const over of ["tcp", "unix"] as const) {
-        test(`the user's POST /v1/exec (${over}) may set ${field} (${kind === "allowed" ? "the agent's allowed value" : "what an agent may not"})`, async () => {
+        const what = kind === "allowed" ? "the agent's allowed value" : "what an agent may not";
+        test(`the user's POST /v1/exec (${over}) may set ${field} (${what})`, async () => {
           expect(refusedField("user", { [field]: value })).toBeUndefined();
           // the hook would run as the user, which this door may ask for; the run of it is not the point here
           const sent = field === "hooks" && kind === "refused" ? [{ on: "script", phase: "before", run: ["true"] }] : value;
