@@ -10,6 +10,7 @@ import { exitCodeOf } from "../lib/errors/codes.ts";
 import { McpxError } from "../lib/errors/mcpx-error.ts";
 import { VERSION } from "../lib/version.ts";
 import { err, out } from "../lib/util/fd-write.ts";
+import { dirErrorLine } from "../lib/paths/dir-errors.ts";
 import { runBeforeExit } from "../lib/util/before-exit.ts";
 import { trace } from "../lib/util/trace.ts";
 import { suggest } from "../lib/util/did-you-mean.ts";
@@ -112,14 +113,24 @@ async function mainEntry(rawArgv: string[]): Promise<number> {
       err(`mcpx ${name}: ${error.message}\n`);
       return error.exitCode;
     }
-    err(`mcpx ${name}: ${error.stack ?? error.message}\n`);
-    return 1;
+    return unexpected(name, error);
   } finally {
     await Promise.all([early?.endEarlyRuntime(), earlyServer?.endEarlyServer()]);
   }
 }
 
-const code = await mainEntry(process.argv.slice(2));
+/**
+ * An error mcpx did not expect: a directory of mcpx's that cannot be written is the machine's setup,
+ * said in one line with its fix (exit 2); anything else is a bug, with its stack (exit 1).
+ */
+function unexpected(name: string | undefined, error: Error): number {
+  const line = dirErrorLine(error, process.env);
+  err(`mcpx${name ? ` ${name}` : ""}: ${line ?? error.stack ?? error.message}\n`);
+  return line ? exitCodeOf("SYSTEM") : 1;
+}
+
+// also what is thrown before a command runs (the runtime started early writes its files first)
+const code = await mainEntry(process.argv.slice(2)).catch((e: Error) => unexpected(process.argv[2], e));
 await runBeforeExit();
 trace("exit");
 process.exit(code);

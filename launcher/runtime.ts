@@ -137,7 +137,7 @@ c.trace = (...args: unknown[]) => toStderr("Trace:", ...args, "\n" + (new Error(
  * process.stdout/stderr writes go through the same ordered channel on Deno and Node. Not on Bun:
  * there, redefining or even reading process.stdout materialises the stream and costs ~20–30 ms of
  * start-up per stream (measured), so Bun's own process.stdout keeps writing to fd 1 directly (still
- * in order: both it and our writer write through at once), and process.stderr to fd 2, whose order
+ * in order: both it and our writer write through at once, sys.ts syncBunStdio), and process.stderr to fd 2, whose order
  * relative to fd 1 is best effort, like a child process's stderr (docs/frames.md).
  */
 function interceptStream(name: "stdout" | "stderr", send: (chunk: string | Uint8Array) => void): void {
@@ -335,10 +335,16 @@ export function phaseError(err: unknown, where: string): unknown {
   return new Error(`${typeof err === "string" ? err : (safeJson(err) ?? String(err))} (${where})`);
 }
 
-/** a suffix line threw: said as an error log (stderr, the envelope's logs), and the outcome stands */
-export function suffixFailed(err: unknown): void {
+/**
+ * An onError or suffix line threw: said as an error log (stderr, the envelope's logs), and the run's
+ * outcome stands, so that neither the script's own error nor the line's is lost. An onError line
+ * that rethrows result.error has said nothing new.
+ */
+export function phaseFailed(phase: "onError" | "suffix", err: unknown): void {
+  if (phase === "onError" && err === result.error) return;
   const message = err instanceof Error ? `${err.name}: ${err.message}` : typeof err === "string" ? err : safeJson(err);
-  frame({ t: "log", level: "error", msg: `script.suffix failed, and the run's outcome stands: ${message}` });
+  const stands = phase === "onError" ? "the script's own error stands" : "the run's outcome stands";
+  frame({ t: "log", level: "error", msg: `script.${phase} failed, and ${stands}: ${message}` });
 }
 
 // exec snippets are written to the cache as snippets/snippet-HASH.ts; errors call them "snippet"

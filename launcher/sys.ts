@@ -109,14 +109,17 @@ const isBrokenPipe = (err: unknown) => {
 // biome-ignore lint/suspicious/noExplicitAny: the runtime's globals (process, Bun, Deno) differ per runtime and are probed at run time
 const g = globalThis as Record<string, any>;
 
+/** writes every byte to a descriptor before returning, however full its pipe is */
+type FdWrite = (fd: number, bytes: Uint8Array) => void;
+
 /**
- * fd 1 on Bun. Bun's own writer (Bun.stdout.writer) sets the pipe non-blocking and finishes a write
+ * fd 1 and 2 on Bun. Bun's own writer (Bun.stdout.writer) sets the pipe non-blocking and finishes a write
  * to a full pipe later, so process.exit() right after a large print lost most of it (issue 7). This
  * writes through write(2) until every byte is taken, waiting in poll(2) while the pipe is full, as
  * Node's and Deno's synchronous writes do. libc is reached through bun:ffi (~1 ms to load, where
  * node:fs costs ~4 ms of every run's start-up); where libc cannot be opened, node:fs does the job.
  */
-async function bunFdWrite(libc: Libc | undefined): Promise<(bytes: Uint8Array) => void> {
+async function bunFdWrite(libc: Libc | undefined): Promise<FdWrite> {
   const EINTR = 4;
   const EAGAIN = 11;
   const EPIPE = 32;
@@ -124,20 +127,93 @@ async function bunFdWrite(libc: Libc | undefined): Promise<(bytes: Uint8Array) =
   if (!libc) return nodeFdWrite(await import("node:fs"));
   const { ffi, symbols } = libc;
   const { write, poll, __errno_location } = symbols;
-  const pollfd = new Int32Array([1, POLLOUT]); // struct pollfd { int fd = 1; short events = POLLOUT; short revents; }
-  return (bytes) => {
+  const pollfd = new Int32Array([1, POLLOUT]); // struct pollfd { int fd; short events = POLLOUT; short revents; }
+  return (fd, bytes) => {
     let at = 0;
     while (at < bytes.byteLength) {
-      const n = Number(write(1, ffi.ptr(bytes, at), bytes.byteLength - at));
+      const n = Number(write(fd, ffi.ptr(bytes, at), bytes.byteLength - at));
       if (n >= 0) {
         at += n;
         continue;
       }
       const errno = ffi.read.i32(__errno_location()!, 0);
-      if (errno === EAGAIN) poll(ffi.ptr(pollfd), 1, -1);
-      else if (errno === EPIPE) hostGone();
-      else if (errno !== EINTR) throw new Error(`mcpx runtime: write to stdout failed (errno ${errno})`);
+      if (errno === EAGAIN) {
+        pollfd[0] = fd;
+        poll(ffi.ptr(pollfd), 1, -1);
+      } else if (errno === EPIPE) hostGone();
+      else if (errno !== EINTR) throw new Error(`mcpx runtime: write to fd ${fd} failed (errno ${errno})`);
     }
+  };
+}
+
+/** what Bun's FileSink offers, as Bun's WriteStream (process.stdout) and a script use it */
+interface Sink {
+  write(chunk: unknown): number;
+  flush(): number;
+  end(): number;
+  start(): void;
+  ref(): void;
+  unref(): void;
+  _getFd(): number;
+}
+
+/**
+ * Every write a script makes to fd 1 or 2 on Bun finishes before it returns, whatever API made it
+ * (issue 24). process.stdout and process.stderr are WriteStreams over a native FileSink that, like
+ * Bun.stdout.writer(), finishes a write to a full pipe later and drops it at process.exit(): 5 MB
+ * through process.stdout.write reached the host as 438,528 bytes, and its flush() is a Promise even on a
+ * blocking descriptor. The streams themselves are left alone, because reading process.stdout, even its
+ * property descriptor, builds the stream for ~16 ms of every run's start-up (measured). Instead the
+ * FileSink they are built over is swapped for one that writes through writeFd: Bun's WriteStream asks
+ * the global Bun.file(fd).writer() for it when the script first touches process.stdout, so a run that
+ * never does pays two property writes. Bun.write to stdout or stderr with text or bytes goes the same way.
+ */
+function syncBunStdio(writeFd: FdWrite, encode: (s: string) => Uint8Array): void {
+  const Bun = g.Bun;
+  const bytes = (chunk: unknown): Uint8Array =>
+    typeof chunk === "string"
+      ? encode(chunk)
+      : ArrayBuffer.isView(chunk)
+        ? new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+        : chunk instanceof ArrayBuffer || chunk instanceof SharedArrayBuffer
+          ? new Uint8Array(chunk)
+          : encode(String(chunk));
+  const sink = (fd: number): Sink => ({
+    write(chunk) {
+      const b = bytes(chunk);
+      writeFd(fd, b);
+      return b.byteLength;
+    },
+    // nothing is ever held back, and fd 1 is the run's ordered stream: ending a writer never closes it
+    flush: () => 0,
+    end: () => 0,
+    start() {},
+    ref() {},
+    unref() {},
+    _getFd: () => fd,
+  });
+  const stdio = new WeakMap<object, number>();
+  const syncWriter = (file: Record<string, unknown>, fd: number) => {
+    file.writer = () => sink(fd);
+    stdio.set(file, fd);
+    return file;
+  };
+  syncWriter(Bun.stdout, 1);
+  syncWriter(Bun.stderr, 2);
+  const file = Bun.file;
+  Bun.file = function (this: unknown, ...args: unknown[]) {
+    const f = file.apply(this, args);
+    return args[0] === 1 || args[0] === 2 ? syncWriter(f, args[0]) : f;
+  };
+  const write = Bun.write;
+  Bun.write = function (this: unknown, ...args: unknown[]) {
+    const [dest, data] = args;
+    const fd = dest === 1 || dest === 2 ? dest : typeof dest === "object" && dest !== null ? stdio.get(dest) : undefined;
+    const text = typeof data === "string" || ArrayBuffer.isView(data) || data instanceof ArrayBuffer;
+    if (fd === undefined || !text || args.length > 2) return write.apply(this, args);
+    const b = bytes(data);
+    writeFd(fd, b);
+    return Promise.resolve(b.byteLength);
   };
 }
 
@@ -176,15 +252,15 @@ function nodeDropHandoff(fs: typeof import("node:fs")): void {
   fs.closeSync(HANDOFF_FD);
 }
 
-/** fd 1 through node:fs: writeSync until every byte is taken, sleeping 1 ms at a time while the pipe is full */
-function nodeFdWrite(fs: typeof import("node:fs")): (bytes: Uint8Array) => void {
+/** a descriptor through node:fs: writeSync until every byte is taken, sleeping 1 ms at a time while the pipe is full */
+function nodeFdWrite(fs: typeof import("node:fs")): FdWrite {
   const writeSync = fs.writeSync;
   const nap = new Int32Array(new SharedArrayBuffer(4));
-  return (bytes) => {
+  return (fd, bytes) => {
     let at = 0;
     while (at < bytes.byteLength) {
       try {
-        at += writeSync(1, bytes, at);
+        at += writeSync(fd, bytes, at);
       } catch (err) {
         if (isBrokenPipe(err)) hostGone();
         // a non-blocking pipe that is full: the reader is the host, give it a moment
@@ -201,8 +277,9 @@ async function bunSys(): Promise<Sys> {
   const encode = enc.encode.bind(enc);
   const libc = await bunLibc();
   const writeFd = await bunFdWrite(libc);
+  syncBunStdio(writeFd, encode);
   return {
-    write: (text) => writeFd(typeof text === "string" ? encode(text) : text),
+    write: (text) => writeFd(1, typeof text === "string" ? encode(text) : text),
     async takeHandoff() {
       const text = await Bun.file(HANDOFF_FD).text();
       if (libc) {
@@ -319,7 +396,7 @@ async function nodeSys(): Promise<Sys> {
   const encode = enc.encode.bind(enc);
   const writeFd = nodeFdWrite(fs);
   return {
-    write: (text) => writeFd(typeof text === "string" ? encode(text) : text),
+    write: (text) => writeFd(1, typeof text === "string" ? encode(text) : text),
     async takeHandoff() {
       const text = fs.readFileSync(HANDOFF_FD, "utf8");
       nodeDropHandoff(fs);

@@ -34,8 +34,13 @@ try {
     __mcpx_ok = true;
   } catch (__mcpx_err) {
     result.error = __mcpx_err;
-    {
+    // a hook, not a handler (design §1): the script's own error propagates; one an onError line throws is reported beside it
+    try {
+      {
 @onError
+      }
+    } catch (__mcpx_onerror_err) {
+      __mcpx.phaseFailed("onError", __mcpx_onerror_err);
     }
     throw __mcpx_err;
   } finally {
@@ -45,11 +50,12 @@ try {
 @suffix
       }
     } catch (__mcpx_suffix_err) {
-      __mcpx.suffixFailed(__mcpx_suffix_err);
+      __mcpx.phaseFailed("suffix", __mcpx_suffix_err);
     }
   }
 } catch (__mcpx_err) {
-  // a hook, not a handler: the error (or one an onError line threw instead) is what the run reports
+  // the script's error, one an onSuccess line threw, or one a before or prefix line threw: then the
+  // script never started, so neither onError nor suffix ran (they are its catch and finally, design §2)
   __mcpx_ok = false;
   result.error = __mcpx_err;
 }

@@ -17,9 +17,24 @@ export interface Position {
   column: number;
 }
 
-/** Parses JSONC text; any syntax error or duplicate key throws a ConfigError naming `file`. */
+/**
+ * The deepest nesting of objects and arrays a file may have. Configs nest a few levels (a server's
+ * env, a hook's when: 4–6); the parser and every walk of the value recurse once per level, and a
+ * file nested 100,000 deep overflowed the stack as a RangeError naming no file. Any value far above
+ * what configs need and far below a stack's reach will do.
+ */
+const MAX_DEPTH = 256;
+
+/** Parses JSONC text; any syntax error, duplicate key or nesting past MAX_DEPTH throws a ConfigError naming `file`. */
 export function parseJsonc(text: string, file: string): unknown {
   text = unBom(text);
+  const deep = tooDeepAt(text);
+  if (deep >= 0)
+    throw new ConfigError({
+      file,
+      ...positionAt(text, deep),
+      detail: `nested more than ${MAX_DEPTH} levels deep (objects and arrays): mcpx reads no deeper; a config needs a few levels`,
+    });
   // one pass for a file without errors (every command reads several at start-up): the tree, whose
   // value is the file's; a second pass only to word the first error
   const errors: ParseError[] = [];
@@ -59,6 +74,28 @@ export function formatKeyPath(path: JSONPath): string {
     else out += `[${JSON.stringify(seg)}]`;
   }
   return out;
+}
+
+/** the offset of the bracket that opens level MAX_DEPTH + 1, or -1; strings and comments are skipped */
+function tooDeepAt(text: string): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // a string: to its closing quote, past escapes
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x2f && text.charCodeAt(i + 1) === 0x2f) {
+      i = text.indexOf("\n", i);
+      if (i < 0) return -1;
+    } else if (c === 0x2f && text.charCodeAt(i + 1) === 0x2a) {
+      i = text.indexOf("*/", i + 2);
+      if (i < 0) return -1;
+      i++;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > MAX_DEPTH) return i;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return -1;
 }
 
 /** 1-based line and column of a character offset. */

@@ -89,6 +89,13 @@ export const ERROR_CODES = {
     doc: "a setting whose value does not parse or cannot work (a TCP `daemon.address` without `daemon.token`), or two spellings of one setting that disagree",
   },
   HOOK_CONFIG: { exit: 2, frame: "USAGE", doc: "a hook object that is not valid (docs/hooks.md); the message names its origin and key" },
+  SYSTEM: {
+    exit: 2,
+    frame: null,
+    doc:
+      "a directory mcpx keeps its files in cannot take them (full, read-only, forbidden, not a " +
+      "directory); the message names it and the variable that moves it",
+  },
   RUNTIME: { exit: 2, frame: "USAGE", doc: "the script's runtime (`script.runtime`: deno or node) is not installed where mcpx looks for it" },
   DAEMON_LOST: { exit: 1, frame: "DAEMON_LOST", doc: "`--remote`: the daemon's stream broke before the run ended" },
   INTERNAL: { exit: 1, frame: "INTERNAL", doc: "a bug in mcpx: the message carries its stack" },

@@ -17,7 +17,8 @@ import { fileSignature, type FileSignature } from "../paths/file-signature.ts";
 import { notePath as noteFile, readNote as readNoteFile, writeNote } from "../paths/note-file.ts";
 import { stableStringify } from "../util/stable-json.ts";
 import { trace } from "../util/trace.ts";
-import { serverEnv, serverSpawn, type ServerSpawn } from "./server-spawn.ts";
+import type { Lineage } from "../process/lineage.ts";
+import { serverEnv, serverLineage, serverSpawn, type ServerSpawn } from "./server-spawn.ts";
 
 /** what a call remembers of its server's start */
 export interface SpawnNote {
@@ -41,7 +42,13 @@ export interface NoteKey {
 
 type ServerProcess = Subprocess<"pipe", "pipe", "pipe">;
 
-let early: { spawn: string; proc: ServerProcess } | undefined;
+/** a server started early, and its lineage (the transport that takes it ends both) */
+export interface EarlyServer {
+  proc: ServerProcess;
+  lineage: Lineage;
+}
+
+let early: (EarlyServer & { spawn: string }) | undefined;
 /** the note read at start, as text: a call rewrites it only when what it would write differs */
 let readNote: string | undefined;
 
@@ -88,7 +95,10 @@ export function startEarlyServer(argv: readonly string[], key: Omit<NoteKey, "se
   }
   if (!spawn) return;
   try {
-    early = { spawn: spawnKey(spawn), proc: Bun.spawn({ ...spawn, stdin: "pipe", stdout: "pipe", stderr: "pipe" }) };
+    // the lineage first: it makes this host the subreaper that orphans of the server are reparented to
+    const lineage = serverLineage();
+    const proc = Bun.spawn({ ...spawn, env: { ...spawn.env, ...lineage.env() }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    early = { spawn: spawnKey(spawn), proc, lineage: lineage.track(proc.pid, false) };
     trace("server spawned early");
   } catch {
     // a command that no longer starts: the call's own start reports it
@@ -96,18 +106,18 @@ export function startEarlyServer(argv: readonly string[], key: Omit<NoteKey, "se
 }
 
 /** the early server, if it was started exactly as `spawn` says; the caller owns it from then on */
-export function takeEarlyServer(spawn: ServerSpawn): ServerProcess | undefined {
+export function takeEarlyServer(spawn: ServerSpawn): EarlyServer | undefined {
   if (!early || early.spawn !== spawnKey(spawn)) return undefined;
-  const { proc } = early;
+  const { proc, lineage } = early;
   early = undefined;
   trace("early server taken");
-  return proc;
+  return { proc, lineage };
 }
 
 /** ends the early server unless a call took it: its stdin is closed, then the usual end of a server's tree, and it is reaped */
 export async function endEarlyServer(): Promise<void> {
   if (!early) return;
-  const { proc } = early;
+  const { proc, lineage } = early;
   early = undefined;
   const { endProcesses, processTree } = await import("../process/end.ts");
   const tree = processTree(proc.pid);
@@ -117,6 +127,7 @@ export async function endEarlyServer(): Promise<void> {
     // gone already
   }
   await Promise.all([endProcesses(tree, 0), proc.exited]);
+  await lineage.end();
 }
 
 /** remembers how `server` was started for the next call under the same key, unless the note already says so */

@@ -1,6 +1,8 @@
 // How a stdio server is started, in one place: the transport starts it so, and `mcpx call` starts
 // it so before it has read its config (early-server.ts), so that the two starts can be compared.
 
+import { Lineage } from "../process/lineage.ts";
+
 /** what the SDK's stdio transport passes a server from mcpx's own environment whatever `env` says (its DEFAULT_INHERITED_ENV_VARS) */
 const INHERITED = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
 
@@ -35,4 +37,15 @@ export function serverSpawn(params: {
   }
   Object.assign(env, params.env);
   return { cmd: [params.command, ...params.args], env, cwd: params.cwd };
+}
+
+/**
+ * The lineage a stdio server starts in, made before it is spawned: what the server leaves behind
+ * (a child in a session of its own, a double-forked daemon) ends when the server does, whether it
+ * was stopped or crashed. Its marker is added to the spawn's environment, outside ServerSpawn, so
+ * that two starts still compare equal. Scanned only at its end (lineage.ts): a server may live for
+ * as long as a daemon does.
+ */
+export function serverLineage(): Lineage {
+  return new Lineage(`server-${crypto.randomUUID()}`);
 }

@@ -16,7 +16,8 @@ import type { FileSink, Subprocess } from "bun";
 import { jsonRpcMessage } from "./lean-read.ts";
 import { takeEarlyServer } from "./early-server.ts";
 import { LineReader } from "./line-reader.ts";
-import { serverSpawn } from "./server-spawn.ts";
+import { serverLineage, serverSpawn } from "./server-spawn.ts";
+import { beforeExit } from "../util/before-exit.ts";
 import { stdinSocket, stdioPairs, type StdinWriter } from "./stdio-sockets.ts";
 import { closeFds, readSocket } from "../process/fd-pairs.ts";
 
@@ -74,9 +75,17 @@ export class StdioTransport implements Transport {
     const early = takeEarlyServer(spawn);
     const pairs = early || this.params.pipes ? undefined : stdioPairs();
     let proc: Subprocess<"pipe" | "ignore", "pipe" | "ignore", "pipe">;
+    // before the spawn: the lineage makes this host the subreaper that the server's orphans come to
+    const lineage = early?.lineage ?? serverLineage();
     try {
-      proc = (early ??
-        Bun.spawn({ ...spawn, stdin: pairs ? pairs.stdin.theirs : "pipe", stdout: pairs ? pairs.stdout.theirs : "pipe", stderr: "pipe" })) as typeof proc;
+      proc = (early?.proc ??
+        Bun.spawn({
+          ...spawn,
+          env: { ...spawn.env, ...lineage.env() },
+          stdin: pairs ? pairs.stdin.theirs : "pipe",
+          stdout: pairs ? pairs.stdout.theirs : "pipe",
+          stderr: "pipe",
+        })) as typeof proc;
     } catch (err) {
       if (pairs) closeFds(pairs.stdin.ours, pairs.stdout.ours);
       this.onerror?.(err as Error);
@@ -86,6 +95,9 @@ export class StdioTransport implements Transport {
       if (pairs) closeFds(pairs.stdin.theirs, pairs.stdout.theirs);
     }
     this.pid = proc.pid;
+    // the server's end, stopped or crashed, ends what it left behind; mcpx waits for that before it exits
+    if (!early) lineage.track(proc.pid, false);
+    this.ended = untilExit(proc.exited.then(() => lineage.end()));
     this.channel = pairs ? "sockets" : "pipes";
     const lines = new LineReader(
       this.params.maxBufferSize,
@@ -110,14 +122,17 @@ export class StdioTransport implements Transport {
     }
     this.proc = proc;
     const reading = Promise.all([stdout, this.readStderr(proc.stderr)]);
-    // closed as node's 'close' is: the process has exited and its pipes are read to their end
-    this.closed = Promise.all([proc.exited, reading]).then(() => {
+    // closed as node's 'close' is: the process has exited and its pipes are read to their end (a
+    // process the server left may hold them: it ends with the server's lineage)
+    this.closed = Promise.all([this.ended, reading]).then(() => {
       if (this.proc === proc) this.proc = undefined;
       this.onclose?.();
     });
   }
 
   private closed?: Promise<void>;
+  /** resolves once the server has exited and its lineage has ended */
+  private ended?: Promise<void>;
 
   /**
    * Resolves once the process has exited and everything it wrote has been read, or after `ms` (a
@@ -152,9 +167,10 @@ export class StdioTransport implements Transport {
       // already closed: the process is going or gone
     }
     for (const signal of ["SIGTERM", "SIGKILL"] as const) {
-      if (await exitedWithin(proc, CLOSE_STEP_MS)) return;
+      if (await exitedWithin(proc, CLOSE_STEP_MS)) break;
       proc.kill(signal);
     }
+    await this.ended;
   }
 
   /**
@@ -195,6 +211,22 @@ export class StdioTransport implements Transport {
     }
   }
 }
+
+/** servers' lineages still ending: mcpx exits once they have (a crashed server's, which nobody stops, too) */
+const ending = new Set<Promise<void>>();
+
+function untilExit(end: Promise<void>): Promise<void> {
+  if (!waitedAtExit) {
+    waitedAtExit = true;
+    beforeExit(async () => {
+      while (ending.size > 0) await Promise.all([...ending]);
+    });
+  }
+  ending.add(end);
+  void end.finally(() => ending.delete(end));
+  return end;
+}
+let waitedAtExit = false;
 
 /** what a write resolves to: the line is with the kernel, or queued for it in order (a FileSink flushes it) */
 const SENT = Promise.resolve();

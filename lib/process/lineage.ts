@@ -1,7 +1,7 @@
-// A lineage: one process mcpx started in a group of its own (a script's runtime, a hook) and every
-// process descended from it, including those that left its group or session. On Linux the host is a
-// child subreaper (subreaper.ts), so a process whose parent exits is reparented to the host instead
-// of init; a lineage attributes such processes to the run that made them in two ways:
+// A lineage: one process mcpx started (a script's runtime or a hook, in a group of its own; a stdio
+// server, in mcpx's group) and every process descended from it, including those that left its group
+// or session. On Linux the host is a child subreaper (subreaper.ts), so a process whose parent exits
+// is reparented to the host instead of init; a lineage attributes such processes to the run that made them in two ways:
 //   - by ancestry: while the lineage lives, a scan of /proc every LINEAGE_SCAN_MS records every
 //     process whose parent chain reaches the root or a recorded member (pid + start time, so a
 //     reused pid is never mistaken for a member);
@@ -67,11 +67,22 @@ export class Lineage {
     return { [LINEAGE_ENV]: `${process.pid}:${this.id}` };
   }
 
-  /** starts tracking the root's descendants */
-  track(root: number): this {
+  /** true once track() has read the root, where there is a subreaper to track with */
+  private tracked = false;
+
+  /**
+   * Starts tracking the root's descendants. `scan` false looks only when the lineage ends: for a root
+   * that lives as long as a pooled server (days, in a daemon), where a /proc walk every LINEAGE_SCAN_MS
+   * would cost the idle daemon ~1% of a CPU. What leaves such a root is still found at the end, by
+   * its marker among the processes reparented to this host, or under the root while it lives; only
+   * a process that both left it and dropped its environment escapes.
+   */
+  track(root: number, scan = true): this {
     this.root = root;
     if (!this.subreaper) return this;
     this.rootStart = readEntry(root)?.start;
+    this.tracked = true;
+    if (!scan) return this;
     live.add(this);
     timer ??= setInterval(scanAll, LINEAGE_SCAN_MS);
     (timer as { unref?: () => void }).unref?.();
@@ -98,7 +109,7 @@ export class Lineage {
 
   /** ends the root's group and every member (TERM, then KILL after the grace), and waits until they are gone; once */
   end(): Promise<void> {
-    this.ending ??= live.has(this) ? this.endAll() : endGroup(this.root);
+    this.ending ??= this.tracked ? this.endAll() : endGroup(this.root);
     return this.ending;
   }
 

@@ -137,6 +137,30 @@ export function phaseOrderTests(runtime: "bun" | "deno"): void {
       expect(JSON.stringify(envelope.logs)).toContain("suffix broke");
     });
 
+    test("a throwing onError line cannot replace the script's error: the run reports it, and the line's error as an error log naming the line", async () => {
+      const r = await mcpx(sb, ["exec", ...rt, "--json", "--on-error", 'throw new Error("onError broke")', 'throw new Error("body broke")']);
+      expectExit(r, 1);
+      const envelope = JSON.parse(r.stdout);
+      // replaced, the error would be "onError broke (script.onError line 1, from --on-error)" and "body broke" lost
+      expect(envelope.error.message).toBe("body broke");
+      expect(envelope.logs).toEqual([
+        expect.objectContaining({
+          level: "error",
+          message: "script.onError failed, and the script's own error stands: Error: onError broke (script.onError line 1, from --on-error)",
+        }),
+      ]);
+    });
+
+    test("a throwing before or prefix line ends the run before the script starts: its error is the run's, and no onError or suffix runs", async () => {
+      for (const phase of ["--before", "--prefix"]) {
+        const flags = PHASE_FLAGS.flatMap((v, i) => (i % 2 === 1 && PHASE_FLAGS[i - 1] === phase ? [`${v}; throw new Error("phase broke")`] : [v]));
+        const r = await mcpxMerged(sb, ["exec", ...rt, ...flags, 'console.log("[body]")']);
+        expect(markersIn(r.output, MARKERS)).toEqual(phase === "--before" ? ["[before]"] : ["[before]", "[prefix]"]);
+        expect(r.output).toContain(`phase broke (script.${phase.slice(2)} line 1, from ${phase})`);
+        expectExit(r, 1);
+      }
+    });
+
     test("onError sees result.error and the error still propagates", async () => {
       const r = await mcpx(sb, [
         "exec",

@@ -40,10 +40,11 @@ describe.concurrent("phase errors name their origin", () => {
     expect(s.stdout).toContain(`"configured()"  ← file:${CONFIG}:4`);
   });
 
-  test("an onError line that throws is named, and the body's own error, rethrown as it is, is not", async () => {
+  test("an onError line that throws is named beside the body's own error, and the body's error, rethrown as it is, is not", async () => {
     const named = await mcpx(sb, ["exec", "--on-error", "bar()", 'throw new Error("body broke")']);
     expectExit(named, 1);
     expect(named.stderr).toContain("bar is not defined (script.onError line 1, from --on-error)");
+    expect(named.stderr).toContain("Error: body broke");
     const rethrown = await mcpx(sb, ["exec", "--on-error", "throw result.error", 'throw new Error("body broke")']);
     expectExit(rethrown, 1);
     expect(rethrown.stderr).toContain("Error: body broke");

@@ -23,6 +23,12 @@ const SPAWN_AND_WAIT = [
   "await new Promise(() => setInterval(() => {}, 1 << 30));",
 ].join("\n");
 
+const SERVERS = {
+  fake: fakeServer(),
+  detaching: fakeServer({ FAKE_MCP_DETACH: "1" }),
+  crashing: fakeServer({ FAKE_MCP_DETACH: "1", FAKE_MCP_CRASH_ON: "echo" }),
+};
+
 interface Left {
   code: number;
   left: Array<{ pid: number; state: string; cmd: string }>;
@@ -63,6 +69,10 @@ describe.concurrent("mcpx leaves nothing to whoever inherits its children, not e
     ],
     ["a one-shot call", ["call", "fake.echo", '{"message":"x"}'], 0],
     ["an exec that calls a server, which is stopped when the run ends", ["exec", 'await fake.echo({ message: "x" })'], 0],
+    // the server's two sleeps left it (setsid, a double fork): they are its lineage, and end with it
+    ["an exec whose server detached children, stopped when the run ends", ["exec", 'await detaching.echo({ message: "x" })'], 0],
+    ["an exec whose server detached children, then crashed", ["exec", 'await crashing.echo({ message: "x" })'], 1],
+    ["a one-shot call whose server detached children", ["call", "detaching.echo", '{"message":"x"}'], 0],
     ["mcpx serve whose client closed its stdin", ["serve"], 0],
     // stopped as soon as it listens: the runtime it keeps started for a first run is ended and reaped
     ["a daemon stopped with SIGTERM", ["daemon"], 0, undefined, { sig: "SIGTERM", when: "listening", on: "stderr" }],
@@ -73,7 +83,7 @@ describe.concurrent("mcpx leaves nothing to whoever inherits its children, not e
       writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer() } });
       // a first exec builds the runtime bundle, without which no runtime is started early
       expect((await underSubreaper(sb.dir, sb.env, ["exec", ""])).code).toBe(0);
-      writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer() }, ...config });
+      writeConfig(sb, ".mcpx.json", { mcpServers: SERVERS, ...config });
       // twice: the second call starts its server early, from what the first one noted
       for (let i = 0; i < 2; i++) {
         // MCPX_TRACE says when the runtime is spawned early (a case signals mcpx then)

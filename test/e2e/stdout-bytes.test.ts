@@ -23,6 +23,16 @@ async function stdoutBytes(args: string[], env: Record<string, string> = {}): Pr
   return { code, out: Buffer.from(out) };
 }
 
+/** how many bytes mcpx put on stdout and on stderr, both read through pipes */
+async function byteCounts(args: string[]): Promise<{ code: number; out: number; err: number }> {
+  const proc = Bun.spawn([MCPX, ...args], { cwd: sb.dir, env: sb.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).arrayBuffer(), new Response(proc.stderr).arrayBuffer(), proc.exited]);
+  return { code, out: out.byteLength, err: err.byteLength };
+}
+
+// more than a pipe holds many times over: Bun's own process.stdout delivered 438,528 of these bytes
+const FIVE_MB = 5 * 1024 * 1024;
+
 describe("stdout keeps the script's bytes", () => {
   for (const runtime of ["bun", "deno", "node"]) {
     test(`all 256 byte values written on ${runtime} reach stdout unchanged`, async () => {
@@ -60,5 +70,40 @@ describe("stdout keeps the script's bytes", () => {
       body: JSON.stringify({ source: SNIPPET, output: "text" }),
     });
     expect(Buffer.from(await res.arrayBuffer()).equals(EXPECTED)).toBe(true);
+  });
+});
+
+describe("every write to stdout or stderr is complete when process.exit returns", () => {
+  for (const runtime of ["bun", "deno", "node"]) {
+    test(`5 MB through process.stdout.write and process.exit right after all arrive on ${runtime}`, async () => {
+      const r = await byteCounts(["exec", "--runtime", runtime, `process.stdout.write("y".repeat(${FIVE_MB})); process.exit(0)`]);
+      expect(r).toEqual({ code: 0, out: FIVE_MB, err: 0 });
+    });
+  }
+
+  test("5 MB through process.stderr.write and process.exit right after all arrive on bun", async () => {
+    const r = await byteCounts(["exec", `process.stderr.write("y".repeat(${FIVE_MB})); process.exit(0)`]);
+    expect(r).toEqual({ code: 0, out: 0, err: FIVE_MB });
+  });
+
+  // Bun's other ways to fd 1: each one is the same native FileSink that dropped what it held at exit
+  for (const [api, snippet] of [
+    ["Bun.stdout.writer()", `Bun.stdout.writer().write("y".repeat(${FIVE_MB}))`],
+    ["Bun.file(1).writer()", `Bun.file(1).writer().write(new TextEncoder().encode("y".repeat(${FIVE_MB})))`],
+    ["an unawaited Bun.write(Bun.stdout)", `void Bun.write(Bun.stdout, "y".repeat(${FIVE_MB}))`],
+  ]) {
+    test(`5 MB through ${api} and process.exit right after all arrive`, async () => {
+      const r = await byteCounts(["exec", `${snippet}; process.exit(0)`]);
+      expect(r).toEqual({ code: 0, out: FIVE_MB, err: 0 });
+    });
+  }
+
+  test("process.stdout.write keeps its order with console.log and calls its callback on bun", async () => {
+    const r = await mcpx(sb, [
+      "exec",
+      'process.stdout.write("a\\n"); console.log("b"); await new Promise((done) => process.stdout.write("c\\n", done)); console.log("d")',
+    ]);
+    expectExit(r, 0);
+    expect(r.stdout).toBe("a\nb\nc\nd\n");
   });
 });

@@ -115,6 +115,18 @@ describe("jsonc", () => {
     expect(configError(() => parseJsonc('{"a": [1 2]}', "f")).message).toStartWith("f:1:10: expected a comma or closing bracket");
   });
 
+  test("a file nested 100,000 levels deep is a config error at the bracket past the limit, not a stack overflow", () => {
+    const err = configError(() => parseJsonc('{"a":'.repeat(100_000) + "1" + "}".repeat(100_000), "deep.json"));
+    expect([err.file, err.line, err.column]).toEqual(["deep.json", 1, 5 * 256 + 1]);
+    expect(err.detail).toStartWith("nested more than 256 levels deep");
+    expect(configError(() => parseJsonc("[".repeat(100_000) + "]".repeat(100_000), "f")).message).toStartWith("f:1:257: nested more than 256");
+  });
+
+  test("brackets inside strings and comments are not nesting", () => {
+    const text = `// ${"[".repeat(300)}\n/* ${"{".repeat(300)} */ {"a": "${"[".repeat(300)}\\"${"{".repeat(300)}"}`;
+    expect(parseJsonc(text, "f")).toEqual({ a: `${"[".repeat(300)}"${"{".repeat(300)}` });
+  });
+
   test("an empty file is an error that says to write {}", () => {
     expect(configError(() => parseJsonc(" \n", "f")).detail).toBe("the file is empty: write {} or delete the file");
   });
