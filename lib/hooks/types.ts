@@ -99,6 +99,8 @@ export interface ActionContext extends ActionHost {
   call(server: string, tool: string, args: Record<string, unknown>): Promise<CallOutcome>;
   /** this module hook's script, run through the exec path with the gate its calls pass */
   runModule(path: string, stdin: string, env: Record<string, string | undefined>): Promise<ModuleOutcome>;
+  /** aborted when the hook must end before its timeout: an observer still running when its command ends (observe.ts) */
+  signal?: AbortSignal;
 }
 
 /** one `_` hook tool's answer, in config order (lib/hooks/mcp-hook-calls.ts) */

@@ -151,7 +151,13 @@ export function openEngine(session: Session, opts: EngineOptions): Engine {
       await ready;
       // the pool first: its server.stopped events ("pool closed") still reach the observers
       await pool.close();
-      await built.observers.drain();
+      const grace = session.get("hooks.observeGrace");
+      const cut = await built.observers.drain(grace);
+      if (cut.length) {
+        const [s, were] = cut.length > 1 ? ["s", "were"] : ["", "was"];
+        const said = `observe hook${s} ${cut.join(", ")} still ran ${grace}ms after the command ended and ${were} ended`;
+        session.log("warn", `${said} (hooks.observeGrace; raise it, or make the hook quicker)`, "hooks");
+      }
       built.observers.stop();
     },
   };

@@ -347,6 +347,14 @@ const DECLARED = [
     remote: "run",
   },
   {
+    path: "hooks.observeGrace",
+    kind: "duration",
+    default: "2s",
+    description:
+      "How long a command that is ending waits for observe hooks still running; those left are then ended (their process groups) and named on stderr",
+    commands: HOOKED,
+  },
+  {
     path: "hooks.mcpTimeout",
     kind: "duration",
     default: "2.5s",

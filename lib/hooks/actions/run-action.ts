@@ -35,7 +35,7 @@ export async function runHookAction(hook: Hook, phase: Phase, input: Record<stri
       const claude = hook.compat === "claude-code" ? toClaudeCodeInput(point as PointName, phase, input as never, ctx.cwd) : undefined;
       const stdin = JSON.stringify(claude ?? input);
       const env = { ...ctx.env, ...hookEnv(hook, point, phase, input as never) };
-      const p = await runHookProcess(a.argv, stdin, env, timeoutMs, ctx.cwd);
+      const p = await runHookProcess(a.argv, stdin, env, timeoutMs, ctx.cwd, ctx.signal);
       if (p.failure) return { failure: p.failure };
       if (hook.compat === "claude-code") return asOutcome(fromClaudeCodeOutput(phase, p.exitCode ?? 1, p.stdout, p.stderr));
       if (p.exitCode !== 0)

@@ -25,12 +25,14 @@ export interface ProcessOutcome {
   failure?: string;
 }
 
+/** @param signal ends the hook early (its lineage, as at the timeout): the command it belongs to is ending */
 export async function runHookProcess(
   argv: string[],
   stdin: string,
   env: Record<string, string | undefined>,
   timeoutMs: number,
   cwd: string,
+  signal?: AbortSignal,
 ): Promise<ProcessOutcome> {
   const lineage = new Lineage(`hook-${crypto.randomUUID()}`);
   let child: ReturnType<typeof Bun.spawn<"pipe", "pipe", "pipe">>;
@@ -62,11 +64,15 @@ export async function runHookProcess(
   let cutReading!: () => void;
   const cut = new Promise<void>((resolve) => (cutReading = resolve));
   let failure: string | undefined;
-  const timer = setTimeout(() => {
-    failure = `timed out after ${timeoutMs}ms`;
+  const stop = (why: string) => {
+    failure ??= why;
     cutReading();
     void lineage.end();
-  }, timeoutMs);
+  };
+  const timer = setTimeout(() => stop(`timed out after ${timeoutMs}ms`), timeoutMs);
+  const onAbort = () => stop(String(signal?.reason ?? "ended"));
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener("abort", onAbort, { once: true });
   let drain: ReturnType<typeof setTimeout> | undefined;
   void child.exited.then(() => (drain = setTimeout(cutReading, HOOK_DRAIN_MS)));
   const [stdout, stderr] = await Promise.all([
@@ -78,6 +84,7 @@ export async function runHookProcess(
   ]);
   const exitCode = await child.exited; // bounded: the timeout ends the lineage
   clearTimeout(timer);
+  signal?.removeEventListener("abort", onAbort);
   clearTimeout(drain);
   await lineage.end(); // anything the hook left running, in its group or not, goes too
   return { exitCode: failure ? null : exitCode, stdout, stderr, failure };
