@@ -42,11 +42,12 @@ export async function runGate(
 
   const settle = (
     hook: { name: string; on: string; effect: Level; failure: "open" | "closed"; action: string },
-    out: { output?: Record<string, unknown>; failure?: string; durationMs: number },
+    out: { output?: Record<string, unknown>; failure?: string; skipped?: string; durationMs: number },
   ) => {
     const eff = effectiveLevel(hook.effect, phase, gate.policy.autonomy, gate.policy.max);
     const level = eff.level;
     const frame: HookFrameBody = { on: point, phase, name: hook.name, action: hook.action, effect: level, durationMs: out.durationMs, changed: false };
+    if (out.skipped !== undefined) frame.skipped = out.skipped;
     if (out.failure !== undefined) {
       frame.failed = out.failure;
       gate.bus.publish("hook.failed", { hook: hook.name, point, phase, reason: out.failure, runId: payload.runId }, match);

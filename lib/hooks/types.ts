@@ -46,6 +46,8 @@ export interface HookFrameBody {
   advice?: string[];
   dropped?: string[];
   failed?: string;
+  /** the hook did not run, and why (a prompt hook with no model configured): not a failure, and not silent */
+  skipped?: string;
   /** a propose key's value: reported, never used */
   proposed?: unknown;
   /** an onError hook asked to run the operation again; its frames follow (the order guard allows it) */

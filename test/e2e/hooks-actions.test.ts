@@ -82,6 +82,14 @@ describe.concurrent("prompt hooks", () => {
     expect(r.stderr).toContain("ask-model");
     expect(r.stderr).toMatch(/no model/);
   });
+
+  test("a prompt hook skipped for want of a model says so in its hook frame", async () => {
+    const r = await execStream(sb, tryCall(ECHO), { hooks: [{ name: "ask-model", on: "call", phase: "before", prompt: "Is @call safe?" }] });
+    expectExit(r, 0);
+    const frame = onlyHookFrame(r.frames, "ask-model") as Record<string, unknown>;
+    expect(frame.skipped).toBe("no model configured (set model.url and model.name)");
+    expect(frame.failed).toBeUndefined();
+  });
 });
 
 describe("prompt hooks with a model", () => {

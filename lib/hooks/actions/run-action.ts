@@ -15,6 +15,8 @@ import { askModel, fillPlaceholders } from "./prompt.ts";
 export interface ActionOutcome {
   output?: Record<string, unknown>;
   failure?: string;
+  /** the action did not run, and why; carried in the hook frame */
+  skipped?: string;
 }
 
 /** runs one hook's action with what its context allows, and nothing of the gate */
@@ -69,8 +71,9 @@ export async function runHookAction(hook: Hook, phase: Phase, input: Record<stri
     }
     case "prompt": {
       if (!ctx.model) {
-        ctx.warn(`prompt hook ${hook.name} skipped: no model configured (set model.url and model.name)`);
-        return { output: {} };
+        const skipped = "no model configured (set model.url and model.name)";
+        ctx.warn(`prompt hook ${hook.name} skipped: ${skipped}`);
+        return { output: {}, skipped };
       }
       try {
         const text = await askModel(ctx.model, fillPlaceholders(a.text, input) as string, timeoutMs);
