@@ -14,7 +14,7 @@ import type { Hook } from "./hook.ts";
 import { hookToolCaller } from "./mcp-hook-calls.ts";
 import { startObservers, type Observers } from "./observe.ts";
 import { policyFromSettings, stricterPolicy, type PolicySetting } from "./policy.ts";
-import { levelRank, type Level } from "./points.ts";
+import type { Level } from "./points.ts";
 import { HookConfigError, parseHooks } from "./schema.ts";
 import type { SettingGetter } from "../settings/registry.ts";
 import type { ActionHost, Gate, HookCalls } from "./types.ts";
@@ -81,7 +81,8 @@ export function perRunHooks(
       });
     }
   }
-  return hooks.map((h) => ({ ...h, effect: lower(h.effect, PER_RUN_HOOK_CEILING) }));
+  // capped by the dial, not lowered here: a key the cap drops is then reported as the cap's doing
+  return hooks.map((h) => ({ ...h, perRunCap: PER_RUN_HOOK_CEILING }));
 }
 
 /**
@@ -104,10 +105,6 @@ export function gateForRun(base: Gate, extraHooks: readonly Hook[], settings: Pa
  */
 export function gateWithAsk(base: Gate, ask: (question: string) => Promise<boolean | undefined>): Gate {
   return Object.create(base, { ask: { value: ask } }) as Gate;
-}
-
-function lower(a: Level, b: Level): Level {
-  return levelRank(a) <= levelRank(b) ? a : b;
 }
 
 /** what the gate reads of a command's session (lib/session/session.ts gives it) */

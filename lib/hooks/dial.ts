@@ -7,7 +7,7 @@ import { typeName } from "../util/json-type.ts";
 import { levelRank, OUTPUT_KEYS, phaseCeiling, phaseSpec, POINTS, type Level, type OutputKey, type Phase, type PointName } from "./points.ts";
 
 /** the names clampedBy uses, in the order the clamps apply */
-const CLAMPS = ["phase", "hooks.autonomy", "autonomy.max"] as const;
+const CLAMPS = ["phase", "hooks.autonomy", "autonomy.max", "the per-run hooks' cap"] as const;
 type Clamp = (typeof CLAMPS)[number];
 
 export interface EffectiveLevel {
@@ -16,13 +16,17 @@ export interface EffectiveLevel {
   clampedBy: Clamp[];
 }
 
-/** The lowest of the declared effect and the three ceilings; clampedBy names each ceiling below the declared effect. */
-export function effectiveLevel(declared: Level, phase: Phase, autonomy: Level, max: Level): EffectiveLevel {
+/**
+ * The lowest of the declared effect and the three ceilings (four for a run's own hook, whose cap is
+ * `perRunCap`); clampedBy names each ceiling below the declared effect.
+ */
+export function effectiveLevel(declared: Level, phase: Phase, autonomy: Level, max: Level, perRunCap?: Level): EffectiveLevel {
   const limits: Array<[Clamp, Level]> = [
     ["phase", phaseCeiling(phase)],
     ["hooks.autonomy", autonomy],
     ["autonomy.max", max],
   ];
+  if (perRunCap !== undefined) limits.push(["the per-run hooks' cap", perRunCap]);
   let level = declared;
   const clampedBy: Clamp[] = [];
   for (const [name, limit] of limits) {

@@ -41,10 +41,10 @@ export async function runGate(
   const subject = (SUBJECT[`${point}.${phase}`] ?? (phase === "onError" ? recoverySubject : resultSubject))(payload);
 
   const settle = (
-    hook: { name: string; on: string; effect: Level; failure: "open" | "closed"; action: string },
+    hook: { name: string; on: string; effect: Level; failure: "open" | "closed"; action: string; perRunCap?: Level },
     out: { output?: Record<string, unknown>; failure?: string; skipped?: string; durationMs: number },
   ) => {
-    const eff = effectiveLevel(hook.effect, phase, gate.policy.autonomy, gate.policy.max);
+    const eff = effectiveLevel(hook.effect, phase, gate.policy.autonomy, gate.policy.max, hook.perRunCap);
     const level = eff.level;
     const frame: HookFrameBody = { on: point, phase, name: hook.name, action: hook.action, effect: level, durationMs: out.durationMs, changed: false };
     if (out.skipped !== undefined) frame.skipped = out.skipped;
@@ -100,7 +100,10 @@ export async function runGate(
     // their call frames go to the run's stream where there is one
     const callers = hookCallers(gate, hook, payload.runId, { hook: emit, frame: runContext.getStore()?.frame });
     const out = await runHookAction(hook, phase, input, { ...gate.host, ...callers, point, timeoutMs: hook.timeoutMs ?? gate.policy.defaultTimeoutMs });
-    settle({ name: hook.name, on: hook.on, effect: hook.effect, failure: hook.failure, action: hook.action.kind }, { ...out, durationMs: ms(started) });
+    settle(
+      { name: hook.name, on: hook.on, effect: hook.effect, failure: hook.failure, action: hook.action.kind, perRunCap: hook.perRunCap },
+      { ...out, durationMs: ms(started) },
+    );
     await resolveRefusals();
     if (decision.refused && !hearsAll) return decision; // a refusal ends the phase: the operation will not happen
   }

@@ -37,6 +37,11 @@ export interface Hook {
    * fail (reported; a closed one refuses), never silently absent (decision in docs/plugins.md).
    */
   plugin?: string;
+  /**
+   * A run's own hook (ExecOptions.hooks): its effect is capped at this level by the dial, which names
+   * the cap when it drops a key (build-gate.ts PER_RUN_HOOK_CEILING)
+   */
+  perRunCap?: Level;
 }
 
 /**

@@ -180,6 +180,17 @@ describe("an agent's env is the script's view, never its runtime's environment",
   });
 });
 
+describe("what a caller may not raise", () => {
+  test("a run's own apply hook is capped at refuse, and its hook frame names the cap", async () => {
+    const swap = { name: "swap", on: "script", phase: "onSuccess", run: ["sh", "-c", `cat > /dev/null; echo '{"apply": 2}'`], effect: "apply" };
+    const envelope = (await userExec({ source: "return 1", hooks: [swap] })) as { result: unknown; hooks: Array<Record<string, unknown>> };
+    expect(envelope.result).toBe(1);
+    const frame = envelope.hooks.find((h) => h.name === "swap")!;
+    expect(frame.effect).toBe("refuse");
+    expect(frame.dropped).toEqual(["apply: above refuse (clamped by the per-run hooks' cap)"]);
+  });
+});
+
 describe("what a sandboxed run can write", () => {
   const door = () => doors["mcpx serve"]!;
 

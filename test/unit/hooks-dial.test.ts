@@ -6,7 +6,7 @@ import { applyDial, effectiveLevel } from "../../lib/hooks/dial.ts";
 import type { Level, Phase } from "../../lib/hooks/points.ts";
 
 describe("effectiveLevel", () => {
-  const table: Array<{ name: string; args: [Level, Phase, Level, Level]; level: Level; clampedBy: string[] }> = [
+  const table: Array<{ name: string; args: [Level, Phase, Level, Level] | [Level, Phase, Level, Level, Level]; level: Level; clampedBy: string[] }> = [
     { name: "nothing clamps an advise hook at before under the defaults", args: ["advise", "before", "run", "run"], level: "advise", clampedBy: [] },
     { name: "an apply hook keeps apply when every ceiling is run", args: ["apply", "onSuccess", "run", "run"], level: "apply", clampedBy: [] },
     { name: "suffix clamps anything above advise to advise", args: ["apply", "suffix", "run", "run"], level: "advise", clampedBy: ["phase"] },
@@ -40,10 +40,17 @@ describe("effectiveLevel", () => {
       clampedBy: [],
     },
     { name: "an apply hook under an ask ceiling becomes ask", args: ["apply", "onSuccess", "ask", "run"], level: "ask", clampedBy: ["hooks.autonomy"] },
+    {
+      name: "a run's own apply hook is capped at refuse, and the cap is named",
+      args: ["apply", "onSuccess", "run", "run", "refuse"],
+      level: "refuse",
+      clampedBy: ["the per-run hooks' cap"],
+    },
+    { name: "a run's own advise hook is not clamped by its cap", args: ["advise", "before", "run", "run", "refuse"], level: "advise", clampedBy: [] },
   ];
   for (const row of table) {
     test(row.name, () => {
-      expect(effectiveLevel(...row.args)).toEqual({ level: row.level, clampedBy: row.clampedBy as never });
+      expect(effectiveLevel(...(row.args as [Level, Phase, Level, Level, Level?]))).toEqual({ level: row.level, clampedBy: row.clampedBy as never });
     });
   }
 });
