@@ -52,7 +52,7 @@ export const POINTS = {
         },
       },
       onSuccess: {
-        receives: "script, result {value}",
+        receives: "script, result (the value the script returned, as JSON: `result: 5`, not {value: 5})",
         keys: ["advise", "ask", "refuse", "propose", "apply"],
         effects: { refuse: "turns the success into a failure (exit 1)", propose: "reports a replacement value", apply: "replaces the result value" },
       },

@@ -74,6 +74,18 @@ describe.concurrent("plugin hooks", () => {
   });
 });
 
+describe("what a script hook receives", () => {
+  test("script.onSuccess receives the script's value as result, as the points table says (result: 5, not {value: 5})", async () => {
+    const seen = join(sb.dir, `onsuccess-payload-${uniqueMarker("p")}.json`);
+    const r = await execText(sb, "return 5", { hooks: [{ on: "script", phase: "onSuccess", run: ["sh", "-c", `cat > ${seen}; echo '{}'`] }] });
+    expectExit(r, 0);
+    const payload = JSON.parse(readFileSync(seen, "utf8"));
+    expect(payload.result).toBe(5);
+    const { POINTS } = await import("../../lib/hooks/points.ts");
+    expect(POINTS.script.phases.onSuccess!.receives).toContain("result: 5");
+  });
+});
+
 describe.concurrent("prompt hooks", () => {
   test("a prompt hook with no model configured is skipped with a warning, and the call goes through", async () => {
     const r = await execText(sb, tryCall(ECHO), { hooks: [{ name: "ask-model", on: "call", phase: "before", prompt: "Is @call safe?", effect: "refuse" }] });
