@@ -49,8 +49,10 @@ export interface ExecContext {
 export function execute(opts: ExecOptions, ctx: ExecContext): AsyncIterable<Frame> {
   const q = new PushQueue<Frame>();
   // server.start hooks fired by this run's calls report into this run's stream, and so do the calls its hooks make
+  // the run's id is made here, so that what its calls start (server.start hooks) can name the run
+  const runId = crypto.randomUUID();
   void runContext
-    .run({ hookFrame: (f) => q.push({ type: "hook", ...f }), frame: (f) => q.push(f as Frame) }, () => run(opts, ctx, q))
+    .run({ runId, hookFrame: (f) => q.push({ type: "hook", ...f }), frame: (f) => q.push(f as Frame) }, () => run(opts, ctx, q, runId))
     .catch((err) => {
       // a bug here must still end the stream with exactly one error and an end
       q.push({ type: "error", error: { name: "InternalError", code: frameCodeOf("INTERNAL"), message: String((err as Error)?.stack ?? err) } });
@@ -62,9 +64,8 @@ export function execute(opts: ExecOptions, ctx: ExecContext): AsyncIterable<Fram
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: SerializedError };
 
-async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Promise<void> {
+async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, runId: string): Promise<void> {
   const started = performance.now();
-  const runId = crypto.randomUUID();
   const hookFrame = (f: HookFrameBody) => q.push({ type: "hook", ...f });
   q.push({ type: "start", runId });
   await ctx.gate.ready;

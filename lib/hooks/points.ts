@@ -104,7 +104,7 @@ export const POINTS = {
         effects: { refuse: "the server is not started; calls to it fail naming the hook" },
       },
       onSuccess: {
-        receives: "server, tools (the number of tools listed)",
+        receives: "server, tools (how many tools a script can call: `_` hook tools are not counted)",
         keys: ["advise", "ask", "refuse"],
         effects: { refuse: "the started server is stopped again; calls to it fail naming the hook" },
       },

@@ -570,7 +570,8 @@ export class Pool {
       try {
         // listed only if the gate asks: a call that already knows its tool (mcpx call from the
         // catalogue cache) then never waits for a tools/list
-        const tools = async () => (await listingOf(conn, () => this.listAll(server, client))).length;
+        // the tools a script can call: `_` lifecycle hook tools are never counted (as mcpx ls and mcpx_namespaces count)
+        const tools = async () => (await listingOf(conn, () => this.listAll(server, client))).filter((t) => !isHookToolName(t.name)).length;
         await this.opts.startGate(cfg, "onSuccess", { tools });
       } catch (err) {
         await this.stop(client, pid);

@@ -113,6 +113,8 @@ export function openEngine(session: Session, opts: EngineOptions): Engine {
       if (!gate || gate.hooks.length === 0) return;
       const server = { name: cfg.name, kind: cfg.kind, ...(cfg.kind === "stdio" ? { command: cfg.command } : { url: cfg.url }) };
       const payload = {
+        // the run whose call started the server, where one did (a daemon's pooled server outlives it)
+        runId: runContext.getStore()?.runId,
         server,
         tools: info.tools ? await info.tools() : undefined,
         error: info.error ? { name: info.error.name, message: info.error.message, code: (info.error as { code?: string }).code } : undefined,

@@ -21,7 +21,7 @@ import {
   say,
   tryCall,
 } from "./hooks-support.ts";
-import { uniqueMarker } from "./support.ts";
+import { mcpx, uniqueMarker } from "./support.ts";
 
 const sb = hookSandbox();
 const ECHO = 'fake.echo({ message: "hi" })';
@@ -83,6 +83,20 @@ describe("what a script hook receives", () => {
     expect(payload.result).toBe(5);
     const { POINTS } = await import("../../lib/hooks/points.ts");
     expect(POINTS.script.phases.onSuccess!.receives).toContain("result: 5");
+  });
+});
+
+describe("what a server.start hook receives", () => {
+  test("its tools count leaves out the `_` hook tools, and its runId is the run whose call started the server", async () => {
+    const seen = join(sb.dir, `server-start-payload-${uniqueMarker("p")}.json`);
+    const r = await execStream(sb, `await ${ECHO}`, { hooks: [{ on: "server.start", phase: "onSuccess", run: ["sh", "-c", `cat > ${seen}; echo '{}'`] }] });
+    expectExit(r, 0);
+    const payload = JSON.parse(readFileSync(seen, "utf8"));
+    // what mcpx ls counts: the fake server also lists `_PreToolUse` and `_secret`
+    const visible = (JSON.parse((await mcpx(sb, ["ls", "fake", "--json"])).stdout) as Array<{ count: number }>)[0]!.count;
+    expect(visible).toBeGreaterThan(0);
+    expect(payload.tools).toBe(visible);
+    expect(payload.runId).toBe(r.frames.find((f) => f.type === "start")!.runId);
   });
 });
 
