@@ -17,7 +17,9 @@ export const COMMAND_DESCRIPTIONS = {
     "Call one tool: mcpx call SERVER.TOOL key=value key:=JSON … (typed and checked by the " +
     "tool's input schema), one JSON object, or - (stdin); a tool error exits 1",
   settings: "Show settings: mcpx settings list | mcpx settings get PATH",
-  config: "Servers other tools keep (config.imports): mcpx config import lists what each kind brings; mcpx config import KIND writes them into ./.mcpx.json",
+  config:
+    "Config files' servers: mcpx config add NAME -- COMMAND ARGS… | add NAME --url URL | remove NAME (./.mcpx.json, or --user) | " +
+    "list (every server in force, its file, whether it can start); mcpx config import [KIND]: what other tools' configs bring, or write them into ./.mcpx.json",
   hooks: "Hooks in force: mcpx hooks list | explain SERVER.TOOL | test NAME --event FILE",
   serve:
     "Serve mcpx as an MCP server on stdio (tools mcpx_exec, mcpx_call, mcpx_namespaces, " +
@@ -66,6 +68,10 @@ export const COMMAND_EXAMPLES: Record<CommandName, readonly string[]> = {
     "mcpx trust --revoke .mcpx.json",
   ],
   config: [
+    "mcpx config add memory -- npx -y @modelcontextprotocol/server-memory",
+    "mcpx config add notes --url https://notes.example/mcp --header 'Authorization=Bearer ${TOKEN}'",
+    "mcpx config remove memory",
+    "mcpx config list                          # every server in force, its file, and whether it can start",
     "mcpx config import                        # what each other tool's config would bring",
     "mcpx config import claude-code              # write its servers into ./.mcpx.json",
   ],
