@@ -30,6 +30,9 @@ export const COMMAND_DESCRIPTIONS = {
   trust:
     "Trust a project's config files (.mcpx.json, .mcp.json, plugin manifests) as they are now: mcpx trust [PATH] " +
     "(no path: every untrusted one in force here); --list shows what is trusted, --revoke [PATH] takes it back (docs/security.md)",
+  doctor:
+    "Check what mcpx needs, one line each with its fix: config files and their trust, runtimes (Deno for the sandbox, Node), /proc, " +
+    "the cache, state and socket directories, and each server's start (bounded by mcp.startTimeout); exit 1 when something is wrong",
   daemon:
     "Serve /v1/exec, /v1/settings, /v1/events and /v1/health on a unix socket (default) or loopback TCP with a token, until SIGINT/SIGTERM (docs/daemon.md)",
 } as const;
@@ -67,6 +70,7 @@ export const COMMAND_EXAMPLES: Record<CommandName, readonly string[]> = {
     "mcpx trust --list",
     "mcpx trust --revoke .mcpx.json",
   ],
+  doctor: ["mcpx doctor", "mcpx doctor --json"],
   config: [
     "mcpx config add memory -- npx -y @modelcontextprotocol/server-memory",
     "mcpx config add notes --url https://notes.example/mcp --header 'Authorization=Bearer ${TOKEN}'",

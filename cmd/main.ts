@@ -29,6 +29,7 @@ const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   daemon: () => import("./daemon.ts").then((m) => m.default),
   auth: () => import("./auth.ts").then((m) => m.default),
   trust: () => import("./trust.ts").then((m) => m.default),
+  doctor: () => import("./doctor.ts").then((m) => m.default),
 };
 
 /** mcpx itself, for the usage text: each command's name and description, without loading it */
