@@ -40,7 +40,9 @@ export function removeServer(text: string, file: string, name: string): string {
     throw new ConfigError({
       file,
       key: `mcpServers.${name}`,
-      detail: `no server of that name in this file (it has ${servers.length ? servers.join(", ") : "none"}); mcpx config list shows where each server comes from`,
+      detail:
+        `no server of that name in this file (it has ${servers.length ? servers.join(", ") : "none"}); ` +
+        "mcpx config list shows where each server comes from",
     });
   return applyEdits(text, modify(text, ["mcpServers", name], undefined, FORMAT));
 }
