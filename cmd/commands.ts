@@ -33,6 +33,9 @@ export const COMMAND_DESCRIPTIONS = {
   doctor:
     "Check what mcpx needs, one line each with its fix: config files and their trust, runtimes (Deno for the sandbox, Node), /proc, " +
     "the cache, state and socket directories, and each server's start (bounded by mcp.startTimeout); exit 1 when something is wrong",
+  completion:
+    "Print a completion script for bash, zsh or fish, generated from the commands and settings: " +
+    "source <(mcpx completion bash), or write it where the shell loads completions",
   daemon:
     "Serve /v1/exec, /v1/settings, /v1/events and /v1/health on a unix socket (default) or loopback TCP with a token, until SIGINT/SIGTERM (docs/daemon.md)",
 } as const;
@@ -71,6 +74,11 @@ export const COMMAND_EXAMPLES: Record<CommandName, readonly string[]> = {
     "mcpx trust --revoke .mcpx.json",
   ],
   doctor: ["mcpx doctor", "mcpx doctor --json"],
+  completion: [
+    "mcpx completion bash > ~/.local/share/bash-completion/completions/mcpx   # or: source <(mcpx completion bash)",
+    'mcpx completion zsh > "${fpath[1]}/_mcpx"',
+    "mcpx completion fish > ~/.config/fish/completions/mcpx.fish",
+  ],
   config: [
     "mcpx config add memory -- npx -y @modelcontextprotocol/server-memory",
     "mcpx config add notes --url https://notes.example/mcp --header 'Authorization=Bearer ${TOKEN}'",
@@ -86,7 +94,11 @@ export interface Command {
   /** for --help only */
   args: ArgsDef;
   /** the argv after the command's name */
-  run(ctx: { rawArgs: string[] }): Promise<void>;
+  run(ctx: {
+    rawArgs: string[];
+    /** the command table, given by main: mcpx completion reads every command's flags through it (no import cycle) */
+    load?: (name: CommandName) => Promise<Command>;
+  }): Promise<void>;
 }
 
 export const defineCommand = (command: Command): Command => command;
