@@ -17,7 +17,9 @@ export const COMMAND_DESCRIPTIONS = {
     "Call one tool: mcpx call SERVER.TOOL key=value key:=JSON … (typed and checked by the " +
     "tool's input schema), one JSON object, or - (stdin); a tool error exits 1",
   settings: "Show settings: mcpx settings list | mcpx settings get PATH",
-  config: "Servers other tools keep (config.imports): mcpx config import lists what each kind brings; mcpx config import KIND writes them into ./.mcpx.json",
+  config:
+    "Config files' servers: mcpx config add NAME -- COMMAND ARGS… | add NAME --url URL | remove NAME (./.mcpx.json, or --user) | " +
+    "list (every server in force, its file, whether it can start); mcpx config import [KIND]: what other tools' configs bring, or write them into ./.mcpx.json",
   hooks: "Hooks in force: mcpx hooks list | explain SERVER.TOOL | test NAME --event FILE",
   serve:
     "Serve mcpx as an MCP server on stdio (tools mcpx_exec, mcpx_call, mcpx_namespaces, " +
@@ -28,6 +30,12 @@ export const COMMAND_DESCRIPTIONS = {
   trust:
     "Trust a project's config files (.mcpx.json, .mcp.json, plugin manifests) as they are now: mcpx trust [PATH] " +
     "(no path: every untrusted one in force here); --list shows what is trusted, --revoke [PATH] takes it back (docs/security.md)",
+  doctor:
+    "Check what mcpx needs, one line each with its fix: config files and their trust, runtimes (Deno for the sandbox, Node), /proc, " +
+    "the cache, state and socket directories, and each server's start (bounded by mcp.startTimeout); exit 1 when something is wrong",
+  completion:
+    "Print a completion script for bash, zsh or fish, generated from the commands and settings: " +
+    "source <(mcpx completion bash), or write it where the shell loads completions",
   daemon:
     "Serve /v1/exec, /v1/settings, /v1/events and /v1/health on a unix socket (default) or loopback TCP with a token, until SIGINT/SIGTERM (docs/daemon.md)",
 } as const;
@@ -65,7 +73,17 @@ export const COMMAND_EXAMPLES: Record<CommandName, readonly string[]> = {
     "mcpx trust --list",
     "mcpx trust --revoke .mcpx.json",
   ],
+  doctor: ["mcpx doctor", "mcpx doctor --json"],
+  completion: [
+    "mcpx completion bash > ~/.local/share/bash-completion/completions/mcpx   # or: source <(mcpx completion bash)",
+    'mcpx completion zsh > "${fpath[1]}/_mcpx"',
+    "mcpx completion fish > ~/.config/fish/completions/mcpx.fish",
+  ],
   config: [
+    "mcpx config add memory -- npx -y @modelcontextprotocol/server-memory",
+    "mcpx config add notes --url https://notes.example/mcp --header 'Authorization=Bearer ${TOKEN}'",
+    "mcpx config remove memory",
+    "mcpx config list                          # every server in force, its file, and whether it can start",
     "mcpx config import                        # what each other tool's config would bring",
     "mcpx config import claude-code              # write its servers into ./.mcpx.json",
   ],
@@ -76,7 +94,11 @@ export interface Command {
   /** for --help only */
   args: ArgsDef;
   /** the argv after the command's name */
-  run(ctx: { rawArgs: string[] }): Promise<void>;
+  run(ctx: {
+    rawArgs: string[];
+    /** the command table, given by main: mcpx completion reads every command's flags through it (no import cycle) */
+    load?: (name: CommandName) => Promise<Command>;
+  }): Promise<void>;
 }
 
 export const defineCommand = (command: Command): Command => command;

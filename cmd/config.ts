@@ -1,6 +1,7 @@
 // mcpx config import [KIND]: what each kind of config.imports would bring (no KIND), or those servers
 // written into ./.mcpx.json (KIND), for users who want one file. A name already in .mcpx.json is
 // reported and kept, never overwritten; an entry mcpx cannot use is reported and not written.
+// mcpx config add | remove | list: cmd/config-servers.ts.
 
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
@@ -15,20 +16,44 @@ import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flag
 import { sessionFromArgs } from "../lib/session/session.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
+import { ACTION_FLAGS, editServers, listServers } from "./config-servers.ts";
 
 const OWN: Record<string, OwnFlag> = {
   json: { type: "boolean", description: "Print JSON" },
+  user: { type: "boolean", description: "add, remove: write the user's config ($XDG_CONFIG_HOME/mcpx/config.json), not ./.mcpx.json" },
+  force: { type: "boolean", description: "add: replace a server of that name already in the file" },
+  url: { type: "string", description: "add: an http server at this URL (Streamable HTTP; a url ending in /sse is legacy SSE)", valueHint: "URL" },
+  header: { type: "string", multiple: true, description: "add --url: a header sent to it, NAME=VALUE (${VAR} is expanded when read)", valueHint: "K=V" },
+  env: { type: "string", multiple: true, description: "add -- COMMAND: a variable for the server, NAME=VALUE", valueHint: "K=V" },
 };
 
-const USAGE = `usage: mcpx config import [KIND] (KIND: ${IMPORT_KINDS.join(", ")})`;
+const ACTIONS = Object.keys(ACTION_FLAGS);
+const USAGE =
+  `usage: mcpx config import [KIND] (KIND: ${IMPORT_KINDS.join(", ")}) | mcpx config add NAME -- COMMAND [ARGS…] | ` +
+  "mcpx config add NAME --url URL [--header K=V]… | mcpx config remove NAME | mcpx config list";
 
 export default defineCommand({
   meta: { name: "config", description: COMMAND_DESCRIPTIONS.config },
-  args: cittyArgs("config", OWN, { name: "action", description: "import" }, { name: "kind", description: `one of ${IMPORT_KINDS.join(", ")}` }),
+  args: cittyArgs(
+    "config",
+    OWN,
+    { name: "action", description: ACTIONS.join(", ") },
+    { name: "name", description: `import: a kind, one of ${IMPORT_KINDS.join(", ")}; add, remove: the server's name` },
+  ),
   async run({ rawArgs }) {
     const parsed = parseCommandArgs("config", rawArgs, OWN);
     const [action, kind, ...extra] = parsed.positionals;
-    if (action !== "import" || extra.length) throw new UsageError(USAGE);
+    if (action === undefined || !ACTIONS.includes(action))
+      throw new UsageError(`${action === undefined ? "" : `unknown action "${action}"${suggest(action, ACTIONS)}; `}${USAGE}`);
+    for (const flag of Object.keys(OWN))
+      if (parsed.own[flag] !== undefined && !ACTION_FLAGS[action]!.includes(flag))
+        throw new UsageError(`--${flag} is not a flag of mcpx config ${action} (it takes ${ACTION_FLAGS[action]!.map((f) => `--${f}`).join(", ")})`);
+    if (action === "add" || action === "remove") return editServers(action, parsed, parsed.positionals.slice(1));
+    if (action === "list") {
+      if (parsed.positionals.length > 1 || parsed.rest.length) throw new UsageError("usage: mcpx config list [--json]");
+      return listServers(parsed);
+    }
+    if (extra.length || parsed.rest.length) throw new UsageError(USAGE);
     if (kind !== undefined && !(IMPORT_KINDS as readonly string[]).includes(kind)) {
       throw new UsageError(`unknown import kind "${kind}"${suggest(kind, IMPORT_KINDS)}: use one of ${IMPORT_KINDS.join(", ")}`);
     }

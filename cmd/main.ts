@@ -29,6 +29,8 @@ const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   daemon: () => import("./daemon.ts").then((m) => m.default),
   auth: () => import("./auth.ts").then((m) => m.default),
   trust: () => import("./trust.ts").then((m) => m.default),
+  doctor: () => import("./doctor.ts").then((m) => m.default),
+  completion: () => import("./completion.ts").then((m) => m.default),
 };
 
 /** mcpx itself, for the usage text: each command's name and description, without loading it */
@@ -105,7 +107,7 @@ async function mainEntry(rawArgv: string[]): Promise<number> {
     return 0;
   }
   try {
-    await cmd.run({ rawArgs: argv.slice(1) });
+    await cmd.run({ rawArgs: argv.slice(1), load: (n) => COMMANDS[n]() });
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (e) {
     const error = e as Error;

@@ -194,7 +194,7 @@ function scriptAsJs(js: (text: string) => string, text: string): string {
  * npm way of installing Deno (`npm i -D deno`), which puts it in node_modules/.bin and not on PATH,
  * as it is for this repository's own dist/mcpx.
  */
-function findRuntime(cmd: string): string | undefined {
+export function findRuntime(cmd: string): string | undefined {
   const found = findExecutable(cmd, process.cwd(), process.env.PATH);
   if (found.ok) return found.path;
   const bins = [...ancestors(process.cwd()), ...ancestors(dirname(process.execPath))].map((d) => join(d, "node_modules", ".bin"));

@@ -43,11 +43,25 @@ export interface SettingDecl {
 
 // `auth` takes no setting's flag: none changes what a login does (its log lines follow logging.* from
 // the config and the environment), and a flag that is accepted and dropped is worse than none
-export type CommandName = "run" | "exec" | "call" | "ls" | "types" | "settings" | "hooks" | "daemon" | "serve" | "auth" | "config" | "trust";
+export type CommandName =
+  | "run"
+  | "exec"
+  | "call"
+  | "ls"
+  | "types"
+  | "settings"
+  | "hooks"
+  | "daemon"
+  | "serve"
+  | "auth"
+  | "config"
+  | "trust"
+  | "doctor"
+  | "completion";
 
 /** commands that run scripts (serve and daemon: the defaults for runs whose request leaves a field out) */
 const RUNS: readonly CommandName[] = ["run", "exec", "serve", "daemon"];
-const EVERY: readonly CommandName[] = ["run", "exec", "call", "ls", "types", "settings", "hooks", "daemon", "serve", "config"];
+const EVERY: readonly CommandName[] = ["run", "exec", "call", "ls", "types", "settings", "hooks", "daemon", "serve", "config", "doctor"];
 /** commands through which hooks can fire (or be inspected) */
 const HOOKED: readonly CommandName[] = ["run", "exec", "call", "settings", "hooks", "daemon", "serve"];
 

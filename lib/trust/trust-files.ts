@@ -67,3 +67,16 @@ function readText(path: string): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * After mcpx wrote the project file `path` at the user's command (mcpx config add, remove): a file it
+ * created, or one trusted as it was before (`before`, its text then), is trusted as it is now, since
+ * the one change is the user's own. A file untrusted before stays untrusted: an edit by command does
+ * not make the rest of it the user's (docs/decisions/0015, amendment). Whether it is trusted now.
+ */
+export function trustAfterEdit(env: Env, path: string, before: string | undefined, after: string): boolean {
+  const key = trustKey(path);
+  if (before !== undefined && !isTrusted(env, key, contentHash(before))) return false;
+  writeRecord(env, key, after);
+  return true;
+}
