@@ -97,7 +97,10 @@ export class StdioTransport implements Transport {
     this.pid = proc.pid;
     // the server's end, stopped or crashed, ends what it left behind; mcpx waits for that before it exits
     if (!early) lineage.track(proc.pid, false);
-    this.ended = untilExit(proc.exited.then(() => lineage.end()));
+    this.ended = untilExit(
+      proc.exited.then(() => lineage.end()),
+      () => this.close(),
+    );
     this.channel = pairs ? "sockets" : "pipes";
     const lines = new LineReader(
       this.params.maxBufferSize,
@@ -212,17 +215,25 @@ export class StdioTransport implements Transport {
   }
 }
 
-/** servers' lineages still ending: mcpx exits once they have (a crashed server's, which nobody stops, too) */
-const ending = new Set<Promise<void>>();
+/**
+ * servers' lineages still ending, each with how to stop its server: mcpx exits once they have (a
+ * crashed server's, which nobody stops, too). A server still running then is stopped first: one
+ * that a run's last call was still starting when the run ended would otherwise hold mcpx's exit
+ * for ever (`mcpx exec 'fake.echo({message: "x"})'`, the call not awaited, hung).
+ */
+const ending = new Map<Promise<void>, () => Promise<void>>();
 
-function untilExit(end: Promise<void>): Promise<void> {
+function untilExit(end: Promise<void>, stop: () => Promise<void>): Promise<void> {
   if (!waitedAtExit) {
     waitedAtExit = true;
     beforeExit(async () => {
-      while (ending.size > 0) await Promise.all([...ending]);
+      while (ending.size > 0) {
+        for (const stopIt of ending.values()) void stopIt();
+        await Promise.all([...ending.keys()]);
+      }
     });
   }
-  ending.add(end);
+  ending.set(end, stop);
   void end.finally(() => ending.delete(end));
   return end;
 }

@@ -69,6 +69,8 @@ describe.concurrent("mcpx leaves nothing to whoever inherits its children, not e
     ],
     ["a one-shot call", ["call", "fake.echo", '{"message":"x"}'], 0],
     ["an exec that calls a server, which is stopped when the run ends", ["exec", 'await fake.echo({ message: "x" })'], 0],
+    // the server is still starting when the run ends: mcpx must stop it, not wait for it to exit (it hung)
+    ["an exec whose call is not awaited, so its server is still starting when the run ends", ["exec", 'fake.echo({ message: "x" })'], 1],
     // the server's two sleeps left it (setsid, a double fork): they are its lineage, and end with it
     ["an exec whose server detached children, stopped when the run ends", ["exec", 'await detaching.echo({ message: "x" })'], 0],
     ["an exec whose server detached children, then crashed", ["exec", 'await crashing.echo({ message: "x" })'], 1],
