@@ -10,7 +10,8 @@ const noted = (message: string) => withHiddenNamespaceNote({ name: "TypeError", 
 describe("withHiddenNamespaceNote", () => {
   test("Bun's and V8's 'is not a function' for a hidden server name the server and tools[NAME].TOOL", () => {
     expect(noted("fetch.echo is not a function")).toBe(
-      'fetch.echo is not a function: server "fetch" is not the global fetch (fetch is a JavaScript or runtime global): call its tools as tools["fetch"].echo(…)',
+      'fetch.echo is not a function: server "fetch" is not the global fetch (fetch is a JavaScript or runtime global): ' +
+        'call its tools as tools["fetch"].echo(…)',
     );
   });
 
