@@ -8,6 +8,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { BrokenServer, ServerConfig } from "../config/servers.ts";
 import { isHookToolName } from "./tool-names.ts";
+import { filterTools } from "./tool-filter.ts";
 import type { ErrorCode } from "../errors/codes.ts";
 import { McpxError } from "../errors/mcpx-error.ts";
 import type { CallResult, Tool } from "./tool.ts";
@@ -244,6 +245,14 @@ export class Pool {
   /** starts the server unless it runs, without listing its tools (mcpx call from the catalogue cache: lib/exec/cached-call.ts) */
   async start(server: string): Promise<void> {
     await this.inUse(server, () => this.connect(server));
+  }
+
+  /** the tools the server listed that its tool filter left out (lib/mcp/tool-filter.ts), by name */
+  private readonly leftOut = new Map<string, string[]>();
+
+  /** the names the server lists that its tool filter left out, as of its last tools/list */
+  filteredOut(server: string): readonly string[] {
+    return this.leftOut.get(server) ?? [];
   }
 
   /** the tools a script or a user may see: lifecycle hook tools (`_` names) left out */
@@ -636,8 +645,14 @@ export class Pool {
         throw new UpstreamError(`server "${server}" answered tools/list with a nextCursor that is not a string`, server, "UPSTREAM_ERROR");
     } while (cursor);
     trace(`${server}: tools listed`);
-    this.opts.onTools?.(server, tools);
-    return tools;
+    const kept = filterTools(this.servers[server], tools);
+    if (kept.length !== tools.length)
+      this.leftOut.set(
+        server,
+        tools.filter((t) => !kept.includes(t)).map((t) => t.name),
+      );
+    this.opts.onTools?.(server, kept);
+    return kept;
   }
 }
 
