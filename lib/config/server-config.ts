@@ -53,3 +53,8 @@ export interface BrokenServer {
   /** not broken but withheld: its file is not trusted (lib/trust/project-trust.ts); `error` says so and how to trust it */
   untrusted?: true;
 }
+
+// "a URL ending in /sse" is the legacy HTTP+SSE convention; a query string does not change that
+export function endsInSse(url: string): boolean {
+  return /\/sse\/?$/.test(url.split(/[?#]/)[0]!);
+}

@@ -14,7 +14,7 @@ import { ConfigError } from "./errors.ts";
 import { expandServer } from "./expand.ts";
 import type { Env } from "./find.ts";
 import { formatKeyPath, type Position } from "./jsonc.ts";
-import type { BrokenServer, ServerConfig, ToolFilter } from "./server-config.ts";
+import { endsInSse, type BrokenServer, type ServerConfig, type ToolFilter } from "./server-config.ts";
 import { closest } from "../util/did-you-mean.ts";
 import { isPlainObject } from "../util/json-type.ts";
 
@@ -190,11 +190,6 @@ function validateEntry(
     return o.cwd === undefined ? base : { ...base, cwd: o.cwd };
   }
   return { name, kind: "http", url: o.url, headers: o.headers, origin: file, ...(o.type === "sse" ? { transport: "sse" as const } : {}), ...filter };
-}
-
-// "a URL ending in /sse" is the legacy HTTP+SSE convention; a query string does not change that
-function endsInSse(url: string): boolean {
-  return /\/sse\/?$/.test(url.split(/[?#]/)[0]!);
 }
 
 // Decides stdio vs http from command/url, checking "type" agrees; the failure cases are the
