@@ -9,6 +9,7 @@ import { openEngine } from "../lib/session/engine.ts";
 import { refuseUntrusted } from "../lib/trust/project-trust.ts";
 import type { Session } from "../lib/session/session.ts";
 import { renderHookNotes } from "../lib/render/frames-to-cli.ts";
+import { describeContent, mixedContent, writeBinaries } from "../lib/render/call-content.ts";
 import { statusLine } from "../lib/util/status-line.ts";
 import { out } from "../lib/util/fd-write.ts";
 import { trace } from "../lib/util/trace.ts";
@@ -26,6 +27,12 @@ import { remoteHooks } from "../lib/exec/remote.ts";
 const OWN: Record<string, OwnFlag> = {
   ...AD_HOC_FLAGS,
   json: { type: "boolean", description: "Print the raw MCP result as JSON" },
+  "out-file": {
+    type: "string",
+    short: "o",
+    valueHint: "FILE",
+    description: "Write the result's image, audio or blob resource to FILE (several: FILE, FILE-2.EXT, …); a result with none is an error",
+  },
   remote: {
     type: "boolean",
     description: "Call through the daemon at daemon.address (mcpx daemon): its servers and hooks, printed here exactly as a local call",
@@ -63,7 +70,8 @@ export default defineCommand({
     // the unwrapping code loads while the call is under way (it is read from the runtime's files)
     const unwrap = parsed.own.json ? undefined : loadUnwrap(session.cacheDir);
     unwrap?.catch(() => {});
-    if (remote) await show(await remoteCall(session, server, tool, input, log), unwrap);
+    const shown = { unwrap, outFile: parsed.own["out-file"] as string | undefined, what: target };
+    if (remote) await show(await remoteCall(session, server, tool, input, log), shown);
     else {
       const engine = openEngine(session, { calls: hookCalls(session), ask: terminalAsker(), status: statusLine(session.env) });
       try {
@@ -84,7 +92,7 @@ export default defineCommand({
             { command: cfg.command, args: cfg.args, env: cfg.env, cwd: cfg.cwd, consulted: [...session.consulted] },
           );
         // shown before the server is ended: the answer is not held back by the server's exit
-        await show(answer, unwrap);
+        await show(answer, shown);
       } finally {
         await engine.close();
         trace("engine closed");
@@ -93,19 +101,27 @@ export default defineCommand({
   },
 });
 
-/** prints the answer as asked (--json: the raw result), or throws the failure, which exits 1 */
-async function show(answer: CallAnswer, unwrap: Promise<(raw: unknown) => unknown> | undefined): Promise<void> {
+/**
+ * prints the answer as asked (--json: the raw result; else unwrapped, with a result that is not all
+ * text described item by item), writes its binary items to -o FILE, or throws the failure, which exits 1
+ */
+async function show(
+  answer: CallAnswer,
+  { unwrap, outFile, what }: { unwrap: Promise<(raw: unknown) => unknown> | undefined; outFile: string | undefined; what: string },
+): Promise<void> {
   if (!answer.ok) {
     if (!unwrap) out(JSON.stringify((answer.error.data as { raw?: unknown })?.raw ?? { error: answer.error }, null, 2) + "\n");
     // every failure of the call exits 1 (a tool error, an unknown tool or server, an upstream
     // failure or a refusal) and is printed like any error that ends a command
     throw new McpxError(answer.error.message, "TOOL_ERROR");
-  } else if (!unwrap) out(JSON.stringify(answer.value, null, 2) + "\n");
-  else {
-    const value = (await unwrap)(answer.value);
-    if (value !== undefined && value !== null)
-      out(typeof value === "string" ? (value.endsWith("\n") ? value : value + "\n") : JSON.stringify(value, null, 2) + "\n");
   }
+  const written = outFile === undefined ? undefined : writeBinaries(answer.value, outFile, what);
+  if (!unwrap) return out(JSON.stringify(answer.value, null, 2) + "\n");
+  const mixed = mixedContent(answer.value);
+  const value = (await unwrap)(answer.value);
+  // unwrap keeps the raw shape for a content list that is not all text (structuredContent wins)
+  const text = mixed && value === answer.value ? describeContent(mixed, written) : value;
+  if (text !== undefined && text !== null) out(typeof text === "string" ? (text.endsWith("\n") ? text : text + "\n") : JSON.stringify(text, null, 2) + "\n");
 }
 
 // --remote: the daemon finds the tool, coerces and checks the arguments and runs the call through its

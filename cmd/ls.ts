@@ -2,6 +2,7 @@
 // each with where it came from (its file, and the tool whose file it is when config.imports read it).
 
 import { toolBindings } from "../lib/codegen/identifiers.ts";
+import { shortArgs } from "../lib/codegen/short-signature.ts";
 import { toIdentifier } from "../lib/mcp/tool-names.ts";
 import { statusLine } from "../lib/util/status-line.ts";
 import { out } from "../lib/util/fd-write.ts";
@@ -65,19 +66,30 @@ export default defineCommand({
             : r.error !== undefined
               ? `error: ${r.error}`
               : `${r.tools!.length} tools`;
-        out(`${r.server}\t${what}\t${originText(r)}\n`);
+        out(tsvRow(r.server, what, originText(r)));
       }
     } else {
       const s = rows[0]!;
       if (s.error !== undefined) throw new McpxError(s.error, "UPSTREAM_START");
-      // the name a script calls it by; a tool whose identifier is taken is reachable through call()
+      // the name as the server lists it (and Claude Code shows it), then how a script calls it: a tool
+      // whose identifier is taken is reachable through call()
       const byName = new Map(toolBindings(s.tools!.map((t) => t.name)).map((b) => [b.name, b]));
       for (const t of s.tools!) {
         const b = byName.get(t.name);
-        const how = b && !b.hiddenBecause ? `${toIdentifier(s.server)}.${b.identifier}` : `call(${JSON.stringify(s.server)}, ${JSON.stringify(t.name)})`;
-        out(`${how}${t.description ? `\t${t.description.split("\n")[0]}` : ""}\n`);
+        const args = shortArgs(t.inputSchema);
+        const how =
+          b && !b.hiddenBecause
+            ? `${toIdentifier(s.server)}.${b.identifier}(${args})`
+            : `call(${JSON.stringify(s.server)}, ${JSON.stringify(t.name)}${args ? `, ${args}` : ""})`;
+        out(tsvRow(t.name, how, t.description?.split("\n")[0] ?? ""));
       }
     }
     if (rows.some((r) => r.error !== undefined)) process.exitCode = 1;
   },
 });
+
+/** one tab-separated line: a field's backslashes, tabs and newlines escaped, so a row is always one line of its columns */
+function tsvRow(...fields: string[]): string {
+  const escaped = (f: string) => f.replace(/[\\\t\n\r]/g, (c) => ({ "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" })[c]!);
+  return `${fields.map(escaped).join("\t")}\n`;
+}

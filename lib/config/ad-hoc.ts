@@ -3,7 +3,7 @@
 // values in and merges the result with the configured servers.
 
 import { basename } from "node:path";
-import type { ServerConfig } from "./server-config.ts";
+import { endsInSse, type ServerConfig } from "./server-config.ts";
 
 /** shell-quote, loaded only for an ad-hoc --stdio: every run/exec/call loads this module, few use the flag */
 const shellParse: typeof import("shell-quote").parse = (...args) => (require("shell-quote") as typeof import("shell-quote")).parse(...args);
@@ -40,7 +40,9 @@ export function adHocServer(input: AdHocInput, fail: (message: string) => never)
       return fail(`--http-url ${input.httpUrl} is not a URL: give the server's Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp`);
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") fail(`--http-url ${input.httpUrl}: use an http:// or https:// URL`);
-    return { name: input.name ?? hostName(url), kind: "http", url: url.href, headers: {}, origin: `--http-url ${url.href}` };
+    // the same rule as a config url: one ending in /sse is the legacy HTTP+SSE transport
+    const sse = endsInSse(url.href) ? { transport: "sse" as const } : {};
+    return { name: input.name ?? hostName(url), kind: "http", url: url.href, headers: {}, origin: `--http-url ${url.href}`, ...sse };
   }
   return undefined;
 }

@@ -104,7 +104,12 @@ export function importSources(kind: ImportKind, ctx: SourceContext): ImportSourc
 }
 
 /** the keys of an mcpServers entry, which the mappers pass through */
-const MCPX_KEYS = ["type", "command", "args", "env", "cwd", "url", "headers"];
+const MCPX_KEYS = ["type", "command", "args", "env", "cwd", "url", "headers", "enabledTools", "disabledTools"];
+
+/** how a kind's file spells mcpx's enabledTools/disabledTools, for the error a filtered tool's call gets */
+export function filterKeysOf(kind: ImportKind): { enabled: string; disabled: string } {
+  return kind === "codex" ? { enabled: "enabled_tools", disabled: "disabled_tools" } : { enabled: "enabledTools", disabled: "disabledTools" };
+}
 
 /**
  * The server map at `root` of a parsed file; OpenCode's newer layout nests it one level deeper
@@ -257,9 +262,14 @@ function openCode(raw: Record<string, unknown>): Mapped {
 
 // Codex: [mcp_servers.NAME] with command/args/env/cwd (stdio) or url with http_headers,
 // env_http_headers ({HEADER = "VAR"}) and bearer_token_env_var. Codex does not expand variables.
+// enabled_tools/disabled_tools are its tool filters, mcpx's enabledTools/disabledTools.
 function codex(raw: Record<string, unknown>): Mapped {
-  const { http_headers, env_http_headers, bearer_token_env_var, ...rest } = raw;
-  const base = literal(pick(rest, ["enabled"]));
+  const { http_headers, env_http_headers, bearer_token_env_var, enabled_tools, disabled_tools, ...rest } = raw;
+  const filters = {
+    ...(enabled_tools === undefined ? {} : { enabledTools: enabled_tools }),
+    ...(disabled_tools === undefined ? {} : { disabledTools: disabled_tools }),
+  };
+  const base = literal(pick({ ...rest, ...filters }, ["enabled"]));
   if (!("entry" in base)) return base;
   const headers: Record<string, unknown> = { ...(isPlainObject(http_headers) ? http_headers : {}) };
   if (http_headers !== undefined && !isPlainObject(http_headers))

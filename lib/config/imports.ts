@@ -7,7 +7,7 @@ import type { JSONPath } from "jsonc-parser";
 import { parse as parseToml } from "smol-toml";
 import { ConfigError } from "./errors.ts";
 import type { Env } from "./find.ts";
-import { IMPORT_KINDS, type ImportKind, type ImportSource, importSources, locateTomlTable, mapEntry, serverMap } from "./import-kinds.ts";
+import { filterKeysOf, IMPORT_KINDS, type ImportKind, type ImportSource, importSources, locateTomlTable, mapEntry, serverMap } from "./import-kinds.ts";
 import { formatKeyPath, locateKey, parseJsonc } from "./jsonc.ts";
 import { type BrokenServer, type ParsedServers, type ServerConfig, parseServerEntry } from "./servers.ts";
 import { isPlainObject } from "../util/json-type.ts";
@@ -142,7 +142,7 @@ function readSource(source: ImportSource, found: { root: JSONPath; map: unknown 
     if (mapped.ignored.length) got.ignored.push(`${name}: ${mapped.ignored.join(", ")}`);
     got.entries[name] = mapped.entry;
     got.origins[name] = source.path;
-    const one = parseServerEntry(name, mapped.entry, { file: source.path, env, locate, imported: source.kind }, base);
+    const one = parseServerEntry(name, mapped.entry, { file: source.path, env, locate, imported: source.kind, filterKeys: filterKeysOf(source.kind) }, base);
     if ("error" in one) got.broken[name] = one as BrokenServer;
     else got.servers[name] = one as ServerConfig;
   }

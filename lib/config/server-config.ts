@@ -17,6 +17,7 @@ export type ServerConfig =
       origin: string;
       /** the tool whose file it came from (an import kind, e.g. "cursor"); absent for mcpx's own config */
       imported?: string;
+      toolFilter?: ToolFilter;
     }
   | {
       name: string;
@@ -27,7 +28,21 @@ export type ServerConfig =
       imported?: string;
       /** "sse": the legacy HTTP+SSE transport ("type": "sse", or a url ending in /sse); absent: Streamable HTTP */
       transport?: "sse";
+      toolFilter?: ToolFilter;
     };
+
+/**
+ * The tools the user turned on or off for this server (enabledTools/disabledTools; Codex's
+ * enabled_tools/disabled_tools, Windsurf's disabledTools): the others are not listed, typed or callable.
+ */
+export interface ToolFilter {
+  /** only these, when given */
+  enabled?: string[];
+  /** never these (applied after enabled) */
+  disabled?: string[];
+  /** the keys as the file spells them, for the error a filtered tool's call gets */
+  keys: { enabled: string; disabled: string };
+}
 
 /** an entry that cannot be used: why (a ConfigError naming file:line, key and fix), and where it came from */
 export interface BrokenServer {
@@ -37,4 +52,9 @@ export interface BrokenServer {
   error: ConfigError;
   /** not broken but withheld: its file is not trusted (lib/trust/project-trust.ts); `error` says so and how to trust it */
   untrusted?: true;
+}
+
+// "a URL ending in /sse" is the legacy HTTP+SSE convention; a query string does not change that
+export function endsInSse(url: string): boolean {
+  return /\/sse\/?$/.test(url.split(/[?#]/)[0]!);
 }

@@ -14,17 +14,19 @@ import { ConfigError } from "./errors.ts";
 import { expandServer } from "./expand.ts";
 import type { Env } from "./find.ts";
 import { formatKeyPath, type Position } from "./jsonc.ts";
-import type { BrokenServer, ServerConfig } from "./server-config.ts";
+import { endsInSse, type BrokenServer, type ServerConfig, type ToolFilter } from "./server-config.ts";
 import { closest } from "../util/did-you-mean.ts";
 import { isPlainObject } from "../util/json-type.ts";
 
 export type { BrokenServer, ServerConfig };
 
-const STDIO_KEYS = ["type", "command", "args", "env", "cwd"] as const;
-const HTTP_KEYS = ["type", "url", "headers"] as const;
+const STDIO_KEYS = ["type", "command", "args", "env", "cwd", "enabledTools", "disabledTools"] as const;
+const HTTP_KEYS = ["type", "url", "headers", "enabledTools", "disabledTools"] as const;
 const TYPES = ["stdio", "http", "streamable-http", "sse"] as const;
 
 const str = (what: string) => v.pipe(v.string(`must be a string: ${what}`), v.nonEmpty(`must not be empty: ${what}`));
+const toolNames = () =>
+  v.optional(v.array(v.string("must be a string: a tool name"), 'must be an array of tool names as the server lists them, e.g. ["echo"]'));
 const strMap = (what: string) =>
   v.optional(v.record(v.string(), v.string('must be a string (quote numbers and booleans, e.g. "8080")'), `must be an object of ${what}`), () => ({}));
 
@@ -36,6 +38,8 @@ const stdioEntry = once(() =>
     args: v.optional(v.array(v.string("must be a string (quote numbers)"), 'must be an array of strings, e.g. ["-y", "some-server"]'), () => []),
     env: strMap("variable names to string values"),
     cwd: v.optional(str("the directory to start the server in")),
+    enabledTools: toolNames(),
+    disabledTools: toolNames(),
   }),
 );
 
@@ -44,6 +48,8 @@ const httpEntry = once(() =>
     type: v.optional(v.picklist(["http", "streamable-http", "sse"])),
     url: str('the Streamable HTTP endpoint, e.g. "https://example.com/mcp" (or a legacy SSE endpoint, e.g. ".../sse")'),
     headers: strMap("header names to string values"),
+    enabledTools: toolNames(),
+    disabledTools: toolNames(),
   }),
 );
 
@@ -58,6 +64,8 @@ export interface ServerContext {
   root?: JSONPath;
   /** the tool whose file this is (an import kind, docs/decisions/0009); absent for mcpx's own files */
   imported?: string;
+  /** how that file spells enabledTools/disabledTools (Codex: enabled_tools, disabled_tools), for errors */
+  filterKeys?: ToolFilter["keys"];
 }
 
 /** one file's servers: those that work, and the entries that are broken (each with its error) */
@@ -99,7 +107,7 @@ export function parseServerEntry(name: string, entry: unknown, ctx: ServerContex
   };
   try {
     if (name === "") fail(at(), "a server needs a non-empty name");
-    const raw = validateEntry(name, entry, ctx.file, at, fail);
+    const raw = validateEntry(name, entry, ctx.file, at, fail, ctx.filterKeys);
     const expanded = expandServer(raw, ctx.env, (key, detail) => fail(at(...key), detail));
     const done = finish(expanded, ctx.file, at, fail, isPlainObject(entry) && entry.type !== undefined);
     return ctx.imported === undefined ? done : { ...done, imported: ctx.imported };
@@ -138,7 +146,14 @@ export function brokenWarning(broken: Readonly<Record<string, BrokenServer>>): s
 
 type Fail = (path: JSONPath, detail: string) => never;
 
-function validateEntry(name: string, entry: unknown, file: string, at: (...rest: JSONPath) => JSONPath, fail: Fail): ServerConfig {
+function validateEntry(
+  name: string,
+  entry: unknown,
+  file: string,
+  at: (...rest: JSONPath) => JSONPath,
+  fail: Fail,
+  filterKeys: ToolFilter["keys"] = { enabled: "enabledTools", disabled: "disabledTools" },
+): ServerConfig {
   if (!isPlainObject(entry)) {
     return fail(at(), "must be an object with command (a stdio server) or url (a Streamable HTTP server)");
   }
@@ -160,16 +175,21 @@ function validateEntry(name: string, entry: unknown, file: string, at: (...rest:
     return fail(at(...path), issue.message);
   }
   const o = result.output;
+  const filter: { toolFilter?: ToolFilter } =
+    o.enabledTools === undefined && o.disabledTools === undefined
+      ? {}
+      : {
+          toolFilter: {
+            ...(o.enabledTools === undefined ? {} : { enabled: o.enabledTools }),
+            ...(o.disabledTools === undefined ? {} : { disabled: o.disabledTools }),
+            keys: filterKeys,
+          },
+        };
   if ("command" in o) {
-    const base = { name, kind: "stdio" as const, command: o.command, args: o.args, env: o.env, origin: file };
+    const base = { name, kind: "stdio" as const, command: o.command, args: o.args, env: o.env, origin: file, ...filter };
     return o.cwd === undefined ? base : { ...base, cwd: o.cwd };
   }
-  return { name, kind: "http", url: o.url, headers: o.headers, origin: file, ...(o.type === "sse" ? { transport: "sse" as const } : {}) };
-}
-
-// "a URL ending in /sse" is the legacy HTTP+SSE convention; a query string does not change that
-function endsInSse(url: string): boolean {
-  return /\/sse\/?$/.test(url.split(/[?#]/)[0]!);
+  return { name, kind: "http", url: o.url, headers: o.headers, origin: file, ...(o.type === "sse" ? { transport: "sse" as const } : {}), ...filter };
 }
 
 // Decides stdio vs http from command/url, checking "type" agrees; the failure cases are the

@@ -14,6 +14,7 @@ import { writeContentFile } from "../paths/content-file.ts";
 import { PushQueue } from "../util/frame-queue.ts";
 import type { Frame, HookFrameBody, SerializedError } from "./frames.ts";
 import { gatedCall } from "./gated-call.ts";
+import { withHiddenNamespaceNote } from "./hidden-namespace.ts";
 import type { ExecOptions } from "./options-schema.ts";
 import { runSettingValues } from "./options.ts";
 import { checkPhases } from "./phase-check.ts";
@@ -125,7 +126,8 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, run
   gate.bus.publish("script.started", { runId, script: scriptPath });
 
   // broken entries get their namespace too, so a script that uses one gets the entry's error, not a ReferenceError
-  const servers = namespaceBindings([...gate.pool.names(), ...gate.pool.brokenNames()]).map((b) => ({
+  const bindings = namespaceBindings([...gate.pool.names(), ...gate.pool.brokenNames()]);
+  const servers = bindings.map((b) => ({
     name: b.name,
     global: b.hiddenBecause ? null : b.identifier,
   }));
@@ -170,6 +172,7 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, run
       return usage(String((err as Error).message ?? err));
     }
     exitCode = outcome.exitCode;
+    if (!outcome.ok && outcome.error) outcome.error = withHiddenNamespaceNote(outcome.error, bindings);
     if (outcome.ok) {
       payload.result = outcome.value;
       const d = await runGate(gate, "script", "onSuccess", payload, hookFrame);

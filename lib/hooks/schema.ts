@@ -102,7 +102,8 @@ const hookObjectSchema = once(() =>
       ),
       {},
     ),
-    effect: v.optional(v.picklist(LEVELS, oneOf(LEVELS)), "advise"),
+    // no default here: a claude-code compat hook's default differs (defaultEffect)
+    effect: v.optional(v.picklist(LEVELS, oneOf(LEVELS))),
     failure: v.optional(v.picklist(FAILURE_MODES, oneOf(FAILURE_MODES)), "open"),
     timeout: v.optional(v.string('must be a duration string like "5s" or "250ms"')),
     name: v.optional(str("a name for `mcpx hooks list` and `mcpx hooks test`")),
@@ -224,7 +225,7 @@ function parseHook(item: HookItem, index: number, env: { PATH?: string }): Hook 
     }
   }
 
-  const effect: Level = o.effect;
+  const effect: Level = o.effect ?? defaultEffect(o.compat);
   if (o.failure === "closed") {
     if (levelRank(effect) < levelRank("ask")) {
       fail(
@@ -270,6 +271,15 @@ function parseHook(item: HookItem, index: number, env: { PATH?: string }): Hook 
 }
 
 type Fail = (problem: string, key: string | undefined, fix: string) => never;
+
+/**
+ * advise, except for a claude-code compat hook: an unchanged Claude Code script must do what it does
+ * there, where exit 2 or a deny blocks, ask asks and updatedInput/updatedMCPToolOutput rewrite, so its
+ * default is apply (the highest of those). hooks.autonomy and autonomy.max still clamp it.
+ */
+function defaultEffect(compat: HookObject["compat"]): Level {
+  return compat === "claude-code" ? "apply" : "advise";
+}
 
 function checkPhase(phase: unknown, on: unknown, fail: Fail): void {
   if (phase === undefined) return;

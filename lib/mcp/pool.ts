@@ -8,6 +8,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { BrokenServer, ServerConfig } from "../config/servers.ts";
 import { isHookToolName } from "./tool-names.ts";
+import { filterTools } from "./tool-filter.ts";
 import type { ErrorCode } from "../errors/codes.ts";
 import { McpxError } from "../errors/mcpx-error.ts";
 import type { CallResult, Tool } from "./tool.ts";
@@ -244,6 +245,14 @@ export class Pool {
   /** starts the server unless it runs, without listing its tools (mcpx call from the catalogue cache: lib/exec/cached-call.ts) */
   async start(server: string): Promise<void> {
     await this.inUse(server, () => this.connect(server));
+  }
+
+  /** the tools the server listed that its tool filter left out (lib/mcp/tool-filter.ts), by name */
+  private readonly leftOut = new Map<string, string[]>();
+
+  /** the names the server lists that its tool filter left out, as of its last tools/list */
+  filteredOut(server: string): readonly string[] {
+    return this.leftOut.get(server) ?? [];
   }
 
   /** the tools a script or a user may see: lifecycle hook tools (`_` names) left out */
@@ -490,8 +499,9 @@ export class Pool {
     return o && this.conns.get(server) === o.p ? o.conn : undefined;
   }
 
-  private async open(server: string): Promise<Connection> {
-    const cfg = this.servers[server];
+  /** @param legacy the retry over legacy SSE after a Streamable HTTP 404/405: its config, and what the first attempt was told */
+  private async open(server: string, legacy?: { cfg: ServerConfig; first: string }): Promise<Connection> {
+    const cfg = legacy?.cfg ?? this.servers[server];
     const broken = this.brokenError(server);
     if (broken) throw broken;
     if (!cfg)
@@ -501,7 +511,8 @@ export class Pool {
         server,
         "UNKNOWN_SERVER",
       );
-    await this.opts.startGate?.(cfg, "before", {});
+    // the retry is the same start: its before hooks have run
+    if (!legacy) await this.opts.startGate?.(cfg, "before", {});
     const transport = await this.transport(cfg);
     let client: Client | undefined;
     transport.onclose = () => {
@@ -533,9 +544,18 @@ export class Pool {
       trace(`${server}: initialized`);
     } catch (err) {
       await this.stop(client, pid);
+      const status = legacySseStatus(cfg, err);
+      // the MCP SDK's advice for a client that meets an older server: a Streamable HTTP POST answered
+      // 404 or 405 means the URL may speak the legacy HTTP+SSE transport (MCP 2024-11-05); try that once
+      if (status !== undefined) {
+        trace(`${server}: Streamable HTTP answered ${status}; trying legacy SSE`);
+        return this.open(server, { cfg: { ...cfg, transport: "sse" } as ServerConfig, first: `HTTP ${status} to a Streamable HTTP POST` });
+      }
       const where = cfg.kind === "stdio" ? `${cfg.command} ${cfg.args.join(" ")}`.trim() : cfg.url;
-      const why =
-        callFailure(err, false) === "timeout"
+      const why = legacy
+        ? `it answered ${legacy.first}, and the legacy SSE transport failed too (${shortHttpError(err)}): check the URL ` +
+          `(Streamable HTTP endpoints are often …/mcp, legacy SSE ones …/sse)`
+        : callFailure(err, false) === "timeout"
           ? `it did not answer initialize within ${this.opts.startTimeoutMs}ms (mcp.startTimeout)`
           : String((err as Error)?.message ?? err);
       if (transport instanceof StdioTransport) await transport.readToEnd(STDERR_READ_MS);
@@ -637,9 +657,31 @@ export class Pool {
         throw new UpstreamError(`server "${server}" answered tools/list with a nextCursor that is not a string`, server, "UPSTREAM_ERROR");
     } while (cursor);
     trace(`${server}: tools listed`);
-    this.opts.onTools?.(server, tools);
-    return tools;
+    const kept = filterTools(this.servers[server], tools);
+    if (kept.length !== tools.length)
+      this.leftOut.set(
+        server,
+        tools.filter((t) => !kept.includes(t)).map((t) => t.name),
+      );
+    this.opts.onTools?.(server, kept);
+    return kept;
   }
+}
+
+/** the HTTP status of a Streamable HTTP attempt that a legacy SSE server would have answered so (404, 405); undefined otherwise */
+function legacySseStatus(cfg: ServerConfig, err: unknown): number | undefined {
+  if (cfg.kind !== "http" || cfg.transport === "sse") return undefined;
+  const code = (err as { code?: unknown } | null)?.code;
+  return /^Streamable HTTP error/.test(String((err as Error)?.message)) && (code === 404 || code === 405) ? code : undefined;
+}
+
+/** an HTTP failure in one line: an HTML error page is cut to its first line, nothing beyond 200 characters */
+function shortHttpError(err: unknown): string {
+  const text = String((err as Error)?.message ?? err)
+    .replace(/<[^>]*>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 /** a tools/list page's tools, checked only for what mcpx reads of each: a string name (a schema is read when it is used) */

@@ -3,6 +3,7 @@
 // with exactly the error an unknown tool gets.
 
 import { isHookToolName, resolveToolName } from "./tool-names.ts";
+import { filteredBy } from "./tool-filter.ts";
 import { McpxError } from "../errors/mcpx-error.ts";
 import { suggest } from "../util/did-you-mean.ts";
 import type { Pool } from "./pool.ts";
@@ -15,8 +16,15 @@ export class UnknownToolError extends McpxError {
     readonly tool: string,
     /** the names it could have meant, for the did-you-mean (hook tools are never among them) */
     choices: readonly string[] = [],
+    /** the server's tool filter leaves it out: which key, in which file (lib/mcp/tool-filter.ts) */
+    filtered?: string,
   ) {
-    super(`unknown tool "${tool}" on server "${server}"${suggest(tool, choices)}: run \`mcpx ls ${server}\` to see its tools`, "UNKNOWN_TOOL");
+    super(
+      filtered
+        ? `unknown tool "${tool}" on server "${server}": ${filtered}, so mcpx leaves it out as that file says; change the filter to use it`
+        : `unknown tool "${tool}" on server "${server}"${suggest(tool, choices)}: run \`mcpx ls ${server}\` to see its tools`,
+      "UNKNOWN_TOOL",
+    );
   }
 }
 
@@ -30,7 +38,15 @@ const resolved = new WeakMap<Tool[], Map<string, Tool | null>>();
 /** the tool a name refers to; throws UnknownToolError without starting the server for hook names */
 export async function findTool(pool: Pool, server: string, requested: string): Promise<Tool> {
   if (isHookToolName(requested)) throw new UnknownToolError(server, requested);
-  return toolIn(server, requested, await pool.tools(server));
+  const tools = await pool.tools(server);
+  try {
+    return toolIn(server, requested, tools);
+  } catch (err) {
+    // a tool the server lists and its filter left out, by its name or its identifier (get_sum for get-sum)
+    const real = err instanceof UnknownToolError ? resolveToolName(requested, pool.filteredOut(server)) : undefined;
+    const filtered = real === undefined ? undefined : filteredBy(pool.servers[server], real);
+    throw filtered ? new UnknownToolError(server, requested, [], filtered) : err;
+  }
 }
 
 /**

@@ -113,6 +113,28 @@ describe("a legacy HTTP+SSE server", () => {
     expect(r.stdout).toBe('one\n{"sum":5}\n');
   });
 
+  test("--http-url ending in /sse speaks legacy SSE, as a config url ending in /sse does", async () => {
+    const r = await mcpx(sb, ["call", "--http-url", `${base}/sse`, "--name", "adhoc", "adhoc.echo", "message=ad-hoc"]);
+    expectExit(r, 0);
+    expect(r.stdout).toBe("ad-hoc\n");
+  });
+
+  test('an entry typed "http" whose server answers Streamable HTTP with 404 falls back to legacy SSE, as the SDK advises', async () => {
+    const other = sandbox();
+    writeConfig(other, ".mcpx.json", { mcpServers: { mistyped: { type: "http", url: `${base}/sse` } } });
+    const r = await mcpx(other, ["call", "mistyped.echo", "message=fell back"]);
+    expectExit(r, 0);
+    expect(r.stdout).toBe("fell back\n");
+  });
+
+  test("a URL that speaks neither says what the server answered each, without its page, and how to fix it", async () => {
+    const r = await mcpx(sb, ["call", "--http-url", `${base}/nothing-here`, "--name", "lost", "lost.echo", "message=x"]);
+    expectExit(r, 1);
+    expect(r.stderr).toContain("HTTP 404 to a Streamable HTTP POST");
+    expect(r.stderr).toContain("legacy SSE");
+    expect(r.stderr).toContain("check the URL");
+  });
+
   test("imported from Claude Code as type sse, it works the same", async () => {
     const other = sandbox();
     writeConfig(other, ".mcp.json", { mcpServers: { legacy: { type: "sse", url: `${base}/sse` } } });

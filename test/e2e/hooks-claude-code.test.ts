@@ -54,10 +54,19 @@ describe.concurrent("an unmodified Claude Code PreToolUse guard refuses MCP call
     expect(recordedCalls(record, "delete_item")).toEqual([]);
   });
 
-  test("the hook's effect still applies: a deny from a hook left at the default advise is dropped and reported, and the call goes through", async () => {
+  test("an exit-2 script wired with compat alone, no effect, refuses as it does in Claude Code: its default effect is apply", async () => {
     const record = recordPath(sb);
-    const { effect: _, ...advising } = denyJson;
-    const r = await execStream(sb, tryCall(DELETE), { record, hooks: [{ ...advising, name: "cc-deny-advise" }] });
+    const { effect: _, ...unchanged } = denyExit2;
+    const r = await execStream(sb, tryCall(DELETE), { record, hooks: [{ ...unchanged, name: "cc-exit2-plain" }] });
+    expectExit(r, 0);
+    expect(printed(r.frames)).toMatchObject({ ok: false, isToolError: true, code: "REFUSED" });
+    expect(onlyHookFrame(r.frames, "cc-exit2-plain").effect).toBe("apply");
+    expect(recordedCalls(record, "delete_item")).toEqual([]);
+  });
+
+  test("a deny from a compat hook whose effect is set to advise is dropped and reported, and the call goes through", async () => {
+    const record = recordPath(sb);
+    const r = await execStream(sb, tryCall(DELETE), { record, hooks: [{ ...denyJson, effect: "advise", name: "cc-deny-advise" }] });
     expectExit(r, 0);
     expect(printed(r.frames)).toEqual({ ok: true, value: "deleted 42" });
     const frame = onlyHookFrame(r.frames, "cc-deny-advise");
@@ -82,12 +91,12 @@ describe.concurrent("an unmodified Claude Code PreToolUse guard refuses MCP call
     expect(typeof input.cwd).toBe("string");
   });
 
-  test("a compat hook's updatedInput rewrites the arguments when its effect allows apply", async () => {
+  test("a compat hook's updatedInput rewrites the arguments with no effect given, as in Claude Code", async () => {
     const record = recordPath(sb);
     const answer = { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: { message: "from claude code" } } };
     const r = await execStream(sb, tryCall('fake.echo({ message: "hi" })'), {
       record,
-      hooks: [{ name: "cc-rewrite", on: "call", phase: "before", compat: "claude-code", run: say(answer), effect: "apply" }],
+      hooks: [{ name: "cc-rewrite", on: "call", phase: "before", compat: "claude-code", run: say(answer) }],
     });
     expectExit(r, 0);
     expect(printed(r.frames)).toEqual({ ok: true, value: "from claude code" });

@@ -88,3 +88,28 @@ describe("a plugin's namespace is everywhere a configured server's is", () => {
     expect(r.stdout).toContain("function raw(args: Args)");
   });
 });
+
+describe("a server named like a global is reachable as tools[NAME], and a script that uses the global is told so", () => {
+  const named = sandbox();
+  writeConfig(named, ".mcpx.json", { mcpServers: { fetch: fakeServer(), log: fakeServer() } });
+
+  test('fetch.echo(…) fails with an error naming the server and tools["fetch"], and tools["fetch"].echo works', async () => {
+    const [used, viaTools] = await Promise.all([
+      mcpx(named, ["exec", "--json", 'await fetch.echo({ message: "hi" })']),
+      mcpx(named, ["exec", 'return await tools["fetch"].echo({ message: "hi" })']),
+    ]);
+    expectExit(used, 1);
+    const message = String(JSON.parse(used.stdout).error.message);
+    expect(message).toContain("fetch.echo is not a function");
+    expect(message).toContain('server "fetch" is not the global fetch');
+    expect(message).toContain('tools["fetch"].echo(…)');
+    expectExit(viaTools, 0);
+    expect(viaTools.stdout.trim()).toBe("hi");
+  });
+
+  test("log.echo(…), an mcpx global, says the same on stderr without --json", async () => {
+    const r = await mcpx(named, ["exec", 'await log.echo({ message: "hi" })']);
+    expectExit(r, 1);
+    expect(r.stderr).toContain('server "log" is not the global log (log is an mcpx global): call its tools as tools["log"].echo(…)');
+  });
+});

@@ -21,7 +21,7 @@ describe.concurrent("server-everything", () => {
       const tools = r.stdout
         .split("\n")
         .filter(Boolean)
-        .map((l) => l.split("\t")[0]);
+        .map((l) => l.split("\t")[1]!.replace(/\(.*$/, ""));
       for (const t of [
         "echo",
         "get_sum",

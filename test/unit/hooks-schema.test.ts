@@ -113,6 +113,16 @@ describe("parseHooks accepts", () => {
       hook: { compat: "claude-code", effect: "apply" },
     },
     {
+      name: "a claude-code compat hook without an effect may do what Claude Code lets it: block, ask and rewrite (apply)",
+      value: { on: "call", phase: "before", run: ["guard"], compat: "claude-code" },
+      hook: { compat: "claude-code", effect: "apply" },
+    },
+    {
+      name: "a claude-code compat hook keeps an effect it declares",
+      value: { on: "call", phase: "before", run: ["guard"], compat: "claude-code", effect: "advise" },
+      hook: { compat: "claude-code", effect: "advise" },
+    },
+    {
       name: "an observe hook takes any event-kind prefix and every when key",
       value: { on: "call.finished", run: ["guard"], when: { uri: "file:///*", server: "x" } },
       hook: { on: "call.finished", phase: "observe", when: { uri: "file:///*", server: "x" } },
