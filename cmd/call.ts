@@ -22,6 +22,7 @@ import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 import { hookCalls } from "../lib/exec/hook-calls.ts";
 import { remoteHooks } from "../lib/exec/remote.ts";
+import { interruption } from "../lib/process/interruption.ts";
 
 const OWN: Record<string, OwnFlag> = {
   ...AD_HOC_FLAGS,
@@ -63,7 +64,10 @@ export default defineCommand({
     // the unwrapping code loads while the call is under way (it is read from the runtime's files)
     const unwrap = parsed.own.json ? undefined : loadUnwrap(session.cacheDir);
     unwrap?.catch(() => {});
-    if (remote) await show(await remoteCall(session, server, tool, input, log), unwrap);
+    // SIGINT/SIGTERM end the call with 130: the finally below closes the engine, which tells the server
+    // the call is cancelled and ends it (with --remote, the request to the daemon is dropped)
+    const signals = interruption(remote ? "the call to the daemon was dropped" : "the call was cancelled and its server ended");
+    if (remote) await show(await Promise.race([remoteCall(session, server, tool, input, log), signals.interrupted]).finally(signals.stop), unwrap);
     else {
       const engine = openEngine(session, { calls: hookCalls(session), ask: terminalAsker(), status: statusLine(session.env) });
       try {
@@ -75,7 +79,7 @@ export default defineCommand({
         const cfg = session.config.servers[server];
         const unhooked = engine.hooksInForce().length === 0;
         const cached = cfg && unhooked ? readCatalog(session.cacheDir, cfg) : undefined;
-        const answer = await oneCall(engine, server, tool, input, log, cached);
+        const answer = await Promise.race([oneCall(engine, server, tool, input, log, cached), signals.interrupted]);
         trace("call answered");
         // how this server started, for the next call to start it before reading config (lib/mcp/early-server.ts)
         if (cfg?.kind === "stdio" && unhooked && engine.pool.started(server) && !adHoc(parsed.own))
@@ -87,6 +91,7 @@ export default defineCommand({
         await show(answer, unwrap);
       } finally {
         await engine.close();
+        signals.stop();
         trace("engine closed");
       }
     }
