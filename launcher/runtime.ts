@@ -358,11 +358,15 @@ const SNIPPET_PATH = /[\\/]snippets[\\/]snippet-[0-9a-f]+\.ts$/;
 export function loadError(err: unknown): never {
   const path = info.script.path;
   const snippet = SNIPPET_PATH.test(path);
-  const e = err as { name?: string; message?: string; position?: { line?: number; column?: number } };
-  // Bun: a BuildMessage with the position, and no stack worth keeping
+  type Built = { name?: string; message?: string; position?: { line?: number; column?: number } | null };
+  const thrown = err as Built & { errors?: Built[] };
+  // Bun: a BuildMessage with the position (an AggregateError of them for several: the first is where
+  // it stopped), and no stack worth keeping: its only frame is `at <parse> (:0)`
+  const e = thrown?.errors?.[0]?.name === "BuildMessage" ? thrown.errors[0]! : thrown;
   if (e?.name === "BuildMessage" && e.position?.line !== undefined) {
     const at = `${e.position.line}:${e.position.column ?? 0}`;
     const out = new SyntaxError(`${e.message} (${snippet ? `snippet line ${at}` : `${path}:${at}`})`);
+    out.stack = `SyntaxError: ${out.message}`;
     throw out;
   }
   const missing = missingPackage(e?.message);

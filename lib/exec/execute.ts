@@ -75,7 +75,7 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>): Pr
   };
 
   const cwd = opts.cwd ? resolve(ctx.cwd, opts.cwd) : ctx.cwd;
-  const bad = checkPhases(opts.script);
+  const bad = checkPhases(opts.script, ctx.phaseOrigins);
   if (bad) return usage(bad);
   const sandbox = decideSandbox(opts.sandbox, ctx.sandbox.policy);
   if (!sandbox.ok) return usage(sandbox.message);
