@@ -13,7 +13,8 @@ import { statusLine } from "../lib/util/status-line.ts";
 import { out } from "../lib/util/fd-write.ts";
 import { trace } from "../lib/util/trace.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
-import { AD_HOC_FLAGS, adHoc, refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
+import { AD_HOC_FLAGS, adHoc, adHocName, refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
+import { callTarget } from "../lib/mcp/tool-names.ts";
 import { writeSpawnNote } from "../lib/mcp/early-server.ts";
 import { McpxError } from "../lib/errors/mcpx-error.ts";
 import type { CallReply } from "../lib/daemon/call-route.ts";
@@ -38,19 +39,20 @@ export default defineCommand({
   args: cittyArgs(
     "call",
     OWN,
-    { name: "target", description: "SERVER.TOOL" },
+    { name: "target", description: "SERVER.TOOL, or TOOL when one server is in scope (an ad-hoc one, or a config's only one)" },
     { name: "args", description: "key=value (coerced by the tool's input schema), key:=JSON, one JSON object, or - (a JSON object on stdin)" },
   ),
   async run({ rawArgs }) {
     const parsed = parseCommandArgs("call", rawArgs, OWN);
     const [target, ...items] = parsed.positionals;
     if (!target) throw new UsageError(`usage: ${USAGE}`);
-    const dot = target.indexOf(".");
-    if (dot <= 0 || dot === target.length - 1) throw new UsageError(`"${target}" is not SERVER.TOOL (e.g. everything.echo)`);
-    const input = await argumentsInput(items);
-    const server = target.slice(0, dot);
-    const tool = target.slice(dot + 1);
     const session = sessionWithAdHoc(parsed);
+    // a bare tool name is the one server's in scope: the ad-hoc server's, else a config's only one
+    const named = adHoc(parsed.own) ? adHocName(session) : undefined;
+    const resolved = callTarget(target, named ? [named] : [...new Set([...Object.keys(session.config.servers), ...Object.keys(session.config.broken)])]);
+    if (typeof resolved === "string") throw new UsageError(resolved);
+    const { server, tool } = resolved;
+    const input = await argumentsInput(items);
     // a call passes every hook in force: none may be an untrusted file's (exit 2)
     refuseUntrusted(session.trust, "call");
     // the server it names, withheld from an untrusted file, is needed: its error (exit 2), not a failed call (exit 1)
@@ -125,7 +127,7 @@ async function remoteCall(session: Session, server: string, tool: string, input:
   return reply.answer!;
 }
 
-const USAGE = 'mcpx call SERVER.TOOL [key=value | key:=JSON …] | [\'{"json": "args"}\'] | - (the arguments object on stdin)';
+const USAGE = 'mcpx call SERVER.TOOL|TOOL [key=value | key:=JSON …] | [\'{"json": "args"}\'] | - (the arguments object on stdin)';
 
 /** the arguments as typed: one JSON object (an argument or stdin), or key=value items to coerce once the tool's schema is known */
 async function argumentsInput(items: string[]): Promise<CallInput> {
