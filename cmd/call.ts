@@ -15,6 +15,7 @@ import { trace } from "../lib/util/trace.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { AD_HOC_FLAGS, adHoc, adHocName, refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
 import { callTarget } from "../lib/mcp/tool-names.ts";
+import { suggest } from "../lib/util/did-you-mean.ts";
 import { writeSpawnNote } from "../lib/mcp/early-server.ts";
 import { McpxError } from "../lib/errors/mcpx-error.ts";
 import type { CallReply } from "../lib/daemon/call-route.ts";
@@ -52,6 +53,11 @@ export default defineCommand({
     const resolved = callTarget(target, named ? [named] : [...new Set([...Object.keys(session.config.servers), ...Object.keys(session.config.broken)])]);
     if (typeof resolved === "string") throw new UsageError(resolved);
     const { server, tool } = resolved;
+    // a server that is not configured is a wrong request, as for `mcpx ls NAME` (exit 2): nothing started
+    if (!wantsDaemon(parsed.own, session) && !session.config.servers[server] && !session.config.broken[server]) {
+      const names = Object.keys(session.config.servers);
+      throw new UsageError(`unknown server "${server}"${suggest(server, names)}: configured servers are ${names.join(", ") || "none"} (see mcpx ls)`);
+    }
     const input = await argumentsInput(items);
     // a call passes every hook in force: none may be an untrusted file's (exit 2)
     refuseUntrusted(session.trust, "call");
