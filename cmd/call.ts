@@ -69,8 +69,8 @@ export default defineCommand({
     if (remote) refuseAdHocRemote(parsed.own);
     const log = (n: CallNote) =>
       n.type === "warn" ? session.log("warn", n.message) : renderHookNotes(n, (level, message, source) => session.log(level, message, source));
-    // the unwrapping code loads while the call is under way (it is read from the runtime's files)
-    const unwrap = parsed.own.json ? undefined : loadUnwrap(session.cacheDir);
+    // the unwrapping code loads while the call is under way (from the runtime's own text)
+    const unwrap = parsed.own.json ? undefined : loadUnwrap();
     unwrap?.catch(() => {});
     // SIGINT/SIGTERM end the call with 130: the finally below closes the engine, which tells the server
     // the call is cancelled and ends it (with --remote, the request to the daemon is dropped)
