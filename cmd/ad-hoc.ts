@@ -65,3 +65,8 @@ export function refuseAdHocRemote(own: Record<string, unknown>): void {
         `configure the server in the daemon's config, or run without --remote`,
     );
 }
+
+/** the name of the session's ad-hoc server (its origin is the flag that gave it), if it has one */
+export function adHocName(session: Session): string | undefined {
+  return Object.values(session.config.servers).find((s) => /^--(stdio|http-url) /.test(s.origin))?.name;
+}

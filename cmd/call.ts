@@ -14,7 +14,9 @@ import { statusLine } from "../lib/util/status-line.ts";
 import { out } from "../lib/util/fd-write.ts";
 import { trace } from "../lib/util/trace.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
-import { AD_HOC_FLAGS, adHoc, refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
+import { AD_HOC_FLAGS, adHoc, adHocName, refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
+import { callTarget } from "../lib/mcp/tool-names.ts";
+import { suggest } from "../lib/util/did-you-mean.ts";
 import { writeSpawnNote } from "../lib/mcp/early-server.ts";
 import { McpxError } from "../lib/errors/mcpx-error.ts";
 import type { CallReply } from "../lib/daemon/call-route.ts";
@@ -23,6 +25,7 @@ import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 import { hookCalls } from "../lib/exec/hook-calls.ts";
 import { remoteHooks } from "../lib/exec/remote.ts";
+import { interruption } from "../lib/process/interruption.ts";
 
 const OWN: Record<string, OwnFlag> = {
   ...AD_HOC_FLAGS,
@@ -44,19 +47,25 @@ export default defineCommand({
   args: cittyArgs(
     "call",
     OWN,
-    { name: "target", description: "SERVER.TOOL" },
+    { name: "target", description: "SERVER.TOOL, or TOOL when one server is in scope (an ad-hoc one, or a config's only one)" },
     { name: "args", description: "key=value (coerced by the tool's input schema), key:=JSON, one JSON object, or - (a JSON object on stdin)" },
   ),
   async run({ rawArgs }) {
     const parsed = parseCommandArgs("call", rawArgs, OWN);
     const [target, ...items] = parsed.positionals;
     if (!target) throw new UsageError(`usage: ${USAGE}`);
-    const dot = target.indexOf(".");
-    if (dot <= 0 || dot === target.length - 1) throw new UsageError(`"${target}" is not SERVER.TOOL (e.g. everything.echo)`);
-    const input = await argumentsInput(items);
-    const server = target.slice(0, dot);
-    const tool = target.slice(dot + 1);
     const session = sessionWithAdHoc(parsed);
+    // a bare tool name is the one server's in scope: the ad-hoc server's, else a config's only one
+    const named = adHoc(parsed.own) ? adHocName(session) : undefined;
+    const resolved = callTarget(target, named ? [named] : [...new Set([...Object.keys(session.config.servers), ...Object.keys(session.config.broken)])]);
+    if (typeof resolved === "string") throw new UsageError(resolved);
+    const { server, tool } = resolved;
+    // a server that is not configured is a wrong request, as for `mcpx ls NAME` (exit 2): nothing started
+    if (!wantsDaemon(parsed.own, session) && !session.config.servers[server] && !session.config.broken[server]) {
+      const names = Object.keys(session.config.servers);
+      throw new UsageError(`unknown server "${server}"${suggest(server, names)}: configured servers are ${names.join(", ") || "none"} (see mcpx ls)`);
+    }
+    const input = await argumentsInput(items);
     // a call passes every hook in force: none may be an untrusted file's (exit 2)
     refuseUntrusted(session.trust, "call");
     // the server it names, withheld from an untrusted file, is needed: its error (exit 2), not a failed call (exit 1)
@@ -67,11 +76,14 @@ export default defineCommand({
     if (remote) refuseAdHocRemote(parsed.own);
     const log = (n: CallNote) =>
       n.type === "warn" ? session.log("warn", n.message) : renderHookNotes(n, (level, message, source) => session.log(level, message, source));
-    // the unwrapping code loads while the call is under way (it is read from the runtime's files)
-    const unwrap = parsed.own.json ? undefined : loadUnwrap(session.cacheDir);
+    // the unwrapping code loads while the call is under way (from the runtime's own text)
+    const unwrap = parsed.own.json ? undefined : loadUnwrap();
     unwrap?.catch(() => {});
     const shown = { unwrap, outFile: parsed.own["out-file"] as string | undefined, what: target };
-    if (remote) await show(await remoteCall(session, server, tool, input, log), shown);
+    // SIGINT/SIGTERM end the call with 130: the finally below closes the engine, which tells the server
+    // the call is cancelled and ends it (with --remote, the request to the daemon is dropped)
+    const signals = interruption(remote ? "the call to the daemon was dropped" : "the call was cancelled and its server ended");
+    if (remote) await show(await Promise.race([remoteCall(session, server, tool, input, log), signals.interrupted]).finally(signals.stop), shown);
     else {
       const engine = openEngine(session, { calls: hookCalls(session), ask: terminalAsker(), status: statusLine(session.env) });
       try {
@@ -83,7 +95,7 @@ export default defineCommand({
         const cfg = session.config.servers[server];
         const unhooked = engine.hooksInForce().length === 0;
         const cached = cfg && unhooked ? readCatalog(session.cacheDir, cfg) : undefined;
-        const answer = await oneCall(engine, server, tool, input, log, cached);
+        const answer = await Promise.race([oneCall(engine, server, tool, input, log, cached), signals.interrupted]);
         trace("call answered");
         // how this server started, for the next call to start it before reading config (lib/mcp/early-server.ts)
         if (cfg?.kind === "stdio" && unhooked && engine.pool.started(server) && !adHoc(parsed.own))
@@ -95,6 +107,7 @@ export default defineCommand({
         await show(answer, shown);
       } finally {
         await engine.close();
+        signals.stop();
         trace("engine closed");
       }
     }
@@ -136,7 +149,7 @@ async function remoteCall(session: Session, server: string, tool: string, input:
   return reply.answer!;
 }
 
-const USAGE = 'mcpx call SERVER.TOOL [key=value | key:=JSON …] | [\'{"json": "args"}\'] | - (the arguments object on stdin)';
+const USAGE = 'mcpx call SERVER.TOOL|TOOL [key=value | key:=JSON …] | [\'{"json": "args"}\'] | - (the arguments object on stdin)';
 
 /** the arguments as typed: one JSON object (an argument or stdin), or key=value items to coerce once the tool's schema is known */
 async function argumentsInput(items: string[]): Promise<CallInput> {

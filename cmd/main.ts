@@ -75,6 +75,8 @@ async function mainEntry(rawArgv: string[]): Promise<number> {
     out(VERSION + "\n");
     return 0;
   }
+  // `mcpx help CMD` is `mcpx CMD --help`
+  if (argv[0] === "help" && argv.length > 1) return mainEntry([argv[1]!, "--help"]);
   const name = argv[0];
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     await printUsage(undefined, name === undefined ? "stderr" : "stdout");

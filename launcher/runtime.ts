@@ -358,11 +358,15 @@ const SNIPPET_PATH = /[\\/]snippets[\\/]snippet-[0-9a-f]+\.ts$/;
 export function loadError(err: unknown): never {
   const path = info.script.path;
   const snippet = SNIPPET_PATH.test(path);
-  const e = err as { name?: string; message?: string; position?: { line?: number; column?: number } };
-  // Bun: a BuildMessage with the position, and no stack worth keeping
+  type Built = { name?: string; message?: string; position?: { line?: number; column?: number } | null };
+  const thrown = err as Built & { errors?: Built[] };
+  // Bun: a BuildMessage with the position (an AggregateError of them for several: the first is where
+  // it stopped), and no stack worth keeping: its only frame is `at <parse> (:0)`
+  const e = thrown?.errors?.[0]?.name === "BuildMessage" ? thrown.errors[0]! : thrown;
   if (e?.name === "BuildMessage" && e.position?.line !== undefined) {
     const at = `${e.position.line}:${e.position.column ?? 0}`;
     const out = new SyntaxError(`${e.message} (${snippet ? `snippet line ${at}` : `${path}:${at}`})`);
+    out.stack = `SyntaxError: ${out.message}`;
     throw out;
   }
   const missing = missingPackage(e?.message);
@@ -431,10 +435,24 @@ export async function callEntry(mod: Record<string, unknown>): Promise<unknown> 
   return mod.default;
 }
 
+/**
+ * Deno's sandbox refusal ends "run again with the --allow-read flag", a flag of Deno's that the user of
+ * mcpx cannot give: it names exec.sandboxAllow instead (what can be widened), or says what never is.
+ */
+function sandboxHint(message: string): string {
+  return message.replace(/,? run again with the --allow-([a-z]+) flag\.?/, (_m, kind: string) => {
+    const what = /^Requires [a-z]+ access to (".*?")/.exec(message)?.[1];
+    if (["read", "write", "net", "env"].includes(kind))
+      return `: the sandbox allows it only through the exec.sandboxAllow setting, e.g. {"${kind}": [${what ?? "…"}]} (docs/security.md)`;
+    return `: the sandbox never allows ${kind} access (exec.sandboxAllow widens read, write, net and env only; docs/security.md)`;
+  });
+}
+
 export function serializeError(err: unknown): WireError {
   if (err instanceof Error) {
     const e = err as Error & { code?: unknown; server?: string; tool?: string; raw?: unknown };
-    const out: WireError = { name: e.name, message: e.message, stack: e.stack };
+    const message = e.name === "NotCapable" ? sandboxHint(e.message) : e.message;
+    const out: WireError = { name: e.name, message, stack: e.stack === undefined ? undefined : e.stack.replace(e.message, message) };
     if (typeof e.code === "string") out.code = e.code;
     if (err instanceof ToolError) out.data = { server: e.server, tool: e.tool, raw: e.raw };
     return out;

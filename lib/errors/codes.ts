@@ -30,7 +30,9 @@ export const ERROR_CODES = {
   UNKNOWN_SERVER: {
     exit: 1,
     frame: "UNKNOWN_SERVER",
-    doc: 'a call named a server that is not configured (`call("name", …)` or `mcpx call`); the message lists the configured ones',
+    doc:
+      'a script\'s call named a server that is not configured (`call("name", …)`); the message lists the configured ones. ' +
+      "On the command line (`mcpx call NAME.tool`, `mcpx ls NAME`) it is a `USAGE` error (exit 2): nothing was started",
   },
   UNKNOWN_TOOL: {
     exit: 1,

@@ -18,6 +18,7 @@ import { ArgumentError } from "../mcp/call-args.ts";
 import { checkArgs } from "../mcp/check-args.ts";
 import type { Pool } from "../mcp/pool.ts";
 import type { Tool } from "../mcp/tool.ts";
+import { frameCodeOf } from "../errors/codes.ts";
 import { findTool, pickTool, UnknownToolError } from "../mcp/tool-call.ts";
 import { isPlainObject } from "../util/json-type.ts";
 import { stableStringify } from "../util/stable-json.ts";
@@ -58,7 +59,7 @@ export async function cachedCall(
   try {
     live = await findTool(engine.pool, server, requested);
   } catch (e) {
-    if (e instanceof UnknownToolError) return { ok: false, error: { name: e.name, message: e.message } };
+    if (e instanceof UnknownToolError) return { ok: false, error: { name: e.name, message: e.message, code: frameCodeOf(e.code) } };
     return answer;
   }
   // throws ArgumentError, as the usual path would have before calling

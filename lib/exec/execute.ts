@@ -77,7 +77,7 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, run
   };
 
   const cwd = opts.cwd ? resolve(ctx.cwd, opts.cwd) : ctx.cwd;
-  const bad = checkPhases(opts.script);
+  const bad = checkPhases(opts.script, ctx.phaseOrigins);
   if (bad) return usage(bad);
   const sandbox = decideSandbox(opts.sandbox, ctx.sandbox.policy);
   if (!sandbox.ok) return usage(sandbox.message);

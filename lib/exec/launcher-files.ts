@@ -2,9 +2,12 @@
 // the binary as text and written to a content-addressed directory in the cache. The host never
 // imports these as modules: the bundler cannot embed one file both ways (bun 1.4: a text import and a
 // module import of one path fail with "No matching export", in either order, and a "?text" query does
-// not resolve under --compile). What the host runs of them it loads from that same directory: `mcpx
-// call` unwraps results with unwrap.ts, the runner decodes frames with wire.ts, so both sides run one
-// piece of code. Type-only imports of them are fine anywhere: they are erased before bundling.
+// not resolve under --compile). What the host runs of them (`mcpx call` unwraps results with
+// unwrap.ts, the runner decodes frames with wire.ts) it evaluates from that same embedded text, so
+// both sides run one piece of code. Evaluated in memory, not imported from the cache directory: Bun
+// writes the transpiled form of an imported file of 4 KiB or more to its transpiler cache, whose
+// path it fixes at start from XDG_CACHE_HOME, and an empty one put `bun/@t@/` in the working
+// directory. Type-only imports of them are fine anywhere: they are erased before bundling.
 
 import { existsSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -66,12 +69,33 @@ export function builtRuntimeBundle(cacheDir: string): { path: string; exists: bo
   return { path, exists: existsSync(path) };
 }
 
-/** the wire's decoders, from the very file the launcher's runtime is built from */
-export async function loadWire(cacheDir: string): Promise<typeof import("../../launcher/wire.ts")> {
-  return await import(join(runtimeDir(cacheDir), "wire.ts"));
+/** the wire's decoders, from the very text the launcher's runtime is built from */
+export async function loadWire(): Promise<typeof import("../../launcher/wire.ts")> {
+  return evaluated(wireSource as string, "launcher/wire.ts");
 }
 
-export async function loadUnwrap(cacheDir: string): Promise<(raw: unknown) => unknown> {
-  const mod = (await import(join(runtimeDir(cacheDir), "unwrap.ts"))) as { unwrap: (raw: unknown) => unknown };
-  return mod.unwrap;
+export async function loadUnwrap(): Promise<(raw: unknown) => unknown> {
+  return evaluated<{ unwrap: (raw: unknown) => unknown }>(unwrapSource as string, "launcher/unwrap.ts").unwrap;
+}
+
+let transpiler: InstanceType<typeof Bun.Transpiler> | undefined;
+const modules = new Map<string, unknown>();
+
+/**
+ * An import-free module's exports, from its TypeScript text: its types stripped (Bun.Transpiler, in
+ * memory) and its code run as a function body, its `export` keywords dropped and its exports returned.
+ * Once per process and file.
+ */
+function evaluated<T>(source: string, file: string): T {
+  let mod = modules.get(file) as T | undefined;
+  if (mod !== undefined) return mod;
+  transpiler ??= new Bun.Transpiler({ loader: "ts", minifyWhitespace: true });
+  const { exports, imports } = transpiler.scan(source);
+  if (imports.length > 0) throw new Error(`internal: ${file} imports ${imports.map((i) => i.path).join(", ")}; the host evaluates it only import-free`);
+  const declaration = /(^|[;}\n])export (?=(?:async )?(?:function|const|let|class)\b)/g;
+  const js = transpiler.transformSync(source).replace(declaration, "$1");
+  if (/(^|[;}\n])export\b/.test(js)) throw new Error(`internal: ${file} has an export the host cannot evaluate: export declarations only`);
+  mod = new Function(`"use strict";${js};return{${exports.join(",")}};`)() as T;
+  modules.set(file, mod);
+  return mod;
 }

@@ -3,6 +3,7 @@
 // arguments are checked against that schema, and the call goes through the hook gate. Both doors
 // share this so a remote call answers exactly what a local one does.
 
+import { frameCodeOf, isErrorCode } from "../errors/codes.ts";
 import { runContext } from "../hooks/run-context.ts";
 import type { Gate } from "../hooks/types.ts";
 import { parseKeyValues } from "../mcp/call-args.ts";
@@ -53,7 +54,12 @@ export async function oneCall(
     try {
       tool = await finding;
     } catch (e) {
-      return { ok: false as const, error: { name: (e as Error).name, message: (e as Error).message } };
+      // with its code, as every other failure of the call carries one (`mcpx call --json` prints it)
+      const code = (e as { code?: unknown }).code;
+      return {
+        ok: false as const,
+        error: { name: (e as Error).name, message: (e as Error).message, code: isErrorCode(code) ? frameCodeOf(code) : frameCodeOf("INTERNAL") },
+      };
     }
     trace(`${server}.${requested}: tool found`);
     const args = input.kind === "json" ? input.args : parseKeyValues(input.items, tool.inputSchema);

@@ -9,7 +9,7 @@ import { fillTemplate, phaseBlock, type PhaseLine } from "../../launcher/templat
 import { exitCodeOf, frameCodeOf } from "../errors/codes.ts";
 import { writeContentFile } from "../paths/content-file.ts";
 import { loadWire, runtimeBundle } from "./launcher-files.ts";
-// type-only: the wire's code is loaded from the runtime's own copy (loadWire, launcher-files.ts says why)
+// type-only: the wire's code is evaluated from the runtime's own text (loadWire, launcher-files.ts says why)
 import type { Handoff, ServerBinding } from "../../launcher/wire.ts";
 import type { ScriptPhase } from "../settings/registry.ts";
 import type { Frame, SerializedError } from "./frames.ts";
@@ -103,7 +103,7 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
     const started = await startedRuntime(spec, handoff, { launcher: handed, shape }, h);
     let wire: Wire;
     try {
-      wire = await loadWire(spec.cacheDir);
+      wire = await loadWire();
     } catch (err) {
       started.channel.close();
       if (started.stdout !== undefined) closeFds(started.stdout);
@@ -113,7 +113,7 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
     return watchRun(spec, h, wire, nonce, started);
   }
   spec.runtimes?.startedWithRun?.();
-  const wire = await loadWire(spec.cacheDir);
+  const wire = await loadWire();
   const started = await spawnWithHandoffFile(spec, handoff, { launcher, runtimeFile, sockPath, sockDir: sockDir.dir, fd: wire.HANDOFF_FD }, h);
   return watchRun(spec, h, wire, nonce, started);
 }

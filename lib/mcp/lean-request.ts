@@ -110,6 +110,18 @@ export function leanRequests(client: Client, transport: Transport, McpError: typ
     if (pending.size > 0 && take(message as unknown as Record<string, unknown>)) return;
     sdkOnMessage.call(transport, message, extra);
   };
+  // a connection closed by mcpx with calls in flight (an interrupted `mcpx call`, a pool closing)
+  // tells the server first that they are cancelled, as the SDK's aborted request would
+  const close = transport.close.bind(transport);
+  transport.close = async () => {
+    const cancels = [...pending.keys()].map((id) =>
+      transport
+        .send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "the client closed the connection" } })
+        .catch(() => {}),
+    );
+    await Promise.all(cancels);
+    return close();
+  };
   const sdkOnClose = transport.onclose;
   transport.onclose = () => {
     sdkOnClose?.call(transport);

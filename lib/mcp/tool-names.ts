@@ -55,3 +55,22 @@ export function resolveToolName(requested: string, realNames: readonly string[])
     realNames.filter((name) => !isHookToolName(name)),
   );
 }
+
+/**
+ * What `mcpx call TARGET` names: SERVER.TOOL, or a bare TOOL when one server is in scope (the ad-hoc
+ * server of --stdio/--http-url, else a config's only server), as a user of one server types it.
+ * `inScope`: the ad-hoc server's name alone, or every configured name. A string is the refusal.
+ */
+export function callTarget(target: string, inScope: readonly string[]): { server: string; tool: string } | string {
+  const dot = target.indexOf(".");
+  if (dot > 0 && dot < target.length - 1) return { server: target.slice(0, dot), tool: target.slice(dot + 1) };
+  if (dot === -1 && inScope.length === 1) return { server: inScope[0]!, tool: target };
+  const example = inScope.length ? `${inScope[0]}.${dot === -1 ? target : "echo"}` : "everything.echo";
+  const scope =
+    dot !== -1
+      ? ""
+      : inScope.length
+        ? ` (a bare tool name needs one server in scope; there are ${inScope.length}: ${inScope.join(", ")})`
+        : " (no server is configured)";
+  return `"${target}" is not SERVER.TOOL${scope}: name the server, e.g. ${example}`;
+}

@@ -227,8 +227,10 @@ async function callTool(args: unknown, call: ToolCall): Promise<CallToolResult> 
   };
   // server.start hooks fired by this call report here, as they do for `mcpx call`
   const answer = await runContext.run({ hookFrame: call.hookFrame }, () => gatedCall(call.gate, { server, tool, args: toolArgs }, { push }));
-  if (!answer.ok)
-    return { content: [{ type: "text", text: answer.error.message }], structuredContent: { error: answer.error } as Record<string, unknown>, isError: true };
+  if (!answer.ok) {
+    const error = { ...answer.error, message: forAgent(answer.error.message) };
+    return { content: [{ type: "text", text: error.message }], structuredContent: { error } as Record<string, unknown>, isError: true };
+  }
   const result = asToolResult(answer.value);
   const max = call.deps.session.get("mcp.maxAnswer");
   const bytes = Buffer.byteLength(JSON.stringify(result));
@@ -239,6 +241,16 @@ async function callTool(args: unknown, call: ToolCall): Promise<CallToolResult> 
         `call it from mcpx_exec and return only the part you need, or raise mcp.maxAnswer (MCPX_MCP_MAX_ANSWER) where the server runs`,
     );
   return result;
+}
+
+/**
+ * An error's advice, as an agent can follow it: it has no shell to run `mcpx ls` in, but the door's
+ * own tools (mcpx_namespaces, mcpx_types) answer the same questions.
+ */
+function forAgent(message: string): string {
+  return message
+    .replace(/run `mcpx ls ([^`]+)` to see its tools/g, (_m, server: string) => `mcpx_types {"server": ${JSON.stringify(server)}} lists its tools`)
+    .replace(/; see mcpx ls\)/g, "; mcpx_namespaces lists them)");
 }
 
 /** a call's value as a tools/call result: an ok answer never carries isError (a hook may have applied one) */

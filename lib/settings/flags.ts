@@ -52,7 +52,8 @@ export function parseCommandArgs(command: CommandName, argv: string[], ownFlags:
   for (const decl of settingsFor(command)) {
     for (const spelling of flagSpellings(decl)) {
       spellingToPath.set(spelling, decl.path);
-      options[spelling] = { type: "string", multiple: true };
+      // a bool setting's flag is a switch (--exec-auto-install, or =false): it never takes the next word as its value
+      options[spelling] = { type: decl.kind === "bool" ? "boolean" : "string", multiple: true };
     }
   }
   const own = { ...COMMON_FLAGS, ...ownFlags };
@@ -76,8 +77,11 @@ export function parseCommandArgs(command: CommandName, argv: string[], ownFlags:
     const option = name !== undefined ? options[name] : undefined;
     if (name === undefined || option === undefined) throw new UsageError(unknownFlag(arg.slice(0, eq >= 0 ? eq : undefined), command, Object.keys(options)));
     let value: string | boolean = true;
+    const path = spellingToPath.get(name);
     if (option.type === "boolean") {
-      if (eq >= 0) throw new UsageError(`--${name} takes no value (it is a switch: give --${name} alone)`);
+      if (eq >= 0 && path) value = arg.slice(eq + 1);
+      else if (eq >= 0) throw new UsageError(`--${name} takes no value (it is a switch: give --${name} alone)`);
+      else if (path) value = "true";
     } else if (eq >= 0) value = arg.slice(eq + 1);
     else {
       const next = head[i + 1];
@@ -87,7 +91,6 @@ export function parseCommandArgs(command: CommandName, argv: string[], ownFlags:
       value = next;
       i++;
     }
-    const path = spellingToPath.get(name);
     if (path) settings.push({ path, spelling: `--${name}`, value: value as string });
     if (option.multiple) values[name] = [...((values[name] as string[] | undefined) ?? []), value as string];
     else values[name] = value; // the last of repeated ones, as node's parseArgs

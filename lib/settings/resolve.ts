@@ -60,7 +60,7 @@ export type ResolvedSettings = Map<string, ResolvedSetting>;
 const SPLICE_MARK = "-";
 
 export function resolveSettings(input: SettingsInput): ResolvedSettings {
-  for (const file of input.files) checkKnownKeys(file.path, file.data);
+  for (const file of input.files) checkKnownKeys(file.path, file.data, file.text);
   const read: ReadSource = (path) => {
     const text = readFileSync(path, "utf8");
     input.onRead?.(path, text);
@@ -81,7 +81,7 @@ function resolveOne(decl: SettingDecl, input: SettingsInput, read: ReadSource): 
   const layers: Layer[] = [
     { origin: "default", items: isListKind(decl.kind) ? (decl.default as unknown[]) : [scalarFromJson(decl, decl.default, `default of ${decl.path}`)] },
   ];
-  for (const file of input.files) layers.push(withLineOrigins(decl, file, fileLayer(decl, file.path, file.data, read)));
+  for (const file of input.files) layers.push(withLineOrigins(decl, file, fileLayer(decl, file.path, file.data, read, file.text)));
   layers.push(envLayer(decl, input.env, input.cwd, read));
   layers.push(flagLayer(decl, input.flags, input.cwd, read));
 
@@ -111,10 +111,11 @@ function resolveOne(decl: SettingDecl, input: SettingsInput, read: ReadSource): 
 
 // ── config files ────────────────────────────────────────────────────────────
 
-function fileLayer(decl: SettingDecl, file: string, data: Record<string, unknown>, read: ReadSource): Layer {
+function fileLayer(decl: SettingDecl, file: string, data: Record<string, unknown>, read: ReadSource, text?: string): Layer {
   const raw = readKey(decl.path, file, data);
   if (raw === undefined) return undefined;
-  const where = `${file} key ${decl.path}`;
+  const keyPath = Object.hasOwn(data, decl.path) ? [decl.path] : decl.path.split(".");
+  const where = `${at(file, text, keyPath)} key ${decl.path}`;
   const origin = `file:${file}`;
   if (!isListKind(decl.kind)) return { origin, items: [scalarFromJson(decl, raw, where)] };
   if (!Array.isArray(raw)) {
@@ -168,7 +169,7 @@ function readKey(path: string, file: string, data: Record<string, unknown>): unk
 const TOP_KEYS = new Set(["$schema", "mcpServers"]);
 
 /** unknown keys are errors, never ignored: a typo'd phase name must not silently do nothing */
-function checkKnownKeys(file: string, data: Record<string, unknown>): void {
+function checkKnownKeys(file: string, data: Record<string, unknown>, text?: string): void {
   const known = new Set(SETTINGS.map((s) => s.path));
   const groups = new Set(SETTINGS.filter((s) => s.path.includes(".")).map((s) => s.path.split(".")[0]!));
   for (const [key, value] of Object.entries(data)) {
@@ -176,22 +177,30 @@ function checkKnownKeys(file: string, data: Record<string, unknown>): void {
     if (known.has(key) && !(groups.has(key) && isPlainObject(value))) continue;
     if (groups.has(key) && !isPlainObject(value)) {
       const members = SETTINGS.filter((s) => s.path.startsWith(key + ".")).map((s) => s.path);
-      throw new SettingsError(`${file}: "${key}" must be an object of settings (${members.join(", ")}), got ${jsonType(value)}`);
+      throw new SettingsError(`${at(file, text, [key])}: "${key}" must be an object of settings (${members.join(", ")}), got ${jsonType(value)}`);
     }
     if (groups.has(key)) {
       for (const sub of Object.keys(value as Record<string, unknown>)) {
         if (!known.has(`${key}.${sub}`)) {
           const choices = SETTINGS.filter((s) => s.path.startsWith(key + ".")).map((s) => s.path);
-          throw new SettingsError(`${file}: unknown setting "${key}.${sub}": use one of ${choices.join(", ")}${suggest(`${key}.${sub}`, choices)}`);
+          throw new SettingsError(
+            `${at(file, text, [key, sub])}: unknown setting "${key}.${sub}": use one of ${choices.join(", ")}${suggest(`${key}.${sub}`, choices)}`,
+          );
         }
       }
       continue;
     }
     const choices = [...new Set([...TOP_KEYS, ...groups, ...SETTINGS.filter((s) => !s.path.includes(".")).map((s) => s.path)])];
     throw new SettingsError(
-      `${file}: unknown key "${key}": use one of ${choices.join(", ")} (or a dotted setting path)${suggest(key, [...known, ...choices])}`,
+      `${at(file, text, [key])}: unknown key "${key}": use one of ${choices.join(", ")} (or a dotted setting path)${suggest(key, [...known, ...choices])}`,
     );
   }
+}
+
+/** `file:line:column` of the key at `path`, as config errors name a place; the file alone without its text */
+function at(file: string, text: string | undefined, path: string[]): string {
+  const pos = text === undefined ? undefined : locateKey(text, path);
+  return pos ? `${file}:${pos.line}:${pos.column}` : file;
 }
 
 // ── environment and flags ───────────────────────────────────────────────────

@@ -311,14 +311,14 @@ describe("--remote refuses a flag that cannot travel, naming it", () => {
           ? "1"
           : d.kind === "duration"
             ? "1s"
-            : d.kind === "bool"
-              ? "true"
-              : d.kind === "json"
-                ? "{}"
-                : "x";
+            : d.kind === "json"
+              ? "{}"
+              : "x";
   for (const d of staying) {
     test(`--${flagName(d.path)} with --remote is exit 2 naming the flag and ${d.path}`, async () => {
-      const r = await mcpx(sb, ["exec", "--remote", "--daemon-address", SOCKET, `--${flagName(d.path)}`, sample(d), "1"]);
+      // a bool setting's flag is a switch: given alone, it takes no value
+      const flag = d.kind === "bool" ? [`--${flagName(d.path)}`] : [`--${flagName(d.path)}`, sample(d)];
+      const r = await mcpx(sb, ["exec", "--remote", "--daemon-address", SOCKET, ...flag, "1"]);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(`--${flagName(d.path)} does not travel with --remote`);
       expect(r.stderr).toContain(d.path);

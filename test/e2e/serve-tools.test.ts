@@ -212,6 +212,14 @@ describe("mcpx_call", () => {
     expect(textOf(r)).toContain('unknown tool "_secret"');
     expect(recordedCalls(record, "_secret")).toEqual([]);
   });
+
+  test("an unknown tool or server points the agent to the door's own tools, not to a shell's `mcpx ls`", async () => {
+    const tool = await call(s, "mcpx_call", { server: "fake", tool: "nosuch", args: {} });
+    const server = await call(s, "mcpx_call", { server: "nosuch", tool: "echo", args: {} });
+    expect(textOf(tool)).toContain('mcpx_types {"server": "fake"} lists its tools');
+    expect(textOf(server)).toContain("mcpx_namespaces lists them");
+    for (const r of [tool, server]) expect(textOf(r)).not.toContain("mcpx ls");
+  });
 });
 
 describe("what a call tells the client while it runs", () => {

@@ -127,16 +127,21 @@ describe("checkPhases", () => {
 
   test("a phase that does not parse is named, with the parser's complaint", () => {
     const msg = checkPhases({ before: ["ok()"], onError: ["log(("] });
-    expect(msg).toStartWith("script.onError does not parse as TypeScript: ");
-    expect(msg!.length).toBeGreaterThan("script.onError does not parse as TypeScript: ".length);
+    expect(msg).toStartWith("script.onError line 1, from ExecOptions.script.onError[0], does not parse as TypeScript: ");
+    expect(msg).toContain("is not closed in script.onError");
+    expect(checkPhases({ prefix: ["1", "const = 2"] }, { prefix: ["--prefix", "--prefix"] })).toBe(
+      'script.prefix line 2, from --prefix, does not parse as TypeScript: Expected identifier but found "=" at column 7',
+    );
   });
 
   test("the first broken phase in run order is the one named", () => {
-    expect(checkPhases({ suffix: ["}"], prefix: ["{"] })).toStartWith("script.prefix does not parse");
+    expect(checkPhases({ suffix: ["}"], prefix: ["{"] })).toStartWith("script.prefix line 1");
   });
 
   test("a stray brace cannot close the block a phase sits in", () => {
-    expect(checkPhases({ onSuccess: ["}"] })).toStartWith("script.onSuccess does not parse");
+    expect(checkPhases({ onSuccess: ["}"] })).toBe(
+      "script.onSuccess line 1, from ExecOptions.script.onSuccess[0], does not parse as TypeScript: Unexpected } at column 1",
+    );
   });
 
   test("a static import gets the hint to use await import()", () => {
