@@ -97,9 +97,12 @@ const PATHS: Array<{ path: string; call(m: string): Promise<Outcome> }> = [
   },
 ];
 
+// only lines the observer has finished (its echo writes the newline after the event): a line still
+// being appended while this reads is not JSON yet (read under load, it was a parse error)
+const finishedText = (text: string) => text.slice(0, text.lastIndexOf("\n") + 1);
 const eventLines = () =>
   existsSync(events)
-    ? readFileSync(events, "utf8")
+    ? finishedText(readFileSync(events, "utf8"))
         .split("\n")
         .filter((l) => l.trim())
         .map((l) => JSON.parse(l).event as { kind: string; data: { server: string; tool: string; ok: boolean } })
