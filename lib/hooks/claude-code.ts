@@ -46,6 +46,12 @@ function claudeCodeToolName(server: string, tool: string): string {
   return `mcp__${server}__${tool}`;
 }
 
+/**
+ * The session_id of a call outside any run (`mcpx call`, `mcpx_call`): Claude Code always sends one,
+ * and a script that keys state on it must get a string, the same for every call of this process
+ */
+const PROCESS_SESSION = crypto.randomUUID();
+
 /** The stdin of a claude-code compat hook; undefined where Claude Code has no matching event (every point but call). */
 export function toClaudeCodeInput(
   point: string,
@@ -56,7 +62,7 @@ export function toClaudeCodeInput(
   const event = claudeCodeEvent(point, phase);
   if (!event || !payload.call) return undefined;
   const input: ClaudeCodeInput = {
-    session_id: payload.runId,
+    session_id: payload.runId ?? PROCESS_SESSION,
     hook_event_name: event,
     tool_name: claudeCodeToolName(payload.call.server, payload.call.tool),
     tool_input: payload.call.arguments ?? {},

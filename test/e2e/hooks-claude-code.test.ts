@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { bunHook, execStream, expectExit, hookSandbox, onlyHookFrame, printed, recordedCalls, recordPath, say, script, tryCall } from "./hooks-support.ts";
+import { bunHook, execStream, expectExit, hookSandbox, mcpxWith, onlyHookFrame, printed, recordedCalls, recordPath, say, script, tryCall } from "./hooks-support.ts";
 
 const sb = hookSandbox();
 
@@ -26,6 +26,17 @@ describe.concurrent("an unmodified Claude Code PreToolUse guard refuses MCP call
     expect(String(caught.message)).toContain("Deletes are disabled in this project (mcp__fake__delete_item");
     expect(recordedCalls(record, "delete_item")).toEqual([]);
     expect(onlyHookFrame(r.frames, "cc-deny")).toMatchObject({ on: "call", phase: "before", effect: "refuse" });
+  });
+
+  test("mcpx call, outside any run, still gives a compat hook a session_id, as Claude Code always does", async () => {
+    const seen = join(sb.dir, `cc-call-input-${crypto.randomUUID()}.json`);
+    const dump = { name: "cc-dump", on: "call", phase: "before", compat: "claude-code", run: ["sh", "-c", `cat > ${seen}`] };
+    const r = await mcpxWith(sb, ["call", "fake.echo", "message=hi"], { hooks: [dump] });
+    expect(r.code).toBe(0);
+    const input = JSON.parse(readFileSync(seen, "utf8")) as { session_id?: unknown; hook_event_name: string };
+    expect(input.hook_event_name).toBe("PreToolUse");
+    expect(typeof input.session_id).toBe("string");
+    expect((input.session_id as string).length).toBeGreaterThan(0);
   });
 
   test("the same deny script lets a tool it does not guard through", async () => {
