@@ -6,7 +6,20 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { bunHook, execStream, expectExit, hookSandbox, mcpxWith, onlyHookFrame, printed, recordedCalls, recordPath, say, script, tryCall } from "./hooks-support.ts";
+import {
+  bunHook,
+  execStream,
+  expectExit,
+  hookSandbox,
+  mcpxWith,
+  onlyHookFrame,
+  printed,
+  recordedCalls,
+  recordPath,
+  say,
+  script,
+  tryCall,
+} from "./hooks-support.ts";
 
 const sb = hookSandbox();
 
