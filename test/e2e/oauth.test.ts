@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { sandbox } from "./harness.ts";
+import { MCPX, sandbox } from "./harness.ts";
 import { BROWSER, FAKE_BROWSER, oauthEvents, startOAuthServer, type OAuthFixture } from "./oauth-support.ts";
 import { expectExit, leftoverProcesses, mcpx, parseFrames, writeConfig } from "./support.ts";
 
@@ -147,6 +147,34 @@ describe("an HTTP server that requires OAuth", () => {
     expect(stdio.stderr).toContain("is a stdio server");
     expectExit(await mcpx(sb, ["auth"]), 2);
     writeConfig(sb, ".mcpx.json", { mcpServers: { notes: { url: server.url } } });
+  });
+});
+
+describe("a browser that cannot be opened", () => {
+  test("mcpx auth says it asked the opener, then that the opener failed, never that it opened a browser", async () => {
+    const sb3 = sandbox();
+    const fixture = await startOAuthServer(sb3.env, {});
+    try {
+      writeConfig(sb3, ".mcpx.json", { mcpServers: { notes: { url: fixture.url } } });
+      // `false` stands for an xdg-open that found no browser: it exits 1 at once
+      const proc = Bun.spawn([MCPX, "auth", "notes"], { cwd: sb3.dir, env: { ...sb3.env, BROWSER: "false" }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+      let said = "";
+      const decoder = new TextDecoder();
+      const reader = (proc.stderr as ReadableStream<Uint8Array>).getReader();
+      // the login waits for a redirect that never comes: read until the failure is said, then interrupt it
+      for (const until = Date.now() + 20_000; !said.includes("could not open it") && Date.now() < until; ) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        said += decoder.decode(value, { stream: true });
+      }
+      proc.kill("SIGINT");
+      await proc.exited;
+      expect(said).toContain("mcpx: asked false to open it");
+      expect(said).toContain("mcpx: false could not open it (exit 1): open the URL above yourself");
+      expect(said).not.toContain("opened it with");
+    } finally {
+      await fixture.stop();
+    }
   });
 });
 

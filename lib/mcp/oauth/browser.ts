@@ -17,6 +17,8 @@ export interface Opened {
   program: string;
   /** settles when it has exited, or OPENER_EXIT_GRACE_MS after the call */
   settle(): Promise<void>;
+  /** its exit code, once it has exited: not 0 means it could not open the URL */
+  exited: Promise<number>;
 }
 
 /**
@@ -52,7 +54,7 @@ export function openBrowser(url: string, env: Record<string, string | undefined>
         clearTimeout(timer),
       );
     };
-    return { program: argv[0]!, settle };
+    return { program: argv[0]!, settle, exited: proc.exited };
   } catch {
     return undefined;
   }
