@@ -13,7 +13,7 @@ import { sandboxContext } from "../exec/sandbox-policy.ts";
 import { runLimits } from "../exec/run-limits.ts";
 import type { Frame } from "../exec/frames.ts";
 import { ExecOptionsSchema, type ExecOptions } from "../exec/options-schema.ts";
-import { serverDefaultOrigins, withServerDefaults } from "../exec/server-defaults.ts";
+import { serverDefaultOrigins, spliceRequestPhases, withServerDefaults } from "../exec/server-defaults.ts";
 import { perRunHooks } from "../hooks/build-gate.ts";
 import type { Hook } from "../hooks/hook.ts";
 import { textModeStdout } from "../render/frames-to-cli.ts";
@@ -38,17 +38,21 @@ export const execRoute: Handler = async (req, { deps }) => {
         `…), not ${Array.isArray(body.value) ? "an array" : JSON.stringify(body.value)}`,
     );
   }
-  const parsed = v.safeParse(ExecOptionsSchema, body.value);
+  const door = "the POST /v1/exec body";
+  // a null or "-" phase line splices the daemon's own lines in there, before anything is validated
+  const spliced = spliceRequestPhases(body.value as Record<string, unknown>, deps.session, door);
+  const sent = spliced.raw;
+  const parsed = v.safeParse(ExecOptionsSchema, sent);
   if (!parsed.success) {
     const issues = describeIssues(ExecOptionsSchema, parsed.issues);
     return errorResponse(400, "BAD_REQUEST", `the body is not valid ExecOptions: ${issuesSummary(issues)}`, { issues });
   }
   // the same table every door reads; the user's own doors may set every field today
-  const refused = refusedField("user", body.value as Record<string, unknown>);
+  const refused = refusedField("user", sent);
   if (refused) return errorResponse(403, "FORBIDDEN", `POST /v1/exec refused ${refused}`);
   const { session, engine } = deps;
   // a knob the request leaves out is the daemon's own setting, exactly as mcpx_exec does it
-  const opts: ExecOptions = withServerDefaults(body.value as Record<string, unknown>, parsed.output, deps.session);
+  const opts: ExecOptions = withServerDefaults(sent, parsed.output, deps.session);
   // per-run hooks are checked here so a bad one is a 400, as a bad hook is a usage error on the CLI
   try {
     opts.hooks = withoutHooksInForce(opts.hooks, perRunHooks(opts.hooks, resolve(session.cwd, opts.cwd ?? "."), session.env), engine.gate.hooks);
@@ -71,7 +75,7 @@ export const execRoute: Handler = async (req, { deps }) => {
     limits: runLimits(session, "http"),
     signal: run.signal,
     runtimes: deps.runtimes,
-    phaseOrigins: serverDefaultOrigins(body.value as Record<string, unknown>, parsed.output, session, "the POST /v1/exec body"),
+    phaseOrigins: serverDefaultOrigins(sent, parsed.output, session, door, spliced.origins),
   });
 
   const output = opts.output ?? (wantsNdjson(req) ? "stream" : "json");

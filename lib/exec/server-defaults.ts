@@ -7,6 +7,7 @@ import * as v from "valibot";
 import type { Session } from "../session/session.ts";
 import { SCRIPT_PHASES } from "../settings/registry.ts";
 import { ExecOptionsSchema, type ExecOptions } from "./options-schema.ts";
+import { spliceLayers } from "../config/null-splice.ts";
 import { requestPhaseOrigins, settingsPhaseOrigins, type PhaseOrigins } from "./phase-origins.ts";
 
 /**
@@ -32,10 +33,43 @@ export function serverDefaultOrigins(
   given: ExecOptions,
   session: Pick<Session, "settings">,
   door: string,
+  spliced: Partial<PhaseOrigins> = {},
 ): Partial<PhaseOrigins> {
   const configured = settingsPhaseOrigins(session.settings);
-  const sent = requestPhaseOrigins(given.script, door);
+  const sent = { ...requestPhaseOrigins(given.script, door), ...spliced };
   return Object.fromEntries(SCRIPT_PHASES.map((p) => [p, callerGave(raw, p) ? sent[p] : configured[p]]));
+}
+
+/** a request's phase lines with the server's own lines spliced in where they asked, and where each line came from */
+export interface SplicedRequest {
+  raw: Record<string, unknown>;
+  origins: Partial<PhaseOrigins>;
+}
+
+/**
+ * The null-splice rule (lib/config/null-splice.ts) on a request's phases: a `null` or `"-"` line
+ * stands for the server's configured lines of that phase, spliced in at that place, as `-` does in
+ * a flag (`--before 'log(1)' --before -`). Run before the request is validated, so that every line
+ * after it is plain source; a phase without either is left as sent.
+ */
+export function spliceRequestPhases(raw: Record<string, unknown>, session: Pick<Session, "settings">, door: string): SplicedRequest {
+  const script = raw.script;
+  if (script === null || typeof script !== "object" || Array.isArray(script)) return { raw, origins: {} };
+  const configuredOrigins = settingsPhaseOrigins(session.settings);
+  const out: Record<string, unknown> = { ...(script as Record<string, unknown>) };
+  const origins: Partial<PhaseOrigins> = {};
+  for (const phase of SCRIPT_PHASES) {
+    const lines = out[phase];
+    if (!Array.isArray(lines) || !lines.some((l) => l === null || l === "-")) continue;
+    const configured = (session.settings.get(`script.${phase}`)?.items ?? []).map((i) => String(i.value));
+    const spliced = spliceLayers<string>([
+      { origin: "server", items: configured, itemOrigins: configuredOrigins[phase] },
+      { origin: door, items: lines.map((l) => (l === "-" ? null : l)) as Array<string | null> },
+    ]).items;
+    out[phase] = spliced.map((i) => i.value);
+    origins[phase] = spliced.map((i) => i.origin);
+  }
+  return { raw: { ...raw, script: out }, origins };
 }
 
 function callerGave(raw: Record<string, unknown>, phase: string): boolean {

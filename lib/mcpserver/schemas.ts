@@ -18,7 +18,8 @@ const EXEC_KEY_DOCS: Record<string, string> = {
     "(before the server namespaces, tools and call exist; log, emit, script and result do), " +
     "prefix (after them), onSuccess (sees result.value), onError (sees result.error, which " +
     "still propagates), suffix (last, on both paths). A phase you give replaces the server's " +
-    "configured lines for it; a phase you leave out keeps them.",
+    'configured lines for it, unless it holds "-" (or null): the server\'s lines go there ' +
+    '(["log(1)", "-"] runs yours first, then the server\'s); a phase you leave out keeps them.',
   hooks:
     "Hooks on the script or call point for this run only (call hooks see this run's own calls), as in config, and only plugin hooks (a tool " +
     'call through the hook gate: {"on":"script","phase":"before","plugin":"server.tool","args":{},"effect":"refuse"}); ' +

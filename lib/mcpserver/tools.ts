@@ -2,7 +2,7 @@
 // schema is generated from, and the handler. Every failure is a result with isError and a message
 // that says what to do next, never a protocol error: the model reading it can correct itself.
 
-import { serverDefaultOrigins, withServerDefaults } from "../exec/server-defaults.ts";
+import { serverDefaultOrigins, spliceRequestPhases, withServerDefaults } from "../exec/server-defaults.ts";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type * as v from "valibot";
 import { renderToolTypes } from "../codegen/declarations.ts";
@@ -152,7 +152,11 @@ export const SERVED_TOOLS: readonly ServedTool[] = [
   },
 ];
 
-async function execTool(args: unknown, call: ToolCall): Promise<CallToolResult> {
+async function execTool(sent: unknown, call: ToolCall): Promise<CallToolResult> {
+  const door = "the mcpx_exec arguments";
+  // a null or "-" phase line splices the server's own lines in there, before anything is validated
+  const spliced = isObject(sent) ? spliceRequestPhases(sent, call.deps.session, door) : undefined;
+  const args: unknown = spliced?.raw ?? sent;
   const parsed = parseToolArgs("mcpx_exec", McpExecArgsSchema, args);
   if (!parsed.ok) return failure(parsed.message);
   // an MCP client is an agent: it may set only what code in the sandbox could do itself
@@ -172,7 +176,7 @@ async function execTool(args: unknown, call: ToolCall): Promise<CallToolResult> 
     limits: runLimits(session, "mcp"),
     signal: call.signal,
     runtimes: call.deps.runtimes,
-    phaseOrigins: serverDefaultOrigins(args as Record<string, unknown>, parsed.value as ExecOptions, session, "the mcpx_exec arguments"),
+    phaseOrigins: serverDefaultOrigins(args as Record<string, unknown>, parsed.value as ExecOptions, session, door, spliced?.origins),
   });
   const seen: Frame[] = [];
   const envelope = await collectEnvelope(tap(frames, call, seen));
@@ -313,6 +317,10 @@ async function typesTool(args: unknown, call: ToolCall): Promise<CallToolResult>
 
 function text(t: string): CallToolResult {
   return { content: [{ type: "text", text: t }] };
+}
+
+function isObject(x: unknown): x is Record<string, unknown> {
+  return x !== null && typeof x === "object" && !Array.isArray(x);
 }
 
 export function failure(message: string): CallToolResult {
