@@ -25,7 +25,8 @@ import { scriptEnv } from "./script-env.ts";
 import type { RuntimeSource } from "./ready-runtime.ts";
 import { decideSandbox } from "./sandbox.ts";
 import type { SandboxContext } from "./sandbox-policy.ts";
-import { stricter, type RunLimits } from "./run-limits.ts";
+import { stricterLimit } from "../hooks/policy.ts";
+import type { RunLimits } from "./run-limits.ts";
 
 export interface ExecContext {
   gate: Gate;
@@ -131,6 +132,8 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, run
     name: b.name,
     global: b.hiddenBecause ? null : b.identifier,
   }));
+  const doorTimeoutMs = ctx.limits?.timeoutMs ?? 0;
+  const timeoutMs = stricterLimit(opts.timeoutMs, doorTimeoutMs);
   const spec: RunSpec = {
     runId,
     scriptPath,
@@ -139,9 +142,9 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, run
     export: opts.export,
     phases: phaseLines(opts.script, ctx.phaseOrigins),
     runtime: opts.runtime,
-    timeoutMs: stricter(opts.timeoutMs, ctx.limits?.timeoutMs ?? 0),
+    timeoutMs,
     // the door's limit is named only when it is the one that applies
-    timeoutFrom: ctx.limits?.timeoutMs && stricter(opts.timeoutMs, ctx.limits.timeoutMs) === ctx.limits.timeoutMs ? ctx.limits.timeoutFrom : undefined,
+    timeoutFrom: doorTimeoutMs && timeoutMs === doorTimeoutMs ? ctx.limits?.timeoutFrom : undefined,
     heap: ctx.limits?.heapMb ? { mb: ctx.limits.heapMb, from: ctx.limits.heapFrom } : undefined,
     // a sandboxed run's variables are a view inside it (RunSpec.sandbox.callerEnv), never its runtime's environment
     env: scriptEnv(ctx.env, sandbox.on ? {} : opts.env),

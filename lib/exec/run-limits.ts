@@ -4,6 +4,7 @@
 // /v1/exec keep no time limit by default, and exec.maxHeap (off by default) on every door.
 
 import type { Session } from "../session/session.ts";
+import { stricterLimit } from "../hooks/policy.ts";
 import type { Door } from "./sandbox.ts";
 
 export interface RunLimits {
@@ -19,16 +20,11 @@ export function runLimits(session: Pick<Session, "get">, door: Door): RunLimits 
   const own = session.get("exec.maxHeap");
   if (door !== "mcp") return { timeoutMs: 0, timeoutFrom: "exec.timeout / --timeout", heapMb: own, heapFrom: "exec.maxHeap" };
   const agentHeap = session.get("exec.agentMaxHeap");
-  const heapMb = stricter(own, agentHeap);
+  const heapMb = stricterLimit(own, agentHeap);
   return {
     timeoutMs: session.get("exec.agentTimeout"),
     timeoutFrom: "exec.agentTimeout, the limit of every mcpx_exec run",
     heapMb,
     heapFrom: heapMb === agentHeap ? "exec.agentMaxHeap" : "exec.maxHeap",
   };
-}
-
-/** the stricter of two limits where 0 is none */
-export function stricter(a: number, b: number): number {
-  return a === 0 ? b : b === 0 ? a : Math.min(a, b);
 }

@@ -8,6 +8,7 @@ import type { Session } from "../session/session.ts";
 import { SCRIPT_PHASES } from "../settings/registry.ts";
 import { ExecOptionsSchema, type ExecOptions } from "./options-schema.ts";
 import { spliceLayers } from "../config/null-splice.ts";
+import { isPlainObject } from "../util/json-type.ts";
 import { requestPhaseOrigins, settingsPhaseOrigins, type PhaseOrigins } from "./phase-origins.ts";
 
 /**
@@ -54,16 +55,15 @@ export interface SplicedRequest {
  */
 export function spliceRequestPhases(raw: Record<string, unknown>, session: Pick<Session, "settings">, door: string): SplicedRequest {
   const script = raw.script;
-  if (script === null || typeof script !== "object" || Array.isArray(script)) return { raw, origins: {} };
-  const configuredOrigins = settingsPhaseOrigins(session.settings);
-  const out: Record<string, unknown> = { ...(script as Record<string, unknown>) };
+  if (!isPlainObject(script)) return { raw, origins: {} };
+  const out: Record<string, unknown> = { ...script };
   const origins: Partial<PhaseOrigins> = {};
   for (const phase of SCRIPT_PHASES) {
     const lines = out[phase];
     if (!Array.isArray(lines) || !lines.some((l) => l === null || l === "-")) continue;
-    const configured = (session.settings.get(`script.${phase}`)?.items ?? []).map((i) => String(i.value));
+    const configured = session.settings.get(`script.${phase}`)?.items ?? [];
     const spliced = spliceLayers<string>([
-      { origin: "server", items: configured, itemOrigins: configuredOrigins[phase] },
+      { origin: "server", items: configured.map((i) => String(i.value)), itemOrigins: settingsPhaseOrigins(session.settings)[phase] },
       { origin: door, items: lines.map((l) => (l === "-" ? null : l)) as Array<string | null> },
     ]).items;
     out[phase] = spliced.map((i) => i.value);

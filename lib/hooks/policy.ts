@@ -58,7 +58,12 @@ export function stricterPolicy(base: GatePolicy, run: Partial<Record<PolicySetti
 }
 
 function stricterNumber(a: number, b: number, zeroIsNone: boolean): number {
-  if (zeroIsNone && a === 0) return b;
-  if (zeroIsNone && b === 0) return a;
+  return zeroIsNone ? stricterLimit(a, b) : Math.min(a, b);
+}
+
+/** the stricter of two limits where 0 is none (a timeout, a heap size): the run's and a door's meet here too (run-limits.ts) */
+export function stricterLimit(a: number, b: number): number {
+  if (a === 0) return b;
+  if (b === 0) return a;
   return Math.min(a, b);
 }

@@ -22,6 +22,7 @@ import type { Engine } from "../session/engine.ts";
 import type { Session } from "../session/session.ts";
 import type { RuntimeSource } from "../exec/ready-runtime.ts";
 import { refusedField } from "../trust/door-authority.ts";
+import { isPlainObject } from "../util/json-type.ts";
 import { agentCompact, agentStop, hookToolText } from "./agent-hooks.ts";
 import { execAnswer } from "./exec-answer.ts";
 import { McpAgentHookArgsSchema, McpCallArgsSchema, McpExecArgsSchema, McpNamespacesArgsSchema, McpTypesArgsSchema, parseToolArgs } from "./schemas.ts";
@@ -155,7 +156,7 @@ export const SERVED_TOOLS: readonly ServedTool[] = [
 async function execTool(sent: unknown, call: ToolCall): Promise<CallToolResult> {
   const door = "the mcpx_exec arguments";
   // a null or "-" phase line splices the server's own lines in there, before anything is validated
-  const spliced = isObject(sent) ? spliceRequestPhases(sent, call.deps.session, door) : undefined;
+  const spliced = isPlainObject(sent) ? spliceRequestPhases(sent, call.deps.session, door) : undefined;
   const args: unknown = spliced?.raw ?? sent;
   const parsed = parseToolArgs("mcpx_exec", McpExecArgsSchema, args);
   if (!parsed.ok) return failure(parsed.message);
@@ -317,10 +318,6 @@ async function typesTool(args: unknown, call: ToolCall): Promise<CallToolResult>
 
 function text(t: string): CallToolResult {
   return { content: [{ type: "text", text: t }] };
-}
-
-function isObject(x: unknown): x is Record<string, unknown> {
-  return x !== null && typeof x === "object" && !Array.isArray(x);
 }
 
 export function failure(message: string): CallToolResult {

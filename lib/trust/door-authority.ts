@@ -6,6 +6,8 @@
 // code in a sandbox, which cannot start a process, set a process's environment, reach the network
 // past the gate, or widen its own sandbox. A refusal names the field and says why.
 
+import { isPlainObject } from "../util/json-type.ts";
+
 /**
  * who is asking: the user (the CLI, /v1 on the unix socket or over TCP with the token) or an agent
  * (mcpx_exec and mcpx_call on `mcpx serve` and the daemon's /mcp); docs/security.md has the doors
@@ -81,7 +83,7 @@ export function refusedField(caller: Caller, request: Record<string, unknown>): 
 function agentHooks(value: unknown): string | undefined {
   if (!Array.isArray(value)) return undefined;
   for (const [i, hook] of value.entries()) {
-    if (hook === null || typeof hook !== "object") continue;
+    if (!isPlainObject(hook)) continue;
     for (const action of AGENT_REFUSED_HOOK_ACTIONS) {
       if (!Object.hasOwn(hook, action)) continue;
       return (
@@ -96,7 +98,7 @@ function agentHooks(value: unknown): string | undefined {
 }
 
 function agentEnv(value: unknown): string | undefined {
-  if (value === null || typeof value !== "object") return undefined;
+  if (!isPlainObject(value)) return undefined;
   const bad = Object.keys(value).filter((k) => AGENT_REFUSED_ENV.test(k));
   if (bad.length === 0) return undefined;
   return (
