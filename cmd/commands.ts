@@ -37,7 +37,8 @@ export const COMMAND_DESCRIPTIONS = {
     "Print a completion script for bash, zsh or fish, generated from the commands and settings: " +
     "source <(mcpx completion bash), or write it where the shell loads completions",
   daemon:
-    "Serve /v1/exec, /v1/settings, /v1/events and /v1/health on a unix socket (default) or loopback TCP with a token, until SIGINT/SIGTERM (docs/daemon.md)",
+    "Serve /v1/exec, /v1/settings, /v1/events and /v1/health on a unix socket (default: one per config) or loopback TCP with a token, " +
+    "until SIGINT/SIGTERM; start, status, stop, restart: the same daemon in the background (docs/daemon.md)",
 } as const;
 
 export type CommandName = keyof typeof COMMAND_DESCRIPTIONS;
@@ -65,7 +66,12 @@ export const COMMAND_EXAMPLES: Record<CommandName, readonly string[]> = {
   settings: ["mcpx settings list", "mcpx settings get script.before"],
   hooks: ["mcpx hooks list", "mcpx hooks explain everything.echo", "mcpx hooks test my-hook --event payload.json"],
   serve: ["mcpx serve                                 # as an MCP server of an agent host"],
-  daemon: ["mcpx daemon", 'mcpx daemon --daemon-address http://127.0.0.1:7777 --daemon-token "$TOKEN"'],
+  daemon: [
+    "mcpx daemon start                         # in the background; status, stop and restart find it again",
+    "mcpx daemon status --json",
+    "mcpx daemon                               # in the foreground, until SIGINT/SIGTERM",
+    'mcpx daemon --daemon-address http://127.0.0.1:7777 --daemon-token "$TOKEN"',
+  ],
   auth: ["mcpx auth notes                           # log in: a browser, or the printed URL", "mcpx auth notes --logout"],
   trust: [
     "mcpx trust                                # every untrusted project file in force here, as it is now",

@@ -9,6 +9,7 @@ import { out } from "../lib/util/fd-write.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand, type Command, type CommandName } from "./commands.ts";
 import { ACTION_FLAGS } from "./config-servers.ts";
+import { DAEMON_ACTIONS } from "../lib/daemon/lifecycle.ts";
 import { bashScript, fishScript, zshScript, type CompletionCommand, type CompletionFlag, type CompletionModel } from "./completion-scripts.ts";
 
 const SHELLS = { bash: bashScript, zsh: zshScript, fish: fishScript } as const;
@@ -19,6 +20,7 @@ const ACTIONS: Partial<Record<CommandName, readonly string[]>> = {
   settings: ["list", "get"],
   hooks: ["list", "explain", "test"],
   completion: Object.keys(SHELLS),
+  daemon: DAEMON_ACTIONS,
 };
 
 /** what a later positional is: a script file (run), a config file (trust), a setting path (settings get) */

@@ -3,8 +3,9 @@
 // command would have thrown locally (an unknown server, refused arguments): it is thrown here with
 // its code, so the exit code and the message are the local ones.
 
-import { parseAddress } from "../lib/daemon/address.ts";
+import { sessionAddress } from "../lib/daemon/address.ts";
 import { daemonJson } from "../lib/daemon/client.ts";
+import { withDaemon } from "../lib/daemon/on-demand.ts";
 import type { Thrown } from "../lib/daemon/thrown.ts";
 import { McpxError } from "../lib/errors/mcpx-error.ts";
 import { refuseStayingFlags } from "../lib/exec/remote.ts";
@@ -25,8 +26,8 @@ export async function askDaemon<T extends { thrown?: Thrown }>(
   body?: unknown,
 ): Promise<T> {
   refuseStayingFlags(session, command);
-  const address = parseAddress(session.get("daemon.address"), session.env, `daemon.address (${session.settings.get("daemon.address")!.origin})`);
-  const reply = await daemonJson<T>(address, session.get("daemon.token"), method, path, body);
+  const address = sessionAddress(session);
+  const reply = await withDaemon(session, address, () => daemonJson<T>(address, session.get("daemon.token"), method, path, body));
   if (reply.thrown) throw new McpxError(reply.thrown.message, reply.thrown.code);
   return reply;
 }

@@ -14,7 +14,8 @@ import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flag
 import type { Session } from "../lib/session/session.ts";
 import { AD_HOC_FLAGS, refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
 import { wantsDaemon } from "./daemon-request.ts";
-import { parseAddress } from "../lib/daemon/address.ts";
+import { sessionAddress } from "../lib/daemon/address.ts";
+import { streamWithDaemon } from "../lib/daemon/on-demand.ts";
 import { postExec } from "../lib/daemon/client.ts";
 import { refuseStayingFlags, remoteRunSettings, remoteHooks } from "../lib/exec/remote.ts";
 import { openEngine } from "../lib/session/engine.ts";
@@ -133,7 +134,7 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
 // the same renderFrames, so stdout, stderr, the envelope and the exit code match a local run.
 async function runRemote(opts: ExecOptions, session: Session, kind: "run" | "exec"): Promise<number> {
   refuseStayingFlags(session, kind);
-  const address = parseAddress(session.get("daemon.address"), session.env, `daemon.address (${session.settings.get("daemon.address")!.origin})`);
+  const address = sessionAddress(session);
   const remote: ExecOptions = { ...opts, cwd: session.cwd, hooks: remoteHooks(session), settings: remoteRunSettings(session) };
   const abort = new AbortController();
   const onSignal = () => abort.abort();
@@ -141,7 +142,7 @@ async function runRemote(opts: ExecOptions, session: Session, kind: "run" | "exe
   process.on("SIGTERM", onSignal);
   commandHandlesSignals();
   try {
-    const frames = postExec(address, session.get("daemon.token"), remote, abort.signal);
+    const frames = streamWithDaemon(session, address, () => postExec(address, session.get("daemon.token"), remote, abort.signal));
     return await renderFrames(frames, { mode: opts.output!, format: session.get("logging.format"), level: session.get("logging.level") });
   } finally {
     process.off("SIGINT", onSignal);

@@ -1,9 +1,13 @@
 // Where the daemon listens and where --remote connects, from the daemon.address setting. Pure: the
-// text and the environment in, a parsed address or an error that names the setting out. A unix
-// socket is the default; TCP is loopback only (and the server also insists on daemon.token).
+// text, the environment and the config chain in, a parsed address or an error that names the setting
+// out. A unix socket is the default, one per user and config chain; TCP is loopback only (and the
+// server also insists on daemon.token).
 
+import { createHash } from "node:crypto";
 import { isAbsolute, join } from "node:path";
+import { userConfigFile } from "../config/find.ts";
 import { runtimeDir } from "../paths/dirs.ts";
+import type { Session } from "../session/session.ts";
 import { SettingsError } from "../settings/resolve.ts";
 
 export type DaemonAddress = { kind: "unix"; path: string } | { kind: "tcp"; host: "127.0.0.1" | "::1"; port: number };
@@ -14,18 +18,46 @@ const TCP_HOSTS: Record<string, "127.0.0.1" | "::1"> = { "127.0.0.1": "127.0.0.1
 const ACCEPTED_ADDRESSES =
   "an absolute unix socket path (optionally unix:/path), or http://127.0.0.1:PORT, http://[::1]:PORT or http://localhost:PORT (TCP is loopback only)";
 
-/** the socket a daemon uses when daemon.address is empty */
-export function defaultSocketPath(env: Record<string, string | undefined>): string {
-  return join(runtimeDir(env), "daemon.sock");
+/**
+ * The socket a daemon uses when daemon.address is empty: one per user (the runtime directory is the
+ * user's) and config chain. The user's own config alone gets `daemon.sock`; a chain with a project
+ * file (or --config) gets `d-HASH.sock`, HASH standing for the chain's paths, so a `--remote` run in
+ * one project never reaches the daemon, servers and hooks another project's config started. The
+ * name fits the runtime directory's socket-length budget (lib/paths/dirs.ts).
+ */
+export function defaultSocketPath(env: Record<string, string | undefined>, configFiles: readonly string[] = []): string {
+  const user = userConfigFile(env);
+  const chain = configFiles.filter((f) => f !== user);
+  if (chain.length === 0) return join(runtimeDir(env), "daemon.sock");
+  const hash = createHash("sha256").update(chain.join("\0")).digest("hex").slice(0, 10);
+  return join(runtimeDir(env), `d-${hash}.sock`);
+}
+
+/** daemon.address as a session has it: the daemon's own (`allowPortZero`) or the one a client connects to */
+export function sessionAddress(session: Session, allowPortZero = false): DaemonAddress {
+  const where = `daemon.address (${session.settings.get("daemon.address")!.origin})`;
+  return parseAddress(session.get("daemon.address"), session.env, where, allowPortZero, configPaths(session));
+}
+
+/** the config chain's paths, lowest precedence first */
+export function configPaths(session: Session): string[] {
+  return session.config.files.map((f) => f.path);
 }
 
 /**
  * Parses daemon.address. `where` names the value in errors (the setting and its origin).
  * `allowPortZero`: a daemon may ask for any free port (it prints the one it got); a client may not.
+ * `configFiles`: the chain the empty (default) address is chosen by.
  */
-export function parseAddress(text: string, env: Record<string, string | undefined>, where = "daemon.address", allowPortZero = false): DaemonAddress {
+export function parseAddress(
+  text: string,
+  env: Record<string, string | undefined>,
+  where = "daemon.address",
+  allowPortZero = false,
+  configFiles: readonly string[] = [],
+): DaemonAddress {
   const raw = text.trim();
-  if (raw === "") return { kind: "unix", path: defaultSocketPath(env) };
+  if (raw === "") return { kind: "unix", path: defaultSocketPath(env, configFiles) };
   const bad = (why: string): never => {
     throw new SettingsError(`${where} "${text}": ${why}; use ${ACCEPTED_ADDRESSES}`);
   };

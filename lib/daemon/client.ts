@@ -116,7 +116,7 @@ function unreachable(e: unknown, where: string): DaemonClientError {
     ["ENOENT", "ECONNREFUSED", "ConnectionRefused", "FailedToOpenSocket"].includes(code) ||
     /ENOENT|ECONNREFUSED|Unable to connect/i.test(String((e as Error).message))
   ) {
-    return new DaemonClientError(`no daemon at ${where}: start one with \`mcpx daemon\``, "E_NO_DAEMON");
+    return new DaemonClientError(`no daemon at ${where}: start one with \`mcpx daemon start\``, "E_NO_DAEMON");
   }
   return new DaemonClientError(`the daemon at ${where} could not be reached: ${(e as Error).message}`, "E_DAEMON_UNREACHABLE");
 }

@@ -28,11 +28,20 @@ const healthRoute: Handler = (_req, { deps }) =>
     uptimeMs: Date.now() - deps.startedAt,
     runs: { active: deps.runs.active, total: deps.runs.total },
     events: { lastSeq: deps.engine.bus.lastSeq },
+    cwd: deps.session.cwd,
+    config: deps.session.config.files.map((f) => f.path),
   });
 
 /** in match order: a literal path before a placeholder that would also match it */
 export const ROUTES: readonly Route[] = [
-  { methods: ["GET"], path: "/v1/health", doc: "`{ok, version, pid, uptimeMs, runs: {active, total}, events: {lastSeq}}`", handle: healthRoute },
+  {
+    methods: ["GET"],
+    path: "/v1/health",
+    doc:
+      "`{ok, version, pid, uptimeMs, runs: {active, total}, events: {lastSeq}, cwd, config}`: `config` is the chain of config " +
+      "files it opened, lowest precedence first",
+    handle: healthRoute,
+  },
   {
     methods: ["POST"],
     path: "/v1/exec",

@@ -3,7 +3,7 @@
 // bearer token. It ends cleanly on SIGINT/SIGTERM: runs are cancelled (their process groups ended),
 // event streams closed, the pool closed and the socket removed.
 
-import { chmodSync, existsSync, lstatSync, mkdirSync, rmSync, type Stats } from "node:fs";
+import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, rmSync, writeSync, type Stats } from "node:fs";
 import { dirname } from "node:path";
 import type { Server } from "bun";
 import { McpxError } from "../errors/mcpx-error.ts";
@@ -11,7 +11,7 @@ import { openEngine, type Engine } from "../session/engine.ts";
 import type { Session } from "../session/session.ts";
 import { SettingsError } from "../settings/resolve.ts";
 import { err } from "../util/fd-write.ts";
-import { defaultSocketPath, formatAddress, parseAddress, type DaemonAddress } from "./address.ts";
+import { configPaths, defaultSocketPath, formatAddress, sessionAddress, type DaemonAddress } from "./address.ts";
 import type { DaemonDeps } from "./context.ts";
 import { bearerOk, errorResponse } from "./http.ts";
 import { startReaper } from "./reaper.ts";
@@ -25,6 +25,7 @@ import { runtimeBundle } from "../exec/launcher-files.ts";
 import { bunShape } from "../exec/ready-runtime.ts";
 import { denoShape, nodeShape } from "../exec/runtimes.ts";
 import { scriptEnv } from "../exec/script-env.ts";
+import { daemonFiles, READY_FD_VAR, removePidFile, writePidFile } from "./lifecycle.ts";
 import { dispatch } from "./routes.ts";
 import { runsFor } from "./runs.ts";
 import { keepAliveMs } from "./sse.ts";
@@ -51,8 +52,7 @@ export class DaemonError extends McpxError {
 }
 
 export async function startDaemon(session: Session): Promise<Daemon> {
-  const origin = session.settings.get("daemon.address")!.origin;
-  const addr = parseAddress(session.get("daemon.address"), session.env, `daemon.address (${origin})`, true);
+  const addr = sessionAddress(session, true);
   const token = session.get("daemon.token");
   if (addr.kind === "tcp" && token === "") {
     throw new SettingsError(
@@ -67,7 +67,7 @@ export async function startDaemon(session: Session): Promise<Daemon> {
   if (maxBody <= 0) throw new SettingsError(`daemon.maxBody ${maxBody}: give the largest request body to accept, in bytes (> 0)`);
   const keepAlive = keepAliveMs(session.env);
   const runs = runsFor(session);
-  if (addr.kind === "unix") await prepareSocketPath(addr.path, addr.path === defaultSocketPath(session.env));
+  if (addr.kind === "unix") await prepareSocketPath(addr.path, addr.path === defaultSocketPath(session.env, configPaths(session)));
 
   const engine = openEngine(session, { calls: hookCalls(session) });
   const deps: DaemonDeps = {
@@ -110,13 +110,36 @@ export async function startDaemon(session: Session): Promise<Daemon> {
       await server.stop(true);
       await closeEngine(engine);
       if (addr.kind === "unix") rmSync(addr.path, { force: true });
+      if (files) removePidFile(files.pid, process.pid);
       closedResolve();
     })());
+  // a TCP daemon on port 0 has no address to be found by again: no pid file
+  const files = addr.kind === "tcp" && addr.port === 0 ? undefined : daemonFiles(addr, session.env);
+  if (files) writePidFile(files.pid, process.pid);
   void primeRuntime(session, deps.runtimes);
   err(`mcpx daemon listening on ${address}\n`);
+  tellReady(session.env, address);
   const unsandboxed = unsandboxedWarning(session, "mcpx daemon (/mcp)");
   if (unsandboxed) err(unsandboxed + "\n");
   return { address, stop, closed };
+}
+
+/**
+ * `mcpx daemon start` waits on a pipe for the address (lifecycle.ts): written once listening, then
+ * closed, so the starter can return while the daemon goes on. The variable goes with it: nothing the
+ * daemon starts inherits the pipe's number.
+ */
+function tellReady(env: Record<string, string | undefined>, address: string): void {
+  const fd = Number(env[READY_FD_VAR]);
+  delete env[READY_FD_VAR];
+  delete process.env[READY_FD_VAR];
+  if (!Number.isInteger(fd) || fd < 3) return;
+  try {
+    writeSync(fd, `${address}\n`);
+    closeSync(fd);
+  } catch {
+    // the starter went away: nobody is waiting
+  }
 }
 
 /**

@@ -101,13 +101,22 @@ export const ERROR_CODES = {
   RUNTIME: { exit: 2, frame: "USAGE", doc: "the script's runtime (`script.runtime`: deno or node) is not installed where mcpx looks for it" },
   DAEMON_LOST: { exit: 1, frame: "DAEMON_LOST", doc: "`--remote`: the daemon's stream broke before the run ended" },
   INTERNAL: { exit: 1, frame: "INTERNAL", doc: "a bug in mcpx: the message carries its stack" },
-  E_NO_DAEMON: { exit: 2, frame: null, doc: "`--remote`: no daemon listens at `daemon.address`; start one with `mcpx daemon`" },
+  E_NO_DAEMON: {
+    exit: 2,
+    frame: null,
+    doc: "`--remote` with `daemon.autoStart` off: no daemon listens at `daemon.address`; start one with `mcpx daemon start`",
+  },
+  DAEMON_NOT_RUNNING: { exit: 3, frame: null, doc: "`mcpx daemon status`: no daemon answers at `daemon.address` (3, as for an init script's status)" },
   E_DAEMON_UNREACHABLE: { exit: 2, frame: null, doc: "`--remote`: the daemon's address could not be reached" },
   E_DAEMON_AUTH: { exit: 2, frame: null, doc: "`--remote`: the daemon refused the token (`daemon.token`)" },
   E_DAEMON_REFUSED: { exit: 2, frame: null, doc: "`--remote`: the daemon refused the run (a request it cannot take, or larger than its `daemon.maxBody`)" },
   E_DAEMON_VERSION: { exit: 2, frame: null, doc: "`--remote`: the daemon does not serve `/v1/exec` (another version of mcpx)" },
   DAEMON_FAILED: { exit: 1, frame: null, doc: "`--remote`: the daemon answered with an error of its own" },
-  E_DAEMON: { exit: 2, frame: null, doc: "`mcpx daemon` cannot listen: its address is in use, is not a socket, or cannot be bound" },
+  E_DAEMON: {
+    exit: 2,
+    frame: null,
+    doc: "`mcpx daemon` (or `daemon start`) cannot listen: its address is in use, is not a socket, or cannot be bound; or the daemon it started exited 2",
+  },
 } as const satisfies Record<string, ErrorCodeDecl>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

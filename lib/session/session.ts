@@ -53,6 +53,8 @@ export interface Session {
   consulted: ReadonlyMap<string, FileSignature>;
   /** a log line on stderr, in logging.format, if at or above logging.level */
   log(level: Level, message: string, source?: string): void;
+  /** what the command line said: a daemon started for this command is started with the same (lib/daemon/lifecycle.ts) */
+  input: Pick<SessionInput, "configFlag" | "flags">;
 }
 
 export function openSession(input: SessionInput): Session {
@@ -88,6 +90,7 @@ export function openSession(input: SessionInput): Session {
     sockDir: runtimeDir(input.env),
     consulted,
     log,
+    input: { configFlag: input.configFlag, flags: input.flags },
   };
 }
 

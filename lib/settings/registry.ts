@@ -102,8 +102,8 @@ const DECLARED = [
     kind: "string",
     default: "",
     description:
-      "Where the daemon listens and --remote connects: a unix socket path (default " +
-      "$XDG_RUNTIME_DIR/mcpx/daemon.sock, else $XDG_STATE_HOME/mcpx/daemon.sock; see " +
+      "Where the daemon listens and --remote connects: a unix socket path (default: one per config chain in " +
+      "$XDG_RUNTIME_DIR/mcpx, else $XDG_STATE_HOME/mcpx, daemon.sock for the user's config alone; see " +
       "docs/daemon.md) or http://127.0.0.1:PORT (TCP: loopback only, needs daemon.token)",
     commands: ["run", "exec", "call", "ls", "types", "daemon"],
     remote: "caller",
@@ -123,9 +123,19 @@ const DECLARED = [
     default: "false",
     description:
       "Send run, exec, call, ls and types to the daemon at daemon.address, as --remote does; with no daemon " +
-      "there they fail (exit 2), never fall back to running here. Its flag is --remote itself (a switch, no value)",
+      "there one is started (daemon.autoStart), and they never fall back to running here. Its flag is --remote itself (a switch, no value)",
     // no registry flag: --remote is the commands' own switch, older than this setting, and registry flags take a value
     commands: [],
+    remote: "caller",
+  },
+  {
+    path: "daemon.autoStart",
+    kind: "bool",
+    default: "true",
+    description:
+      "With --remote (or remote on) and no daemon at daemon.address: start one in the background, as `mcpx daemon start` " +
+      "does, and send the command to it; false: fail instead (exit 2)",
+    commands: ["run", "exec", "call", "ls", "types"],
     remote: "caller",
   },
   {
@@ -439,6 +449,11 @@ export type SettingValue<P extends SettingPath> =
 export type SettingGetter = <P extends SettingPath>(path: P) => SettingValue<P>;
 
 const BY_PATH = new Map(SETTINGS.map((s) => [s.path, s]));
+
+/** a setting's declaration by its path */
+export function declOf(path: string): SettingDecl | undefined {
+  return BY_PATH.get(path);
+}
 
 /** list-shaped kinds layer by the null-splice rule; scalars by plain precedence */
 export function isListKind(kind: SettingKind): boolean {

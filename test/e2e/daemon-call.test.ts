@@ -112,9 +112,9 @@ describe("POST /v1/call", () => {
 });
 
 describe("the remote setting makes the daemon the default", () => {
-  test("MCPX_REMOTE=1: call, ls, types and exec go to the daemon, and with none there exit 2 rather than run here", async () => {
+  test("MCPX_REMOTE=1: call, ls, types and exec go to the daemon, and with none there (and no start on demand) exit 2 rather than run here", async () => {
     const env = { MCPX_REMOTE: "1" };
-    const gone = { ...env, MCPX_DAEMON_ADDRESS: `${sb.dir}/nobody.sock` };
+    const gone = { ...env, MCPX_DAEMON_ADDRESS: `${sb.dir}/nobody.sock`, MCPX_DAEMON_AUTO_START: "0" };
     for (const argv of [["call", "fake.echo", "message=hi"], ["ls"], ["types", "fake.echo"], ["exec", "1"]]) {
       const [viaSetting, viaFlag] = await Promise.all([mcpx(sb, argv, { env }), mcpx(sb, [argv[0]!, "--remote", ...argv.slice(1)])]);
       expect({ code: viaSetting.code, stdout: viaSetting.stdout, stderr: viaSetting.stderr }).toEqual({
@@ -124,16 +124,16 @@ describe("the remote setting makes the daemon the default", () => {
       });
       const none = await mcpx(sb, argv, { env: gone });
       expect(none.code).toBe(2);
-      expect(none.stderr).toContain(`no daemon at ${sb.dir}/nobody.sock: start one with \`mcpx daemon\``);
+      expect(none.stderr).toContain(`no daemon at ${sb.dir}/nobody.sock: start one with \`mcpx daemon start\``);
     }
   });
 
   test('"remote": true in a config does the same, and an ad-hoc server is then refused', async () => {
     const cfg = `${sb.dir}/remote.json`;
-    writeConfig(sb, "remote.json", { remote: true, daemon: { address: `${sb.dir}/nobody.sock` } });
+    writeConfig(sb, "remote.json", { remote: true, daemon: { address: `${sb.dir}/nobody.sock`, autoStart: false } });
     const r = await mcpx(sb, ["call", "--config", cfg, "fake.echo", "message=hi"]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("start one with `mcpx daemon`");
+    expect(r.stderr).toContain("start one with `mcpx daemon start`");
     const adHoc = await mcpx(sb, ["ls", "--stdio", "true"], { env: { MCPX_REMOTE: "1" } });
     expect(adHoc.code).toBe(2);
     expect(adHoc.stderr).toContain("--stdio does not travel with --remote");
@@ -147,9 +147,9 @@ describe("what cannot travel", () => {
     expect(r.stderr).toContain("--stdio does not travel with --remote");
   });
 
-  test("with no daemon, exit 2 naming the address and how to start one", async () => {
-    const r = await mcpx(sb, ["call", "--remote", "fake.echo", "{}"], { env: { MCPX_DAEMON_ADDRESS: `${sb.dir}/nobody.sock` } });
+  test("with no daemon and daemon.autoStart off, exit 2 naming the address and how to start one", async () => {
+    const r = await mcpx(sb, ["call", "--remote", "--daemon-auto-start=false", "fake.echo", "{}"], { env: { MCPX_DAEMON_ADDRESS: `${sb.dir}/nobody.sock` } });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("start one with `mcpx daemon`");
+    expect(r.stderr).toContain("start one with `mcpx daemon start`");
   });
 });

@@ -39,13 +39,14 @@ const post = (path: string, body: string, headers: Record<string, string> = {}) 
   d.fetch(path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
 
 describe("the daemon listens where it says", () => {
-  test("by default on $XDG_RUNTIME_DIR/mcpx/daemon.sock, a 0600 socket in a 0700 directory", () => {
+  test("by default on its config chain's socket in $XDG_RUNTIME_DIR/mcpx (a project's: d-HASH.sock), a 0600 socket in a 0700 directory", () => {
     expect(d.address).toBe(defaultSocket(sb));
+    expect(d.address).toMatch(new RegExp(`^${sb.env.XDG_RUNTIME_DIR}/mcpx/d-[0-9a-f]{10}\\.sock$`));
     expect(statSync(d.address).mode & 0o777).toBe(0o600);
     expect(statSync(dirname(d.address)).mode & 0o777).toBe(0o700);
   });
 
-  test("GET /v1/health answers ok, version, pid, uptime, runs and the last event seq", async () => {
+  test("GET /v1/health answers ok, version, pid, uptime, runs, the last event seq, its directory and config chain", async () => {
     const res = await d.fetch("/v1/health");
     expect(res.status).toBe(200);
     const h = (await res.json()) as Record<string, any>;
@@ -55,6 +56,8 @@ describe("the daemon listens where it says", () => {
     expect(h.uptimeMs).toBeGreaterThan(0);
     expect(h.runs).toEqual({ active: expect.any(Number), total: expect.any(Number) });
     expect(typeof h.events.lastSeq).toBe("number");
+    expect(h.cwd).toBe(sb.dir);
+    expect(h.config).toEqual([CONFIG]);
   });
 });
 

@@ -192,11 +192,11 @@ describe("the client and the socket", () => {
     expect(await d2.stop()).toBe(0);
   });
 
-  test("with no daemon at the address, --remote exits 2 and says how to start one", async () => {
+  test("with no daemon at the address and daemon.autoStart off, --remote exits 2 and says how to start one", async () => {
     const nowhere = join(sb.dir, "nobody-here.sock");
-    const r = await mcpx(sb, ["exec", "--remote", "--daemon-address", nowhere, "console.log(1)"]);
+    const r = await mcpx(sb, ["exec", "--remote", "--daemon-address", nowhere, "console.log(1)"], { env: { MCPX_DAEMON_AUTO_START: "false" } });
     expectExit(r, 2);
-    expect(r.stderr).toBe(`mcpx exec: no daemon at ${nowhere}: start one with \`mcpx daemon\`\n`);
+    expect(r.stderr).toBe(`mcpx exec: no daemon at ${nowhere}: start one with \`mcpx daemon start\`\n`);
     expect(r.stdout).toBe("");
   });
 

@@ -31,9 +31,15 @@ export async function stopDaemons(): Promise<void> {
   if (unclean.length) throw new Error(`daemons that did not exit cleanly: ${JSON.stringify(unclean)}`);
 }
 
-/** the default socket of a sandbox: $XDG_RUNTIME_DIR/mcpx/daemon.sock */
-export function defaultSocket(sb: Sandbox): string {
-  return join(sb.env.XDG_RUNTIME_DIR!, "mcpx", "daemon.sock");
+/**
+ * The default socket of a sandbox's config chain, as `mcpx daemon status` reports it: in
+ * $XDG_RUNTIME_DIR/mcpx, daemon.sock for the user's config alone, d-HASH.sock with a project's.
+ */
+export function defaultSocket(sb: Sandbox, cwd = sb.dir): string {
+  const r = Bun.spawnSync([MCPX, "daemon", "status", "--json"], { cwd, env: sb.env, stdout: "pipe", stderr: "pipe" });
+  const address = (JSON.parse(r.stdout.toString()) as { address: string }).address;
+  expect(address.startsWith(join(sb.env.XDG_RUNTIME_DIR!, "mcpx") + "/") || address.startsWith(sb.env.XDG_STATE_HOME!)).toBe(true);
+  return address;
 }
 
 /** starts `mcpx daemon ARGS` in the sandbox and resolves once it prints its listening line */

@@ -130,10 +130,13 @@ async function runShellBlock(block: DocBlock): Promise<void> {
     sb.write(".mcpx.json", JSON.stringify(config, null, 2));
     env = { BROWSER };
   }
+  const commands = shellCommands(block);
   try {
-    for (const cmd of shellCommands(block)) await runCommand(sb, block, cmd, daemons, env);
+    for (const cmd of commands) await runCommand(sb, block, cmd, daemons, env);
   } finally {
     for (const d of daemons) expect({ daemon: d.address, exit: await d.stop() }).toEqual({ daemon: d.address, exit: 0 });
+    // a daemon the block started in the background (mcpx daemon start, or --remote on demand) ends with it
+    if (commands.some((c) => /\bdaemon (start|restart)\b|--remote\b|MCPX_REMOTE/.test(c.text))) await sh(sb, "mcpx daemon stop", env);
   }
 }
 
@@ -146,10 +149,13 @@ async function runCommand(
 ): Promise<void> {
   const what = `${block.file}:${cmd.line} \`${cmd.text}\``;
   const words = cmd.text.split(/\s+/);
-  if (program(cmd) === "mcpx" && words[1] === "daemon") {
+  // the foreground daemon (no action): it runs for the rest of the block
+  if (program(cmd) === "mcpx" && words[1] === "daemon" && !["start", "status", "stop", "restart"].includes(words[2] ?? "")) {
     // startDaemon runs the binary with these words; the doc's line has no shell syntax beyond them
-    expect(cmd.text).toMatch(/^mcpx daemon(\s+[\w:/.=-]+)*$/);
-    daemons.push(await startDaemon(sb, words.slice(2), { env: { PATH: sb.path } }));
+    // and "$VAR" (expanded from the sandbox's environment, as sh would)
+    const expanded = cmd.text.replace(/"\$(\w+)([^"\s]*)"/g, (_, name: string, rest: string) => (sb.env[name] ?? "") + rest);
+    expect(expanded).toMatch(/^mcpx daemon(\s+[\w:/.=-]+)*$/);
+    daemons.push(await startDaemon(sb, expanded.split(/\s+/).slice(2), { env: { PATH: sb.path } }));
     return;
   }
   if (program(cmd) === "mcpx" && words[1] === "serve") {

@@ -6,7 +6,8 @@ import { describe, expect, test } from "bun:test";
 import * as v from "valibot";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { formatAddress, parseAddress, routeUrl } from "../../lib/daemon/address.ts";
+import { defaultSocketPath, formatAddress, parseAddress, routeUrl } from "../../lib/daemon/address.ts";
+import { daemonFiles } from "../../lib/daemon/lifecycle.ts";
 import { ROUTES_BEGIN, ROUTES_END, withGeneratedRoutes } from "../../lib/daemon/docs.ts";
 import { withoutHooksInForce } from "../../lib/daemon/exec-route.ts";
 import { bearerOk, wantsNdjson } from "../../lib/daemon/http.ts";
@@ -19,6 +20,46 @@ import { ExecOptionsSchema } from "../../lib/exec/options-schema.ts";
 import type { Hook } from "../../lib/hooks/hook.ts";
 
 const ENV = { XDG_RUNTIME_DIR: "/run/user/1000" };
+
+describe("one daemon per user and config chain", () => {
+  const env = { XDG_RUNTIME_DIR: "/run/user/1000", XDG_CONFIG_HOME: "/home/ann/.config" };
+  const user = "/home/ann/.config/mcpx/config.json";
+
+  test("the user's own config alone, or none, is daemon.sock", () => {
+    expect(defaultSocketPath(env, [])).toBe("/run/user/1000/mcpx/daemon.sock");
+    expect(defaultSocketPath(env, [user])).toBe("/run/user/1000/mcpx/daemon.sock");
+  });
+
+  test("a chain with a project file is d-HASH.sock: the same chain the same socket, another chain another", () => {
+    const a = defaultSocketPath(env, [user, "/src/a/.mcpx.json"]);
+    expect(a).toMatch(/^\/run\/user\/1000\/mcpx\/d-[0-9a-f]{10}\.sock$/);
+    expect(defaultSocketPath(env, [user, "/src/a/.mcpx.json"])).toBe(a);
+    // the user file does not change which project it is
+    expect(defaultSocketPath(env, ["/src/a/.mcpx.json"])).toBe(a);
+    expect(defaultSocketPath(env, [user, "/src/b/.mcpx.json"])).not.toBe(a);
+    expect(defaultSocketPath(env, [user, "/src/.mcpx.json", "/src/a/.mcpx.json"])).not.toBe(a);
+    expect(parseAddress("", env, "daemon.address", false, [user, "/src/a/.mcpx.json"])).toEqual({ kind: "unix", path: a });
+  });
+
+  test("the name fits the deepest runtime directory a socket may live in", () => {
+    const deep = { XDG_RUNTIME_DIR: `/r/${"x".repeat(81)}` }; // its mcpx directory is 89 bytes, the most runtimeDir keeps
+    const path = defaultSocketPath(deep, ["/p/.mcpx.json"]);
+    expect(path.startsWith(deep.XDG_RUNTIME_DIR)).toBe(true);
+    expect(Buffer.byteLength(path)).toBeLessThanOrEqual(107);
+  });
+
+  test("the pid and log files sit beside the socket, named like it; a TCP daemon's are named by host and port", () => {
+    expect(daemonFiles({ kind: "unix", path: "/run/user/1000/mcpx/d-0123456789.sock" }, env)).toEqual({
+      pid: "/run/user/1000/mcpx/d-0123456789.pid",
+      log: "/run/user/1000/mcpx/d-0123456789.log",
+    });
+    expect(daemonFiles({ kind: "unix", path: "/srv/api" }, env)).toEqual({ pid: "/srv/api.pid", log: "/srv/api.log" });
+    expect(daemonFiles({ kind: "tcp", host: "::1", port: 7777 }, env)).toEqual({
+      pid: "/run/user/1000/mcpx/daemon-ip6-7777.pid",
+      log: "/run/user/1000/mcpx/daemon-ip6-7777.log",
+    });
+  });
+});
 
 describe("parseAddress", () => {
   test("empty is the default socket in the runtime directory", () => {
