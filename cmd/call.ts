@@ -13,7 +13,8 @@ import { describeContent, mixedContent, writeBinaries } from "../lib/render/call
 import { statusLine } from "../lib/util/status-line.ts";
 import { out } from "../lib/util/fd-write.ts";
 import { trace } from "../lib/util/trace.ts";
-import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
+import { UsageError } from "../lib/errors/usage-error.ts";
+import { parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { AD_HOC_FLAGS, adHoc, adHocName, refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
 import { callTarget } from "../lib/mcp/tool-names.ts";
 import { suggest } from "../lib/util/did-you-mean.ts";

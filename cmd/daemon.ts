@@ -1,7 +1,8 @@
 // mcpx daemon: serve /v1 (and /mcp) until SIGINT or SIGTERM. Everything it does is in lib/daemon.
 
 import { startDaemon } from "../lib/daemon/server.ts";
-import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
+import { UsageError } from "../lib/errors/usage-error.ts";
+import { parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { sessionFromArgs } from "../lib/session/session.ts";
 import { refuseUntrusted } from "../lib/trust/project-trust.ts";
 import { cittyArgs } from "./help.ts";

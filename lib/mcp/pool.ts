@@ -67,6 +67,8 @@ const STDERR_READ_MS = 500;
 
 /** a server that failed to start or to answer; its code (UPSTREAM_*, SERVER_REFUSED) is a row of lib/errors/codes.ts */
 export class UpstreamError extends McpxError {
+  // not the table's name: a login lost mid-session is an UpstreamError with AUTH_REQUIRED, and a
+  // server.start hook's payload has always named it so
   override name = "UpstreamError";
   constructor(
     message: string,

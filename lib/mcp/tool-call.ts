@@ -10,7 +10,6 @@ import type { Pool } from "./pool.ts";
 import { resultText, type CallResult, type Tool } from "./tool.ts";
 
 export class UnknownToolError extends McpxError {
-  override name = "UnknownToolError";
   constructor(
     readonly server: string,
     readonly tool: string,

@@ -5,18 +5,10 @@
 // run/exec/call ~5 ms of start-up (issue 9), and the rules needed here are few (long flags with
 // = or a following value, -h, switches, repeatable flags, everything after -- left alone).
 
-import { McpxError } from "../errors/mcpx-error.ts";
+import { UsageError } from "../errors/usage-error.ts";
 import { suggest } from "../util/did-you-mean.ts";
 import type { FlagValue } from "./resolve.ts";
 import { flagSpellings, settingsFor, type CommandName } from "./registry.ts";
-
-/** a wrong command line: exit 2 (lib/errors/codes.ts USAGE) */
-export class UsageError extends McpxError {
-  override name = "UsageError";
-  constructor(message: string) {
-    super(message, "USAGE");
-  }
-}
 
 export interface OwnFlag {
   type: "string" | "boolean";
