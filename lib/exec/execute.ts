@@ -14,7 +14,7 @@ import { gateForRun, perRunHooks } from "../hooks/build-gate.ts";
 import { writeContentFile } from "../paths/content-file.ts";
 import { PushQueue } from "../util/frame-queue.ts";
 import type { Frame, HookFrameBody, SerializedError } from "./frames.ts";
-import { gatedCall } from "./gated-call.ts";
+import { callThroughGate } from "./gated-call.ts";
 import { withHiddenNamespaceNote } from "./hidden-namespace.ts";
 import type { ExecOptions } from "./options-schema.ts";
 import { runSettingValues } from "./options.ts";
@@ -158,7 +158,7 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, run
   const handlers = {
     frame: (f: Frame) => q.push(f),
     call: (server: string, tool: string, args: Record<string, unknown>, answered: (answer: CallAnswer) => void) =>
-      gatedCall(gate, { runId, server, tool, args }, q, answered),
+      callThroughGate(gate, { runId, server, tool, args }, q, answered),
   };
 
   let outcome: RunOutcome;

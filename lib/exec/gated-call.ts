@@ -36,7 +36,7 @@ const settledReady = new WeakSet<Promise<void>>();
  * call is answered first, and the bookkeeping runs while the script carries on (frames still keep their
  * order: the script's next output can only be read after this synchronous step)
  */
-export function gatedCall(gate: Gate, req: CallRequest, q: Pick<PushQueue<Frame>, "push">, answered?: (answer: CallAnswer) => void): Promise<CallAnswer> {
+export function callThroughGate(gate: Gate, req: CallRequest, q: Pick<PushQueue<Frame>, "push">, answered?: (answer: CallAnswer) => void): Promise<CallAnswer> {
   // The common case, a tool resolved before with no hook in force for it, goes upstream in the turn it
   // arrived in, with one promise reaction on the way back: what gatedCalls does, minus the promise
   // turns of its awaits (the gate's readiness, the tool, the async layers around the request).
