@@ -67,7 +67,7 @@ const oneOf = (choices: readonly string[]) => (issue: v.BaseIssue<unknown>) =>
 
 /**
  * one hook object as written in config; parseHooks runs the friendlier checks first and the cross-key
- * ones after. Built when a hook is first parsed: a run with no hooks never pays for building it (issue 9)
+ * ones after. Built when a hook is first parsed: a run with no hooks never pays for building it
  */
 const hookObjectSchema = once(() =>
   v.strictObject({
