@@ -3,7 +3,8 @@
 
 import { adHocServer } from "../lib/config/ad-hoc.ts";
 import type { ServerConfig } from "../lib/config/server-config.ts";
-import { UsageError, type OwnFlag, type ParsedArgs } from "../lib/settings/flags.ts";
+import { UsageError } from "../lib/errors/usage-error.ts";
+import type { OwnFlag, ParsedArgs } from "../lib/settings/flags.ts";
 import { sessionFromArgs, type Session } from "../lib/session/session.ts";
 
 export const AD_HOC_FLAGS: Record<string, OwnFlag> = {

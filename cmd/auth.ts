@@ -3,7 +3,8 @@
 
 import { authDir } from "../lib/mcp/oauth/store.ts";
 import { login, logout, type HttpServer } from "../lib/mcp/oauth/login.ts";
-import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
+import { UsageError } from "../lib/errors/usage-error.ts";
+import { parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { sessionFromArgs } from "../lib/session/session.ts";
 import { suggest } from "../lib/util/did-you-mean.ts";
 import { err } from "../lib/util/fd-write.ts";

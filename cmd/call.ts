@@ -1,7 +1,7 @@
 // mcpx call NS.tool '{json}': one tools/call, through the same name resolution a script uses.
 
 import { loadUnwrap } from "../lib/exec/launcher-files.ts";
-import { readCatalog } from "../lib/mcp/catalog-cache.ts";
+import { readCachedTools } from "../lib/mcp/tool-list-cache.ts";
 import { oneCall, type CallInput, type CallNote } from "../lib/exec/one-call.ts";
 import type { CallAnswer } from "../lib/exec/runner.ts";
 import { terminalAsker } from "../lib/session/ask.ts";
@@ -13,7 +13,8 @@ import { describeContent, mixedContent, writeBinaries } from "../lib/render/call
 import { statusLine } from "../lib/util/status-line.ts";
 import { out } from "../lib/util/fd-write.ts";
 import { trace } from "../lib/util/trace.ts";
-import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
+import { UsageError } from "../lib/errors/usage-error.ts";
+import { parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { AD_HOC_FLAGS, adHoc, adHocName, refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
 import { callTarget } from "../lib/mcp/tool-names.ts";
 import { suggest } from "../lib/util/did-you-mean.ts";
@@ -90,11 +91,11 @@ export default defineCommand({
         // the same gate a script's call passes: call hooks fire for `mcpx call` too, and a server
         // start it causes shows its server.start hooks' advice and failures here
         trace("engine");
-        // the catalogue cache may spare the call a tools/list, unless a hook is in force (hooks see
+        // the tool-list cache may spare the call a tools/list, unless a hook is in force (hooks see
         // the live list's annotations): lib/exec/cached-call.ts
         const cfg = session.config.servers[server];
         const unhooked = engine.hooksInForce().length === 0;
-        const cached = cfg && unhooked ? readCatalog(session.cacheDir, cfg) : undefined;
+        const cached = cfg && unhooked ? readCachedTools(session.cacheDir, cfg) : undefined;
         const answer = await Promise.race([oneCall(engine, server, tool, input, log, cached), signals.interrupted]);
         trace("call answered");
         // how this server started, for the next call to start it before reading config (lib/mcp/early-server.ts)

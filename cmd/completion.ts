@@ -3,7 +3,8 @@
 // gives) and the settings registry (each command's setting flags with their aliases, an enum's or a
 // bool's values, every setting path for mcpx settings get). The scripts: cmd/completion-scripts.ts.
 
-import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
+import { UsageError } from "../lib/errors/usage-error.ts";
+import { parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { SETTINGS, flagName, flagSpellings, settingsFor } from "../lib/settings/registry.ts";
 import { out } from "../lib/util/fd-write.ts";
 import { cittyArgs } from "./help.ts";

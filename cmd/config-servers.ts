@@ -9,7 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import { explicitFile, userConfigFile } from "../lib/config/find.ts";
 import { addServer, removeServer, serversOf } from "../lib/config/edit-servers.ts";
 import type { ParsedArgs } from "../lib/settings/flags.ts";
-import { UsageError } from "../lib/settings/flags.ts";
+import { UsageError } from "../lib/errors/usage-error.ts";
 import { openSession, type Session } from "../lib/session/session.ts";
 import { trustAfterEdit } from "../lib/trust/trust-files.ts";
 import { out } from "../lib/util/fd-write.ts";

@@ -4,7 +4,8 @@
 
 import { McpxError } from "../lib/errors/mcpx-error.ts";
 import { configChecks, dirChecks, procCheck, runtimeChecks, serverChecks, type Check } from "../lib/doctor/checks.ts";
-import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
+import { UsageError } from "../lib/errors/usage-error.ts";
+import { parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openSession, type Session } from "../lib/session/session.ts";
 import { out } from "../lib/util/fd-write.ts";
 import { cittyArgs } from "./help.ts";

@@ -15,7 +15,8 @@ import { phasesOf, POINT_NAMES, type Phase, type PointName } from "../lib/hooks/
 import { findTool, UnknownToolError } from "../lib/mcp/tool-call.ts";
 import { out } from "../lib/util/fd-write.ts";
 import { suggest } from "../lib/util/did-you-mean.ts";
-import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
+import { UsageError } from "../lib/errors/usage-error.ts";
+import { parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openEngine } from "../lib/session/engine.ts";
 import { sessionFromArgs } from "../lib/session/session.ts";
 import { cittyArgs } from "./help.ts";

@@ -2,7 +2,8 @@
 // mcpx_namespaces, mcpx_types, and the `_Stop`/`_PostCompact` lifecycle hooks). Everything it does
 // is in lib/mcpserver; stdout is the MCP channel, so nothing here prints to it.
 
-import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
+import { UsageError } from "../lib/errors/usage-error.ts";
+import { parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openEngine } from "../lib/session/engine.ts";
 import { refuseUntrusted } from "../lib/trust/project-trust.ts";
 import { sessionFromArgs } from "../lib/session/session.ts";

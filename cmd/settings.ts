@@ -1,7 +1,8 @@
 // mcpx settings list | get PATH: every setting's value, where it came from, and what it shadowed.
 
 import { out } from "../lib/util/fd-write.ts";
-import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
+import { UsageError } from "../lib/errors/usage-error.ts";
+import { parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { settingRow, type SettingRow } from "../lib/settings/rows.ts";
 import { SETTINGS } from "../lib/settings/registry.ts";
 import { suggest } from "../lib/util/did-you-mean.ts";

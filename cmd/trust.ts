@@ -2,7 +2,8 @@
 // (docs/decisions/0015). Everything it does is in lib/trust.
 
 import { out } from "../lib/util/fd-write.ts";
-import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
+import { UsageError } from "../lib/errors/usage-error.ts";
+import { parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openSession } from "../lib/session/session.ts";
 import { projectFilesInForce, revokeFile, trustFile, trustList } from "../lib/trust/trust-files.ts";
 import { manifestPath } from "../lib/plugins/manifest.ts";

@@ -135,8 +135,8 @@ c.trace = (...args: unknown[]) => toStderr("Trace:", ...args, "\n" + (new Error(
 
 /**
  * process.stdout/stderr writes go through the same ordered channel on Deno and Node. Not on Bun:
- * there, redefining or even reading process.stdout materialises the stream and costs ~20–30 ms of
- * start-up per stream (measured), so Bun's own process.stdout keeps writing to fd 1 directly (still
+ * there, redefining or even reading process.stdout materialises the stream, a start-up cost per
+ * stream, so Bun's own process.stdout keeps writing to fd 1 directly (still
  * in order: both it and our writer write through at once, sys.ts syncBunStdio), and process.stderr to fd 2, whose order
  * relative to fd 1 is best effort, like a child process's stderr (docs/frames.md).
  */

@@ -1,7 +1,8 @@
 // The three things the in-script runtime needs from its host runtime, done the cheapest way each
 // runtime offers: an ordered synchronous write to fd 1, console-style formatting, and a unix-socket
-// connection, and taking the run the host hands over. On Bun, `node:` modules cost 8–15 ms of start-up each (measured: an empty script 21 ms,
-// importing node:net 38 ms), so Bun uses its own APIs; Deno uses Deno.*; Node loads node: modules.
+// connection, and taking the run the host hands over. On Bun, each `node:` module a script's runtime
+// loads adds visibly to its start-up (decision 0011), so Bun uses its own APIs; Deno uses Deno.*; Node
+// loads node: modules.
 
 import { HANDOFF_FD } from "./wire.ts";
 
@@ -114,10 +115,10 @@ type FdWrite = (fd: number, bytes: Uint8Array) => void;
 
 /**
  * fd 1 and 2 on Bun. Bun's own writer (Bun.stdout.writer) sets the pipe non-blocking and finishes a write
- * to a full pipe later, so process.exit() right after a large print lost most of it (issue 7). This
- * writes through write(2) until every byte is taken, waiting in poll(2) while the pipe is full, as
- * Node's and Deno's synchronous writes do. libc is reached through bun:ffi (~1 ms to load, where
- * node:fs costs ~4 ms of every run's start-up); where libc cannot be opened, node:fs does the job.
+ * to a full pipe later, so process.exit() right after a large print lost most of it. This writes
+ * through write(2) until every byte is taken, waiting in poll(2) while the pipe is full, as Node's and
+ * Deno's synchronous writes do. libc is reached through bun:ffi, which loads faster than node:fs would
+ * for every run's start-up; where libc cannot be opened, node:fs does the job.
  */
 async function bunFdWrite(libc: Libc | undefined): Promise<FdWrite> {
   const EINTR = 4;
@@ -159,11 +160,11 @@ interface Sink {
 
 /**
  * Every write a script makes to fd 1 or 2 on Bun finishes before it returns, whatever API made it
- * (issue 24). process.stdout and process.stderr are WriteStreams over a native FileSink that, like
+ * process.stdout and process.stderr are WriteStreams over a native FileSink that, like
  * Bun.stdout.writer(), finishes a write to a full pipe later and drops it at process.exit(): 5 MB
  * through process.stdout.write reached the host as 438,528 bytes, and its flush() is a Promise even on a
  * blocking descriptor. The streams themselves are left alone, because reading process.stdout, even its
- * property descriptor, builds the stream for ~16 ms of every run's start-up (measured). Instead the
+ * property descriptor, builds the stream, a cost every run's start-up would pay. Instead the
  * FileSink they are built over is swapped for one that writes through writeFd: Bun's WriteStream asks
  * the global Bun.file(fd).writer() for it when the script first touches process.stdout, so a run that
  * never does pays two property writes. Bun.write to stdout or stderr with text or bytes goes the same way.
@@ -217,7 +218,7 @@ function syncBunStdio(writeFd: FdWrite, encode: (s: string) => Uint8Array): void
   };
 }
 
-/** libc through bun:ffi (~1 ms to load, where node:fs costs ~4 ms of every run's start-up); undefined where it cannot be opened */
+/** libc through bun:ffi (it loads faster than node:fs, which every run's start-up would pay for); undefined where it cannot be opened */
 async function bunLibc() {
   try {
     if (g.process.platform !== "linux") throw new Error("libc symbols below are Linux's");

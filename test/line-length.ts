@@ -1,5 +1,5 @@
 // The line-length check (make lint): no line of a tracked .ts, .json or .jsonc file or a Makefile is longer
-// than 160 characters (issue 12). Biome's formatter wraps code at the same width but cannot wrap a long
+// than 160 characters. Biome's formatter wraps code at the same width but cannot wrap a long
 // string, template or comment; split a string into "…" + "…" pieces (a template spanning lines would put the
 // newline into the value). Exits 1 naming file:line for each long line.
 // Usage: bun run test/line-length.ts

@@ -17,7 +17,6 @@ export interface ConfigErrorInit {
 }
 
 export class ConfigError extends McpxError {
-  override readonly name = "ConfigError";
   readonly file: string;
   readonly line: number | undefined;
   readonly column: number | undefined;

@@ -193,7 +193,7 @@ export function mergeImports(own: ParsedServers, imports: ImportResult): ParsedS
 
 function isFile(path: string): boolean {
   try {
-    // no exception for a missing file, the common case: a thrown one costs ~0.15 ms
+    // no exception for a missing file, the common case: building a thrown one costs more than the stat
     return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
   } catch {
     return false;

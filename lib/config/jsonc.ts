@@ -2,8 +2,8 @@
 // throws a ConfigError at file:line:column with a hint, never a partial value or a silent fallback.
 
 // The parser module alone, not the package's main entry: that one also loads the formatter, whose
-// module builds ~1,000 cached indentation strings when it loads (~2 ms of every command's start-up;
-// only `mcpx config`, which edits files, needs it). Types: jsonc-parser-parser.d.ts.
+// module builds a thousand cached indentation strings when it loads, which every command's start-up
+// would pay, while only `mcpx config`, which edits files, needs it. Types: jsonc-parser-parser.d.ts.
 import type { JSONPath, Node, ParseError, ParseOptions } from "jsonc-parser";
 import { findNodeAtLocation, getNodeValue, parse, parseTree, visit } from "jsonc-parser/lib/esm/impl/parser.js";
 import { ConfigError } from "./errors.ts";

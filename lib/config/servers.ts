@@ -30,7 +30,7 @@ const toolNames = () =>
 const strMap = (what: string) =>
   v.optional(v.record(v.string(), v.string('must be a string (quote numbers and booleans, e.g. "8080")'), `must be an object of ${what}`), () => ({}));
 
-// built when an entry is first validated: a session from its note validates none (issue 9)
+// built when an entry is first validated: a session from its note validates none, so it never pays for building it
 const stdioEntry = once(() =>
   v.strictObject({
     type: v.optional(v.literal("stdio")),

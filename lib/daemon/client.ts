@@ -2,7 +2,8 @@
 // yield its frames as they arrive, so the caller renders them exactly as it renders a local run.
 // A stream that ends early still ends like a run: an error (if none came yet) and an end.
 
-import { exitCodeOf, frameCodeOf, type ErrorCode } from "../errors/codes.ts";
+import { exitCodeOf, type ErrorCode } from "../errors/codes.ts";
+import { frameError } from "../errors/frame-error.ts";
 import { McpxError } from "../errors/mcpx-error.ts";
 import type { Frame } from "../exec/frames.ts";
 import type { ExecOptions } from "../exec/options-schema.ts";
@@ -10,7 +11,6 @@ import { formatAddress, routeUrl, type DaemonAddress } from "./address.ts";
 
 /** a daemon that cannot be reached or refuses the request; its code (E_NO_DAEMON, E_DAEMON_*, DAEMON_FAILED) decides the exit code */
 export class DaemonClientError extends McpxError {
-  override name = "DaemonClientError";
   constructor(
     message: string,
     code: ErrorCode,
@@ -23,7 +23,7 @@ export class DaemonClientError extends McpxError {
 /** the frames a local run would end with when the user interrupts it (runner.ts says the same) */
 const INTERRUPTED: Frame = {
   type: "error",
-  error: { name: "InterruptedError", code: frameCodeOf("INTERRUPTED"), message: "the run was interrupted and its process group was ended" },
+  error: frameError("INTERRUPTED", "the run was interrupted and its process group was ended"),
 };
 
 export async function* postExec(address: DaemonAddress, token: string, opts: ExecOptions, signal?: AbortSignal): AsyncIterable<Frame> {
@@ -84,11 +84,7 @@ export async function* postExec(address: DaemonAddress, token: string, opts: Exe
       if (!final)
         yield {
           type: "error",
-          error: {
-            name: "DaemonError",
-            code: frameCodeOf("DAEMON_LOST"),
-            message: `the connection to the daemon at ${where} broke before the run ended: ${(e as Error).message}`,
-          },
+          error: frameError("DAEMON_LOST", `the connection to the daemon at ${where} broke before the run ended: ${(e as Error).message}`),
         };
       if (!ended) yield { type: "end", exitCode: exitCodeOf("DAEMON_LOST"), durationMs: Math.round(performance.now() - started) };
       return;
@@ -104,7 +100,7 @@ export async function* postExec(address: DaemonAddress, token: string, opts: Exe
   if (!final)
     yield {
       type: "error",
-      error: { name: "DaemonError", code: frameCodeOf("DAEMON_LOST"), message: `the daemon at ${where} closed the stream before the run ended` },
+      error: frameError("DAEMON_LOST", `the daemon at ${where} closed the stream before the run ended`),
     };
   yield { type: "end", exitCode: exitCodeOf("DAEMON_LOST"), durationMs: Math.round(performance.now() - started) };
 }

@@ -45,7 +45,6 @@ export interface Daemon {
 
 /** a daemon that cannot start (address in use, not a socket, cannot bind): exit 2 (lib/errors/codes.ts E_DAEMON) */
 export class DaemonError extends McpxError {
-  override name = "DaemonError";
   constructor(message: string) {
     super(message, "E_DAEMON");
   }

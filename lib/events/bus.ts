@@ -9,16 +9,16 @@ import { matchesKind, whenMatches } from "./match.ts";
 import { type EventData, type EventKind, isEventKind } from "./kinds.ts";
 
 /**
- * How many events the bus retains for replay (subscribe-from-seq). Fixed by design (issue 3, seed
- * 003 "events.history is 1024"); change it only together with the design doc and the tests that
- * pin it, never from a call site. A subscriber that falls further behind than this gets a gap.
+ * How many events the bus retains for replay (subscribe-from-seq). Fixed by design (docs/daemon.md
+ * promises it); change it only together with that doc and the tests that pin it, never from a call
+ * site. A subscriber that falls further behind than this gets a gap.
  */
 export const HISTORY_SIZE = 1024;
 
 /**
  * How many live events one subscriber may have waiting before new ones are dropped for it (and
- * counted in Subscription.dropped). Fixed by design (issue 3, seed 003: "a 256-event buffer per
- * subscriber"); change it only together with the design doc and the tests that pin it. Replay out
+ * counted in Subscription.dropped). Fixed by design, so a slow subscriber costs a known amount of
+ * memory; change it only together with the design doc and the tests that pin it. Replay out
  * of history on subscribe does not count against it.
  */
 export const SUBSCRIBER_BUFFER = 256;

@@ -1,8 +1,8 @@
-// `mcpx call` without waiting for a tools/list: when the catalogue cache (lib/mcp/catalog-cache.ts)
-// already describes the tool, the call goes out as soon as the server has answered initialize. A
-// tools/list costs a one-shot call ~12 ms at 6 tools and ~30 ms at 500 (issue 9). What the live list
-// would decide is decided from the cache, and whatever the cache may have got wrong goes back to the
-// live list, so a stale cache changes no answer:
+// `mcpx call` without waiting for a tools/list: when the tool-list cache (lib/mcp/tool-list-cache.ts)
+// already describes the tool, the call goes out as soon as the server has answered initialize, so a
+// one-shot call does not wait on a list whose cost grows with the server's tools (decision 0011).
+// What the live list would decide is decided from the cache, and whatever the cache may have got
+// wrong goes back to the live list, so a stale cache changes no answer:
 // - a name the cache does not resolve, arguments its schema refuses or cannot compile, a tool with an
 //   outputSchema or that requires task execution (both checked at call time against the live list):
 //   the usual path (undefined here), which lists;
@@ -24,7 +24,7 @@ import { isPlainObject } from "../util/json-type.ts";
 import { stableStringify } from "../util/stable-json.ts";
 import { trace } from "../util/trace.ts";
 import type { Frame } from "./frames.ts";
-import { gatedCall } from "./gated-call.ts";
+import { callThroughGate } from "./gated-call.ts";
 import type { CallAnswer } from "./runner.ts";
 
 /** the call's answer, or undefined when the cache cannot stand in for the live list (the caller then takes the usual path) */
@@ -53,7 +53,7 @@ export async function cachedCall(
   } catch (e) {
     return { ok: false, error: { name: (e as Error).name, message: (e as Error).message } };
   }
-  const answer = await gatedCall(engine.gate, { server, tool: tool.name, args, known: tool }, { push });
+  const answer = await callThroughGate(engine.gate, { server, tool: tool.name, args, known: tool }, { push });
   if (answer.ok) return answer;
   let live: Tool;
   try {

@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { namespaceBindings } from "../codegen/identifiers.ts";
 import { exitCodeOf, frameCodeOf } from "../errors/codes.ts";
+import { frameError } from "../errors/frame-error.ts";
 import { runGate } from "../hooks/gate.ts";
 import type { Gate, Payload } from "../hooks/types.ts";
 import { runContext } from "../hooks/run-context.ts";
@@ -13,7 +14,7 @@ import { gateForRun, perRunHooks } from "../hooks/build-gate.ts";
 import { writeContentFile } from "../paths/content-file.ts";
 import { PushQueue } from "../util/frame-queue.ts";
 import type { Frame, HookFrameBody, SerializedError } from "./frames.ts";
-import { gatedCall } from "./gated-call.ts";
+import { callThroughGate } from "./gated-call.ts";
 import { withHiddenNamespaceNote } from "./hidden-namespace.ts";
 import type { ExecOptions } from "./options-schema.ts";
 import { runSettingValues } from "./options.ts";
@@ -57,7 +58,7 @@ export function execute(opts: ExecOptions, ctx: ExecContext): AsyncIterable<Fram
     .run({ runId, hookFrame: (f) => q.push({ type: "hook", ...f }), frame: (f) => q.push(f as Frame) }, () => run(opts, ctx, q, runId))
     .catch((err) => {
       // a bug here must still end the stream with exactly one error and an end
-      q.push({ type: "error", error: { name: "InternalError", code: frameCodeOf("INTERNAL"), message: String((err as Error)?.stack ?? err) } });
+      q.push({ type: "error", error: frameError("INTERNAL", String((err as Error)?.stack ?? err)) });
       q.push({ type: "end", exitCode: exitCodeOf("INTERNAL"), durationMs: 0 });
     })
     .finally(() => q.close());
@@ -73,7 +74,7 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, run
   await ctx.gate.ready;
   const end = (exitCode: number) => q.push({ type: "end", exitCode, durationMs: Math.round(performance.now() - started) });
   const usage = (message: string) => {
-    q.push({ type: "error", error: { name: "UsageError", code: frameCodeOf("USAGE"), message } });
+    q.push({ type: "error", error: frameError("USAGE", message) });
     end(exitCodeOf("USAGE"));
   };
 
@@ -110,12 +111,7 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, run
 
   const before = await runGate(gate, "script", "before", payload, hookFrame);
   if (before.refused) {
-    const error = {
-      name: "RefusedError",
-      code: frameCodeOf("REFUSED"),
-      message: `the script was refused by hook ${before.refused.hook}: ${before.refused.reason}`,
-      data: before.refused,
-    };
+    const error = frameError("REFUSED", `the script was refused by hook ${before.refused.hook}: ${before.refused.reason}`, before.refused);
     q.push({ type: "error", error });
     // suffix is a finally: it sees the refusal as the outcome, as call.suffix does for a refused call
     await runGate(gate, "script", "suffix", { ...payload, error: { name: error.name, message: error.message, code: error.code } }, hookFrame);
@@ -162,7 +158,7 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, run
   const handlers = {
     frame: (f: Frame) => q.push(f),
     call: (server: string, tool: string, args: Record<string, unknown>, answered: (answer: CallAnswer) => void) =>
-      gatedCall(gate, { runId, server, tool, args }, q, answered),
+      callThroughGate(gate, { runId, server, tool, args }, q, answered),
   };
 
   let outcome: RunOutcome;
@@ -182,12 +178,7 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, run
       if (d.refused) {
         result = {
           ok: false,
-          error: {
-            name: "RefusedError",
-            code: frameCodeOf("RESULT_REFUSED"),
-            message: `the result was refused by hook ${d.refused.hook}: ${d.refused.reason}`,
-            data: d.refused,
-          },
+          error: frameError("RESULT_REFUSED", `the result was refused by hook ${d.refused.hook}: ${d.refused.reason}`, d.refused),
         };
         exitCode = exitCodeOf("RESULT_REFUSED");
       } else result = { ok: true, value: payload.result };

@@ -5,7 +5,8 @@
 // holds the pool's SEND_TOOLS_CALL capability (lib/mcp/upstream-call.ts), and every caller (a
 // script, a door, a hook's action: lib/hooks/call-chain.ts) comes through here.
 
-import { frameCodeOf, isErrorCode } from "../errors/codes.ts";
+import { isErrorCode } from "../errors/codes.ts";
+import { callError } from "../errors/frame-error.ts";
 import { noteEventChain } from "../hooks/call-chain.ts";
 import { runGate, gateIsEmpty } from "../hooks/gate.ts";
 import type { Gate, Payload } from "../hooks/types.ts";
@@ -35,7 +36,7 @@ const settledReady = new WeakSet<Promise<void>>();
  * call is answered first, and the bookkeeping runs while the script carries on (frames still keep their
  * order: the script's next output can only be read after this synchronous step)
  */
-export function gatedCall(gate: Gate, req: CallRequest, q: Pick<PushQueue<Frame>, "push">, answered?: (answer: CallAnswer) => void): Promise<CallAnswer> {
+export function callThroughGate(gate: Gate, req: CallRequest, q: Pick<PushQueue<Frame>, "push">, answered?: (answer: CallAnswer) => void): Promise<CallAnswer> {
   // The common case, a tool resolved before with no hook in force for it, goes upstream in the turn it
   // arrived in, with one promise reaction on the way back: what gatedCalls does, minus the promise
   // turns of its awaits (the gate's readiness, the tool, the async layers around the request).
@@ -160,7 +161,7 @@ function upstream(gate: Gate, server: string, tool: string, args: Record<string,
     (result): CallAnswer => {
       if (result.isError) {
         const message = `${server}.${tool} failed: ${errorText(result)}`;
-        return { ok: false, error: { name: "ToolError", code: frameCodeOf("TOOL_ERROR"), message, data: { server, tool, raw: result } } };
+        return { ok: false, error: callError("TOOL_ERROR", message, { server, tool, raw: result }) };
       }
       return { ok: true, value: result };
     },
@@ -170,17 +171,19 @@ function upstream(gate: Gate, server: string, tool: string, args: Record<string,
 
 function asError(err: unknown, req: { server: string; tool: string }): SerializedError {
   const e = err as Error & { code?: unknown };
-  const code = isErrorCode(e.code) ? frameCodeOf(e.code) : frameCodeOf("UPSTREAM_ERROR");
-  return { name: "ToolError", code, message: e.message, data: { server: req.server, tool: req.tool, raw: null } };
+  // a failure mcpx named keeps its code; anything else the server said is an UPSTREAM_ERROR
+  const known = isErrorCode(e.code) ? e.code : undefined;
+  return callError(known ?? "UPSTREAM_ERROR", e.message, { server: req.server, tool: req.tool, raw: null });
 }
 
 function refusedError(server: string, tool: string, r: { hook: string; reason: string }): SerializedError {
-  return {
-    name: "ToolError",
-    code: frameCodeOf("CALL_REFUSED"),
-    message: `call to ${server}.${tool} refused by hook ${r.hook}: ${r.reason}`,
-    data: { server, tool, raw: null, hook: r.hook, reason: r.reason },
-  };
+  return callError("CALL_REFUSED", `call to ${server}.${tool} refused by hook ${r.hook}: ${r.reason}`, {
+    server,
+    tool,
+    raw: null,
+    hook: r.hook,
+    reason: r.reason,
+  });
 }
 
 function plain(e: SerializedError) {

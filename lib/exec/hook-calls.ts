@@ -5,13 +5,13 @@
 import type { HookCalls } from "../hooks/types.ts";
 import type { Session } from "../session/session.ts";
 import type { Frame } from "./frames.ts";
-import { gatedCall } from "./gated-call.ts";
+import { callThroughGate } from "./gated-call.ts";
 import { sandboxContext } from "./sandbox-policy.ts";
 
-/** the hook calls of one process: its calls pass gatedCall; its module hooks run in-process with its session's directories and sandbox policy */
+/** the hook calls of one process: its calls pass callThroughGate; its module hooks run in-process with its session's directories and sandbox policy */
 export function hookCalls(session: Pick<Session, "settings" | "get" | "cacheDir" | "sockDir">): HookCalls {
   return {
-    call: (gate, req, sink) => gatedCall(gate, req, sink as { push(f: Frame): void }),
+    call: (gate, req, sink) => callThroughGate(gate, req, sink as { push(f: Frame): void }),
     async module(gate, req, sink) {
       // loaded when a module hook first runs: `mcpx call` and `mcpx ls` do not pay for the exec path
       const { runModuleHook } = await import("./module-hook.ts");

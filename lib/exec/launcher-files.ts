@@ -45,10 +45,10 @@ function runtimeDir(cacheDir: string): string {
 }
 
 /**
- * The runtime as ONE plain-JS module, bundled once per runtime version (Bun.build, ~13 ms) and kept
- * beside its sources. Every module a script's runtime loads costs Bun ~7 ms of start-up (measured:
- * an empty script 19 ms, importing one tiny module 27 ms), so the launcher imports this instead of
- * runtime.ts and its imports. Runtime-neutral still: node: imports stay dynamic and external.
+ * The runtime as ONE plain-JS module, bundled once per runtime version (Bun.build) and kept beside
+ * its sources. Every module a script's runtime loads adds to Bun's start-up, even a tiny one
+ * (decision 0011 has the figures), so the launcher imports this instead of runtime.ts and its
+ * imports. Runtime-neutral still: node: imports stay dynamic and external.
  */
 export async function runtimeBundle(cacheDir: string): Promise<string> {
   const found = builtRuntimeBundle(cacheDir);

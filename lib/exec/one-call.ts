@@ -13,7 +13,7 @@ import type { Tool } from "../mcp/tool.ts";
 import { findTool } from "../mcp/tool-call.ts";
 import type { Frame } from "./frames.ts";
 import { cachedCall } from "./cached-call.ts";
-import { gatedCall } from "./gated-call.ts";
+import { callThroughGate } from "./gated-call.ts";
 import type { CallAnswer } from "./runner.ts";
 import { trace } from "../util/trace.ts";
 
@@ -66,6 +66,6 @@ export async function oneCall(
     const warning = await checkArgs(server, tool, args);
     trace(`${server}.${requested}: arguments checked`);
     if (warning) note({ type: "warn", message: warning });
-    return gatedCall(engine.gate, { server, tool: tool.name, args }, { push });
+    return callThroughGate(engine.gate, { server, tool: tool.name, args }, { push });
   });
 }

@@ -1,7 +1,9 @@
-// ExecOptions: the one description of a run, shared by the CLI, /v1/exec and mcpx_exec. The CLI
-// resolves config, flags and source files on its own side and fills this in, so every door runs the
-// same launcher with the same phases. Its valibot schema, which only the doors that take a run from
-// outside need, is in options-schema.ts: building it costs ~1 ms of every CLI run's start.
+// What the CLI needs of a run's options without loading valibot: the output modes and the settings a
+// run may carry. ExecOptions itself, the one description of a run shared by the CLI, /v1/exec and
+// mcpx_exec, is the type of the valibot schema in options-schema.ts, which is built from these. Only
+// the doors that take a run from outside load that schema: the CLI resolves config, flags and source
+// files on its own side and fills ExecOptions in, so every door runs the same launcher with the same
+// phases, and the CLI's start does not pay for building a schema it never checks against.
 
 import { parseDuration } from "../settings/duration.ts";
 import { SETTINGS, type SettingDecl } from "../settings/registry.ts";

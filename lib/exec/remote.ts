@@ -8,7 +8,7 @@
 import { hooksFromSetting, PER_RUN_POINTS } from "../hooks/build-gate.ts";
 import type { Session } from "../session/session.ts";
 import { formatDuration } from "../settings/duration.ts";
-import { UsageError } from "../settings/flags.ts";
+import { UsageError } from "../errors/usage-error.ts";
 import { settingsFor, type CommandName } from "../settings/registry.ts";
 import type { Sourced } from "../settings/resolve.ts";
 import { RUN_SETTINGS } from "./options.ts";
@@ -48,7 +48,7 @@ export function refuseStayingFlags(session: Session, command: CommandName): void
   hooks.forEach((hook, i) => {
     const origin = items[i]!.origin;
     // a guard in force here is carried (script and call hooks: remoteHooks) or the command fails:
-    // dropped in silence, `MCPX_REMOTE=1 mcpx call` would pass a call this config refuses (issue 19)
+    // dropped in silence, `MCPX_REMOTE=1 mcpx call` would pass a call this config refuses
     if (hook.phase !== "observe" && !(PER_RUN_POINTS as readonly string[]).includes(hook.on)) {
       throw new UsageError(
         `hook ${hook.name} (${describeOrigin(origin)}) is on ${hook.on}.${hook.phase}, which cannot travel with --remote: ` +

@@ -6,7 +6,8 @@ import { chmodSync, closeSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Socket } from "bun";
 import { fillTemplate, phaseBlock, type PhaseLine } from "../../launcher/template.ts";
-import { exitCodeOf, frameCodeOf } from "../errors/codes.ts";
+import { exitCodeOf } from "../errors/codes.ts";
+import { frameError } from "../errors/frame-error.ts";
 import { writeContentFile } from "../paths/content-file.ts";
 import { loadWire, runtimeBundle } from "./launcher-files.ts";
 // type-only: the wire's code is evaluated from the runtime's own text (loadWire, launcher-files.ts says why)
@@ -324,18 +325,17 @@ async function watchRun(
     return {
       ok: false,
       exitCode: exitCodeOf("TIMEOUT"),
-      error: {
-        name: "TimeoutError",
-        code: frameCodeOf("TIMEOUT"),
-        message: `the script ran past its timeout of ${spec.timeoutMs}ms (${spec.timeoutFrom ?? "exec.timeout / --timeout"}) and its process group was ended`,
-      },
+      error: frameError(
+        "TIMEOUT",
+        `the script ran past its timeout of ${spec.timeoutMs}ms (${spec.timeoutFrom ?? "exec.timeout / --timeout"}) and its process group was ended`,
+      ),
     };
   }
   if (stopped === "interrupted") {
     return {
       ok: false,
       exitCode: exitCodeOf("INTERRUPTED"),
-      error: { name: "InterruptedError", code: frameCodeOf("INTERRUPTED"), message: "the run was interrupted and its process group was ended" },
+      error: frameError("INTERRUPTED", "the run was interrupted and its process group was ended"),
     };
   }
   if (spec.heap && marker?.ok !== true && (oom.seen || isOutOfMemory(marker?.error))) {
@@ -343,13 +343,11 @@ async function watchRun(
     return {
       ok: false,
       exitCode: signal ? exitCodeOf("EXIT", 128 + (signalNumber(String(signal)) ?? 0)) : code === 0 ? 1 : code,
-      error: {
-        name: "HeapLimitError",
-        code: frameCodeOf("EXIT"),
-        message:
-          `the script ran out of memory at its heap limit of ${spec.heap.mb} MiB (${spec.heap.from}) and was ended: ` +
+      error: frameError(
+        "HEAP_LIMIT",
+        `the script ran out of memory at its heap limit of ${spec.heap.mb} MiB (${spec.heap.from}) and was ended: ` +
           `keep less in memory at once, or raise ${spec.heap.from} where the run is served`,
-      },
+      ),
     };
   }
   if (marker?.ok) return { ok: true, value: marker.value, exitCode: code === 0 ? 0 : code };
@@ -359,7 +357,7 @@ async function watchRun(
   return {
     ok: false,
     exitCode: exitCodeOf("EXIT", signal ? 128 + (signalNumber(String(signal)) ?? 0) : code),
-    error: { name: "ExitError", code: frameCodeOf("EXIT"), message: signal ? `the script was killed by ${signal}` : `the script exited with code ${code}` },
+    error: frameError("EXIT", signal ? `the script was killed by ${signal}` : `the script exited with code ${code}`),
   };
 }
 

@@ -18,7 +18,6 @@ export type { RuntimeName };
 
 /** the script's runtime is not installed: exit 2 (lib/errors/codes.ts RUNTIME) */
 export class RuntimeError extends McpxError {
-  override name = "RuntimeError";
   constructor(message: string) {
     super(message, "RUNTIME");
   }

@@ -16,7 +16,7 @@ export function latin1Bytes(text: string): Uint8Array {
 
 // Buffer's latin1 is ISO-8859-1, a char per byte; TextDecoder's "latin1" is windows-1252 (0x80 → €).
 // Called on the bytes as they are: reading a chunk's `.buffer` to wrap it in a Buffer made the engine
-// materialise an ArrayBuffer for every chunk read (measured ~10 µs a frame in the host's profile).
+// materialise an ArrayBuffer for every chunk read, a cost the host's profile showed on every frame.
 const latin1Slice = (Buffer.prototype as unknown as { latin1Slice(this: Uint8Array, start: number, end: number): string }).latin1Slice;
 
 /** bytes read from fd 1 as latin-1 text, a char per byte */

@@ -6,7 +6,7 @@
 // call through every await and into a module hook's in-process run, and a per-run hook cannot
 // name itself into someone else's chain: hooks are compared by identity, never by name.
 
-import { frameCodeOf } from "../errors/codes.ts";
+import { callError } from "../errors/frame-error.ts";
 import type { Hook } from "./hook.ts";
 import type { ActionContext, CallOutcome, FrameSink, Gate, HookFrameBody } from "./types.ts";
 
@@ -67,8 +67,8 @@ export function hookCallers(gate: Gate, hook: Hook, runId: string | undefined, s
   return {
     call(server, tool, args): Promise<CallOutcome> {
       const deep = tooDeep();
-      if (deep) return Promise.resolve({ ok: false, error: { name: "ToolError", code: frameCodeOf("CALL_REFUSED"), message: deep } });
-      if (!view.calls) return Promise.resolve({ ok: false, error: { name: "ToolError", code: frameCodeOf("CALL_REFUSED"), message: noCalls } });
+      if (deep) return Promise.resolve({ ok: false, error: callError("CALL_REFUSED", deep) });
+      if (!view.calls) return Promise.resolve({ ok: false, error: callError("CALL_REFUSED", noCalls) });
       return view.calls.call(view, { runId, server, tool, args }, sink);
     },
     runModule(path, stdin, env) {

@@ -16,7 +16,6 @@ import { WHEN_KEYS, type Hook, type HookAction } from "./hook.ts";
 import { LEVELS, levelRank, phaseCeiling, phasesOf, POINT_NAMES, POINTS, type Level, type Phase, type PointName } from "./points.ts";
 
 export class HookConfigError extends McpxError {
-  override readonly name = "HookConfigError";
   /** e.g. "file:/x/.mcpx.json hooks[2]" */
   readonly origin: string;
   /** the key inside the hook object, e.g. "phase" or "run[0]"; undefined for the object as a whole */
@@ -68,7 +67,7 @@ const oneOf = (choices: readonly string[]) => (issue: v.BaseIssue<unknown>) =>
 
 /**
  * one hook object as written in config; parseHooks runs the friendlier checks first and the cross-key
- * ones after. Built when a hook is first parsed: a run with no hooks never pays for building it (issue 9)
+ * ones after. Built when a hook is first parsed: a run with no hooks never pays for building it
  */
 const hookObjectSchema = once(() =>
   v.strictObject({

@@ -72,7 +72,7 @@ export interface FrameSink {
  * engine's opener), since lib/hooks cannot import the exec path that holds the call point.
  */
 export interface HookCalls {
-  /** the gate's call point (lib/exec/gated-call.ts gatedCall): a hook's call passes it like any other */
+  /** the gate's call point (lib/exec/gated-call.ts callThroughGate): a hook's call passes it like any other */
   call(gate: Gate, req: { runId?: string; server: string; tool: string; args: Record<string, unknown> }, sink: FrameSink): Promise<CallOutcome>;
   /** a module hook's script through the one exec path with `gate`, in-process (lib/exec/module-hook.ts) */
   module(

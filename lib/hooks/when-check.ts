@@ -1,5 +1,5 @@
 // A hook whose `when` names nothing that exists loads fine and never fires: a guard that silently
-// guards nothing (issue 19). These pure checks find such hooks, so the engine can say so when it
+// guards nothing. These pure checks find such hooks, so the engine can say so when it
 // opens (servers) and when a server's tool list is first read (tools). They warn rather than refuse:
 // a user-wide config may rightly guard a server that only some projects configure, and refusing
 // would make that config unusable everywhere else (decision 0016). Both spellings of a name count,

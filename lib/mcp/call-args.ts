@@ -3,17 +3,12 @@
 // string even when it looks like a number; numbers, integers, booleans and null are parsed; objects
 // and arrays are read as JSON), `key:=json` is always JSON. Pure: the command does the I/O.
 
-import { McpxError } from "../errors/mcpx-error.ts";
+import { UsageError } from "../errors/usage-error.ts";
 import { isPlainObject } from "../util/json-type.ts";
 import { suggest } from "../util/did-you-mean.ts";
 
 /** arguments a tool's input schema refuses, or that do not parse: exit 2 (USAGE), before the server is called */
-export class ArgumentError extends McpxError {
-  override name = "ArgumentError";
-  constructor(message: string) {
-    super(message, "USAGE");
-  }
-}
+export class ArgumentError extends UsageError {}
 
 type JsonType = "string" | "number" | "integer" | "boolean" | "null" | "object" | "array";
 

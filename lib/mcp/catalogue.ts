@@ -2,7 +2,7 @@
 // it came from and its visible tools (hook tools left out) or why it has none. Built from a pool,
 // locally or by the daemon (GET /v1/tools), and rendered by the same commands either way.
 
-import { UsageError } from "../settings/flags.ts";
+import { UsageError } from "../errors/usage-error.ts";
 import { suggest } from "../util/did-you-mean.ts";
 import type { Pool } from "./pool.ts";
 import type { Tool } from "./tool.ts";

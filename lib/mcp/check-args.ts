@@ -46,8 +46,8 @@ async function newAjv(draft07: boolean): Promise<AjvLike> {
 
 /**
  * Loads the checker for the MCP default dialect (draft 2020-12) and compiles one schema with it now,
- * in the background: the first instance and the first compile of a process cost ~25 ms (loading,
- * then cold code), which a one-shot call then pays while its server starts, not after the server
+ * in the background: the first instance and the first compile of a process are slow (loading, then
+ * cold code), which a one-shot call then pays while its server starts, not after the server
  * has listed its tools.
  */
 export function preloadArgChecks(): void {

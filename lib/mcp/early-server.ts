@@ -1,6 +1,6 @@
 // A one-shot `mcpx call` starts its server before it has loaded its command or read its config. The
-// server's own start is most of such a call (~130 ms of ~200 for the fixture server); mcpx's ~10 ms of
-// loading and resolving then overlaps it instead of coming first (issue 9, decision 0013).
+// server's own start is most of such a call; mcpx's own loading and resolving then overlaps it instead
+// of coming first (decision 0013).
 //
 // What to start comes from a note that the last call of that server wrote. A call writes one only for
 // a stdio server it started with no hook in force, and keys it by everything outside the config files

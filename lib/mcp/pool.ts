@@ -67,6 +67,8 @@ const STDERR_READ_MS = 500;
 
 /** a server that failed to start or to answer; its code (UPSTREAM_*, SERVER_REFUSED) is a row of lib/errors/codes.ts */
 export class UpstreamError extends McpxError {
+  // not the table's name: a login lost mid-session is an UpstreamError with AUTH_REQUIRED, and a
+  // server.start hook's payload has always named it so
   override name = "UpstreamError";
   constructor(
     message: string,
@@ -115,8 +117,8 @@ let outputAjv: InstanceType<AjvProvider["AjvJsonSchemaValidator"]> | undefined;
 
 /**
  * The SDK's Ajv provider, one for the process and built when a schema is first compiled. Handed to
- * every Client too: a Client builds its own by default (an Ajv with its formats, ~5 ms of a one-shot
- * call's CPU while its server starts) and never uses it here, since mcpx checks outputs itself.
+ * every Client too: a Client builds its own by default (an Ajv with its formats, CPU a one-shot call
+ * spends while its server starts) and never uses it here, since mcpx checks outputs itself.
  */
 function outputValidator(provider: AjvProvider): jsonSchemaValidator {
   return {
@@ -129,8 +131,8 @@ function outputValidator(provider: AjvProvider): jsonSchemaValidator {
 
 /**
  * The result schema mcpx hands the SDK for what it only relays (tools/call, tools/list): it accepts
- * the message as it came. The SDK's zod schemas checked every result field by field (~95 µs per call,
- * 300–480 ms for a 500-tool list); mcpx reads a result through resultText/asCallResult, which accept
+ * the message as it came. The SDK's zod schemas checked every result field by field, on every call
+ * and over every page of a list; mcpx reads a result through resultText/asCallResult, which accept
  * any shape, and checks what it relies on itself (docs/decisions/0011). A plain { safeParse } object
  * is the SDK's zod-v3 path (lib zod-compat: no `_zod`).
  */
@@ -468,7 +470,7 @@ export class Pool {
    * The process tree is read before the close, while the server is still its children's parent.
    * Stopped means the client is closed (its transport waits until Bun has reaped the server) and
    * every process of the tree is gone. Not sooner: /proc shows a server as a zombie while its other
-   * threads still tear down (~3 ms), and a process that exits then leaves that zombie to an init
+   * threads still tear down, and a process that exits then leaves that zombie to an init
    * that may never reap it (a container's).
    */
   private stop(client: Client, pid: number | undefined): Promise<void> {

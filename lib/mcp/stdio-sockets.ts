@@ -19,7 +19,7 @@ export interface StdioPairs {
  * A pair for stdin and one for stdout, or undefined where libc is not open: then Bun's pipes. libc is
  * open wherever a script runs (its runtime's lineage opens it, before any call: lib/process/lineage.ts),
  * and it is not opened for this alone: a one-shot `mcpx call`, which runs no script, would start its
- * server 1.5–4 ms later for it (bun:ffi and a dlopen, measured with MCPX_TRACE=1), for a single call.
+ * server later for it (bun:ffi and a dlopen, visible with MCPX_TRACE=1), for a single call.
  * Not Linux, or no FFI: never open, always the pipes.
  */
 export function stdioPairs(): StdioPairs | undefined {

@@ -1,14 +1,14 @@
 // The stdio client transport, on Bun's own process and pipe APIs. The SDK's StdioClientTransport
 // reaches the server through node:child_process streams, which Bun emulates over its native pipes:
 // every answer then crosses a Readable, an 'data' event, a Buffer.concat and a zod parse of the whole
-// message (measured: ~35 µs of each ~190 µs tools/call round trip against the fake server, where raw
-// JSON-RPC over Bun.spawn pipes takes ~155 µs). This is the SDK transport's behaviour, kept: the
-// same inherited environment, stderr piped to whoever listens, a line per message, a message over
-// maxBufferSize reported through onerror with the SDK's own words and the transport closed, a line
-// that is not a JSON-RPC message reported through onerror and skipped, and close() as the SDK closes:
-// stdin ended, then SIGTERM and SIGKILL two seconds apart for a server that does not go
-// (docs/decisions/0011). Its stdin and stdout are socket pairs mcpx makes and reads through Bun's socket
-// API where libc allows (stdio-sockets.ts says why), and Bun's own pipes elsewhere.
+// message, a sizeable share of each tools/call round trip (decision 0011 has the figures). This is
+// the SDK transport's behaviour, kept: the same inherited environment, stderr piped to whoever
+// listens, a line per message, a message over maxBufferSize reported through onerror with the SDK's
+// own words and the transport closed, a line that is not a JSON-RPC message reported through onerror
+// and skipped, and close() as the SDK closes: stdin ended, then SIGTERM and SIGKILL two seconds apart
+// for a server that does not go (docs/decisions/0011). Its stdin and stdout are socket pairs mcpx
+// makes and reads through Bun's socket API where libc allows (stdio-sockets.ts says why), and Bun's
+// own pipes elsewhere.
 
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
@@ -60,7 +60,7 @@ export class StdioTransport implements Transport {
 
   /**
    * Spawns the server. A second call gives the first one's promise: the pool starts the transport
-   * before it loads the SDK (whose modules take ~25 ms, time the server spends starting), and the
+   * before it loads the SDK (whose modules take a while to load, time the server spends starting), and the
    * SDK's Client.connect starts it again.
    */
   start(): Promise<void> {

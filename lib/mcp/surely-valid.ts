@@ -1,7 +1,7 @@
 // The common case of checking a call's arguments, without ajv: most tools' input schemas are an
 // object of typed properties, some required, maybe no others allowed, and most calls satisfy them.
-// Loading ajv and compiling a schema costs a one-shot call ~10–25 ms of CPU while its server starts
-// (issue 9, the one-shot row); this answers "these arguments are valid" for such schemas in
+// Loading ajv and compiling a schema costs a one-shot call CPU while its server is starting on the
+// same cores (decision 0011); this answers "these arguments are valid" for such schemas in
 // microseconds. It only ever answers yes or "cannot tell": any keyword outside the few it knows, any
 // value it finds wrong, and the caller asks ajv, whose errors (and only its) are what a user sees.
 // So it must never say yes where ajv would say no; test/unit/surely-valid.test.ts checks it against

@@ -10,7 +10,6 @@ import type { Pool } from "./pool.ts";
 import { resultText, type CallResult, type Tool } from "./tool.ts";
 
 export class UnknownToolError extends McpxError {
-  override name = "UnknownToolError";
   constructor(
     readonly server: string,
     readonly tool: string,
@@ -29,9 +28,9 @@ export class UnknownToolError extends McpxError {
 }
 
 /**
- * What each requested name resolved to, per catalogue: resolving scans the whole list (190 µs a call
- * at 500 tools). Keyed by the list itself, so a tools/list_changed, which makes the pool list anew,
- * starts an empty cache and the old one goes with the old list.
+ * What each requested name resolved to, per catalogue: resolving scans the whole list, a cost each
+ * call of a large server would pay again. Keyed by the list itself, so a tools/list_changed, which
+ * makes the pool list anew, starts an empty cache and the old one goes with the old list.
  */
 const resolved = new WeakMap<Tool[], Map<string, Tool | null>>();
 

@@ -1,6 +1,6 @@
 // `mcpx serve`'s end of stdio: one JSON-RPC message a line on stdin, one a line on stdout. Used
 // instead of the SDK's StdioServerTransport, which closes itself when its buffer passes its limit:
-// one oversized request ended the whole server, in silence (issue 19). Here a line over
+// one oversized request ended the whole server, in silence. Here a line over
 // mcp.maxMessage is skipped without being held, answered with -32600 when its id can be read from
 // either end, and the next line is read.
 

@@ -13,7 +13,7 @@ import { execute } from "../exec/execute.ts";
 import { sandboxContext } from "../exec/sandbox-policy.ts";
 import { runLimits } from "../exec/run-limits.ts";
 import type { Frame, HookFrameBody } from "../exec/frames.ts";
-import { gatedCall } from "../exec/gated-call.ts";
+import { callThroughGate } from "../exec/gated-call.ts";
 import type { ExecOptions } from "../exec/options-schema.ts";
 import type { Gate } from "../hooks/types.ts";
 import { runContext } from "../hooks/run-context.ts";
@@ -231,7 +231,7 @@ async function callTool(args: unknown, call: ToolCall): Promise<CallToolResult> 
     }
   };
   // server.start hooks fired by this call report here, as they do for `mcpx call`
-  const answer = await runContext.run({ hookFrame: call.hookFrame }, () => gatedCall(call.gate, { server, tool, args: toolArgs }, { push }));
+  const answer = await runContext.run({ hookFrame: call.hookFrame }, () => callThroughGate(call.gate, { server, tool, args: toolArgs }, { push }));
   if (!answer.ok) {
     const error = { ...answer.error, message: forAgent(answer.error.message) };
     return { content: [{ type: "text", text: error.message }], structuredContent: { error } as Record<string, unknown>, isError: true };

@@ -1,6 +1,6 @@
 // A directory mcpx keeps its files in that cannot take them (full, read-only, forbidden, a file where
 // a directory should be) is the machine's setup, not a bug: one line naming the path, the variable
-// that chose it and how to move it, never a stack of minified source (issue 24).
+// that chose it and how to move it, never a stack of minified source.
 
 import { join, sep } from "node:path";
 

@@ -1,6 +1,6 @@
 // A note: what one mcpx process remembers for the next, so that the next can skip work whose result
-// it would get again (issue 9: a one-shot call's server start, decision 0013; a session's config
-// resolution, lib/session/session-note.ts). One file per key in a folder of the state directory,
+// it would get again (a one-shot call's server start, decision 0013; a session's config resolution,
+// lib/session/session-note.ts, decision 0014). One file per key in a folder of the state directory,
 // named by the hash of the key: everything besides files that the remembered result depends on.
 // Written whole (a temporary file renamed over it), 0600 in a 0700 folder, because a note may hold
 // what config resolved, secrets included (a server entry's env), as the OAuth tokens beside it do.

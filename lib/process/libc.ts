@@ -1,5 +1,5 @@
 // The few libc functions mcpx calls that Bun has no API for, through bun:ffi, opened once per process
-// with all their symbols (each dlopen compiles its trampolines: ~0.3 ms, measured): the subreaper's
+// with all their symbols (each dlopen compiles its trampolines, so a second open pays that again): the subreaper's
 // prctl and waitpid (subreaper.ts), socketpair, pipe2 and close for the descriptors mcpx makes
 // for its children (fd-pairs.ts), and prlimit for a script runtime's memory (data-limit.ts). Linux
 // only: undefined elsewhere, or where FFI or libc cannot be opened.

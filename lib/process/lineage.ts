@@ -23,8 +23,8 @@ const LINEAGE_ENV = "MCPX_LINEAGE";
 
 /**
  * How often live lineages look for new descendants. A process that is started, orphaned and stripped
- * of its environment within one interval escapes; a shorter interval costs a /proc walk (~2 ms for
- * 300 processes) more often for as long as any run lives. Change with docs/decisions/0006.
+ * of its environment within one interval escapes; a shorter interval costs a /proc walk, which grows
+ * with the machine's processes, more often for as long as any run lives. Change with docs/decisions/0006.
  */
 const LINEAGE_SCAN_MS = 250;
 

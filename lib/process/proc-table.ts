@@ -60,7 +60,7 @@ export function readTable(): Map<number, ProcEntry> {
 /**
  * The processes descended from `root` (itself not included), found through each thread's
  * /proc/PID/task/TID/children list instead of a read of every process: the host's subtree is a few
- * processes where /proc may hold hundreds (a run's end read ~300 stat files, ~5 ms of an empty exec).
+ * processes where /proc may hold hundreds, and a read of every one was a large share of an empty exec's end.
  * Where the kernel offers no children lists (CONFIG_PROC_CHILDREN), from a read of the whole table.
  */
 export function readSubtree(root: number): Map<number, ProcEntry> {

@@ -5,7 +5,7 @@
 
 import { writeFileSync } from "node:fs";
 import { extname } from "node:path";
-import { UsageError } from "../settings/flags.ts";
+import { UsageError } from "../errors/usage-error.ts";
 
 interface ContentItem {
   type?: unknown;

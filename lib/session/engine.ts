@@ -9,7 +9,7 @@ import type { Hook } from "../hooks/hook.ts";
 import type { Observers } from "../hooks/observe.ts";
 import { runContext } from "../hooks/run-context.ts";
 import { unmatchedServers, unmatchedTools } from "../hooks/when-check.ts";
-import { writeCatalog } from "../mcp/catalog-cache.ts";
+import { writeCachedTools } from "../mcp/tool-list-cache.ts";
 import { Pool, UpstreamError } from "../mcp/pool.ts";
 import { authDir } from "../mcp/oauth/store.ts";
 import type { Sourced } from "../settings/resolve.ts";
@@ -90,7 +90,7 @@ export function openEngine(session: Session, opts: EngineOptions): Engine {
           session.log("warn", w, "hooks");
       }
       try {
-        writeCatalog(session.cacheDir, session.config.servers[server]!, tools);
+        writeCachedTools(session.cacheDir, session.config.servers[server]!, tools);
       } catch (e) {
         session.log("debug", `catalogue cache not written: ${(e as Error).message}`);
       }

@@ -1,7 +1,7 @@
-// A session remembered (issue 9): what opening a session resolved (the config chain and its servers,
-// what config.imports brought, every setting with its origins) is kept as a note for the next command
-// started with exactly the same inputs, which then skips finding, parsing, validating and resolving
-// them again: about 3 ms of every command's start, most of the "config" stage of MCPX_TRACE=1.
+// A session remembered (decision 0014): what opening a session resolved (the config chain and its
+// servers, what config.imports brought, every setting with its origins) is kept as a note for the next
+// command started with exactly the same inputs, which then skips finding, parsing, validating and
+// resolving them again: most of the "config" stage of MCPX_TRACE=1.
 //
 // A note is kept by everything besides files that resolution depends on (lib/paths/note-file.ts):
 // this mcpx (its version, and the signature of the binary itself, since a rebuilt one may resolve

@@ -1,22 +1,14 @@
 // Strict command-line parsing, derived from the registry: every setting a command takes becomes its
 // long flag plus aliases, and an unknown flag is an error naming the accepted ones. (citty's own
 // parser accepts unknown flags and keeps only the last of repeated ones, so it is used for routing
-// and help only.) The parser is mcpx's own, not node:util's parseArgs: loading node:util costs every
-// run/exec/call ~5 ms of start-up (issue 9), and the rules needed here are few (long flags with
-// = or a following value, -h, switches, repeatable flags, everything after -- left alone).
+// and help only.) The parser is mcpx's own, not node:util's parseArgs: loading node:util would add to
+// the start-up of every run, exec and call (decision 0011), and the rules needed here are few (long
+// flags with = or a following value, -h, switches, repeatable flags, everything after -- left alone).
 
-import { McpxError } from "../errors/mcpx-error.ts";
+import { UsageError } from "../errors/usage-error.ts";
 import { suggest } from "../util/did-you-mean.ts";
 import type { FlagValue } from "./resolve.ts";
 import { flagSpellings, settingsFor, type CommandName } from "./registry.ts";
-
-/** a wrong command line: exit 2 (lib/errors/codes.ts USAGE) */
-export class UsageError extends McpxError {
-  override name = "UsageError";
-  constructor(message: string) {
-    super(message, "USAGE");
-  }
-}
 
 export interface OwnFlag {
   type: "string" | "boolean";

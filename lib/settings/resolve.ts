@@ -14,7 +14,6 @@ import { SETTINGS, envName, isListKind, type SettingDecl } from "./registry.ts";
 
 /** a setting that does not parse or cannot work: exit 2 (lib/errors/codes.ts SETTINGS) */
 export class SettingsError extends McpxError {
-  override name = "SettingsError";
   constructor(message: string) {
     super(message, "SETTINGS");
   }

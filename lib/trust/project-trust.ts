@@ -1,4 +1,4 @@
-// A project's config is untrusted until the user trusts it (issue 19, docs/decisions/0015), as direnv,
+// A project's config is untrusted until the user trusts it (docs/decisions/0015), as direnv,
 // mise and Claude Code treat a cloned repository's files. A project file is one mcpx finds walking up
 // from the working directory (.mcpx.json, .mcpx/config.json), another tool's project file it imports
 // (.mcp.json, .cursor/mcp.json, .vscode/mcp.json, opencode.json) and a plugin manifest such a file

@@ -4,7 +4,7 @@
 
 import { readFileSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { UsageError } from "../settings/flags.ts";
+import { UsageError } from "../errors/usage-error.ts";
 import type { ResolvedSettings, Sourced } from "../settings/resolve.ts";
 import { isTrusted, trustKey, type TrustState } from "./project-trust.ts";
 import { contentHash, listRecords, removeRecord, writeRecord, type TrustRecord } from "./trust-store.ts";

@@ -1,6 +1,6 @@
 // Writes to a Bun socket without losing bytes. Bun sockets do not buffer: `write()` takes what the
 // kernel accepts now and returns that count, and the rest is the caller's to send on `drain`.
-// Ignoring the count is what hung every run whose answers in flight passed ~214 KB (issue 7).
+// Ignoring the count hung every run whose answers in flight passed what the kernel's buffer takes.
 
 /** the part of a Bun socket this needs: write returns the bytes taken, -1 once closed */
 export interface WritableSocket {

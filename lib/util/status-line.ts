@@ -33,15 +33,15 @@ export interface StatusLine {
 const NONE: StatusLine = { set() {}, done() {}, close() {} };
 
 /**
- * Whether fd 2 is a terminal. Reading process.stderr.isTTY materialises Bun's stderr stream (~3 ms
- * on a quiet machine, far more on a busy one); a pipe, a file or a socket is plainly not a terminal,
+ * Whether fd 2 is a terminal. Reading process.stderr.isTTY materialises Bun's stderr stream, which
+ * costs start-up time (more on a busy machine); a pipe, a file or a socket is plainly not a terminal,
  * which fstat says at once, and so is /dev/null: only another character device is asked the slow way.
  */
 function stderrIsTTY(): boolean {
   try {
     const st = fstatSync(2);
     if (!st.isCharacterDevice()) return false;
-    // `2>/dev/null`, the common character device that is no terminal (~1 ms saved where it is)
+    // `2>/dev/null`, the common character device that is no terminal: spared the slow way too
     if (st.rdev === statSync("/dev/null", { throwIfNoEntry: false })?.rdev) return false;
   } catch {
     return false; // no fd 2

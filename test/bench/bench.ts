@@ -15,13 +15,13 @@
 //      the call to the 6-tool `fake`, both `mcpx call`: what a large catalogue costs  target ratio ≤ 1.25×
 //   4. `mcpx --help`  vs  an empty `bun build --compile` binary (cached in node_modules/.cache/mcpx-bench)
 //   5. peak memory of both sides of 1–3
-//   6. the hook gate's per-call cost (issue 3): the calls-script.ts loop under `mcpx run --config FILE`
+//   6. the hook gate's per-call cost: the calls-script.ts loop under `mcpx run --config FILE`
 //      with four config files that differ only in `hooks` — (a) none, (b) two that match no call,
 //      (c) one `plugin` hook on call.before (fake.echo answering the text {}: no opinion), (d) one
 //      `run` hook on call.before (["true"]: exit 0, empty stdout, no opinion). The four alternate in
 //      rounds (the order rotates every round); the table gives µs per call, the ratios to (a), and
 //      whether (b) is within the noise of (a): its median inside the min … max of (a)'s rounds
-//   7. the daemon (issue 4), one `mcpx daemon --daemon-address SOCK` started by the bench in the sandbox:
+//   7. the daemon, one `mcpx daemon --daemon-address SOCK` started by the bench in the sandbox:
 //      (a) `mcpx exec 'await fake.echo({message:"x"})'` locally vs the same with `--remote` against it,
 //      interleaved; both warm, but the daemon's pool keeps fake-server up between runs while every
 //      local run starts its own — that is the point of a daemon; the table gives medians and
@@ -35,7 +35,7 @@
 //      (a)'s remote/local: target ratio ≤ 0.7×; (c): target ratio ≤ 0.15×. The daemon is then
 //      stopped with SIGTERM, and the bench checks that it exited 0, removed its socket, and left no
 //      process behind
-//   8. the soak (issue 7): 10,000 sequential and then 1,000 concurrent fake.echo calls in one run, each
+//   8. the soak: 10,000 sequential and then 1,000 concurrent fake.echo calls in one run, each
 //      with its own message and checked, by a script under `mcpx run` (soak-script.ts, the script
 //      test/e2e/workloads-soak.test.ts runs) vs the raw SDK client in one Bun process (sdk-soak.ts).
 //      Each side times its own two loops; the table gives µs per call of each loop, the whole run's wall
@@ -52,7 +52,7 @@
 // bench looks for any process whose environment mentions the temporary tree, reports it as left
 // behind, and kills it.
 //
-// The last lines, "issue 9's bars", gather the six ratios of the issue's table from this run with
+// The last lines, "the bars", gather the six ratios the bench holds mcpx to from this run with
 // their bars and whether each is met. A bar not met is reported, never a failure: the bench fails
 // only when a command fails or prints the wrong answer, never on a time.
 //
@@ -72,7 +72,7 @@ const WARMUP_RUNS = 2; // untimed runs of each command of a pair before its roun
 const ROUNDS_EXEC = 15; // 1. mcpx exec '' vs bun -e ';'
 const ROUNDS_TRACE = 7; // 1t. untimed runs of mcpx exec '' with MCPX_TRACE=1, for the median of each stage
 const ROUNDS_CALLS = 11; // 2. runs of the 2,000-call script / SDK peer (single runs spread ±30% on a shared 2-core machine)
-const CALLS = 2000; // 2. timed calls per run (issue 9's row: 2,000 sequential calls)
+const CALLS = 2000; // 2. timed calls per run (its bar is set for 2,000 sequential calls)
 const CALL_WARMUP = 20; // 2. untimed calls inside each run, before its timed loop (server start, JIT)
 const ROUNDS_ONESHOT = 9; // 3. mcpx call vs mcporter call; 3b. the call to big vs to fake
 const ROUNDS_HELP = 15; // 4. mcpx --help vs the empty binary
@@ -91,10 +91,10 @@ const THROUGHPUT_WARMUP = 16; // 7b. untimed runs, 16 at once, before the first 
 const DAEMON_READY_MS = 10_000; // 7. the daemon must print its listening line within this
 const DAEMON_STOP_MS = 5_000; // 7. …and exit within this after SIGTERM, its processes gone within this after that
 const ROUNDS_SOAK = 3; // 8. rounds of the soak, each side once per round, after one untimed run of each
-const SOAK_SEQUENTIAL = 10_000; // 8. sequential calls per run (issue 7)
-const SOAK_CONCURRENT = 1_000; // 8. concurrent calls per run, after the sequential ones (issue 7)
+const SOAK_SEQUENTIAL = 10_000; // 8. sequential calls per run
+const SOAK_CONCURRENT = 1_000; // 8. concurrent calls per run, after the sequential ones
 
-// ── targets (issue 9, "close to the floor"): each a ratio mcpx/peer no higher than this ──
+// ── targets ("close to the floor"): each a ratio mcpx/peer no higher than this ──
 const TARGET_EXEC_RATIO = 2.5; // 1. exec '' / bun -e ';'
 const TARGET_CALL_RATIO = 1.3; // 2. per call / the raw SDK client's
 const TARGET_ONESHOT_RATIO = 0.45; // 3. one-shot mcpx call / mcporter call (cold: no daemon)
@@ -331,7 +331,7 @@ const BIG: Pair = {
 };
 
 /**
- * Row 1's floor, "two Bun start-ups in series" (issue 9): a compiled binary that runs itself as
+ * Row 1's floor, "two Bun start-ups in series": a compiled binary that runs itself as
  * `bun -e ';'` (BUN_BE_BUN=1, as mcpx starts a script's runtime) and exits with it. Any mcpx exec
  * pays at least this: its own start, then its script runtime's. Built once, kept beside the empty one.
  */
@@ -1032,7 +1032,7 @@ lines.push(
 lines.push(`medians of interleaved rounds after ${WARMUP_RUNS} warm-up runs per side; server: bun fixtures/servers/fake-server.ts (stdio)`);
 lines.push("");
 const rows: string[][] = [["", "mcpx", "peer", "mcpx", "peer", "mcpx/peer", "target", "met"]];
-/** issue 9's table, row by row: what was compared, the ratio measured in this run, its bar */
+/** the bars, row by row: what was compared, the ratio measured in this run, its bar */
 const bars: Array<{ row: string; q: number; bar: number }> = [];
 const barOf = new Map<Pair, number>([
   [EXEC, TARGET_EXEC_RATIO],
@@ -1267,7 +1267,7 @@ lines.push(
 lines.push(`first mcpx run in the fresh HOME (cold caches): exec '' ${num(resultOf(EXEC).coldMcpx)} ms, call ${num(resultOf(ONESHOT).coldMcpx)} ms`);
 lines.push(`fake-server start-up (spawn → initialize answered, seen by the SDK peer): median ${num(median(serverStartMs))} ms — both sides of 3 pay it`);
 lines.push("");
-lines.push("issue 9's bars (ratios of this run; a bar is an upper bound):");
+lines.push("the bars (ratios of this run; a bar is an upper bound):");
 lines.push(table([["", "ratio", "bar", "met"], ...bars.map((b) => [`  ${b.row}`, ratio(b.q), `≤ ${b.bar}×`, metText(b.q, b.bar)])]));
 lines.push(`targets: ${bars.filter((b) => b.q <= b.bar).length} of ${bars.length} met`);
 lines.push(

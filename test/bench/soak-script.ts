@@ -1,4 +1,4 @@
-// The soak (issue 7), run by `mcpx run` from test/e2e/workloads-soak.test.ts (which asserts the
+// The soak, run by `mcpx run` from test/e2e/workloads-soak.test.ts (which asserts the
 // counts) and from test/bench/bench.ts (which prints the timings): SEQUENTIAL fake.echo calls one
 // after another, then CONCURRENT at once, each with its own message, each answer checked against its
 // own call. Prints one JSON line: {sequential, concurrent, answered, mismatches, sequentialMs, concurrentMs}.

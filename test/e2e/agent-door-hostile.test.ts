@@ -1,5 +1,5 @@
 // What an agent may declare through mcpx_exec, on both MCP doors (`mcpx serve` and the daemon's
-// /mcp), and what a sandboxed run can still reach (issue 19, decision 0017). Each attempt here
+// /mcp), and what a sandboxed run can still reach (decision 0017). Each attempt here
 // succeeded on the main before it: a per-run `run` hook ran `id` as the user, `env` became the
 // sandboxed Deno's own environment (LD_PRELOAD loaded before any permission applied), the sandbox
 // could write its handoff file, the Cache API wrote under $XDG_CACHE_HOME/deno with no write grant,

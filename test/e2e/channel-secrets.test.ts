@@ -1,4 +1,4 @@
-// The channel's secrets are private (issue 11, decision 0007): a hostile script, on any runtime, finds
+// The channel's secrets are private (decision 0007): a hostile script, on any runtime, finds
 // the run's socket path, token and frame nonce nowhere it can read, so it can neither forge frames the
 // host believes nor take over another run's channel. These scripts are what broke the channel when the
 // run travelled in MCPX_RUN: /proc/PID/environ kept it after the launcher deleted it from process.env.

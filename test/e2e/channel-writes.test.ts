@@ -1,4 +1,4 @@
-// Nothing lost on the way between the host and the script (issue 7): answers larger than a socket
+// Nothing lost on the way between the host and the script: answers larger than a socket
 // takes at once reach the script whole (Bun sockets do not buffer; the host used to drop what a write
 // did not take, and every run with more than ~214 KB of answers in flight hung until its timeout),
 // everything a script prints before process.exit() is delivered (Bun's stdout writer finished a write

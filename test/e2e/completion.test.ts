@@ -1,4 +1,4 @@
-// mcpx completion bash|zsh|fish (issue 24): scripts generated from the command table and the settings
+// mcpx completion bash|zsh|fish: scripts generated from the command table and the settings
 // registry. The bash one is loaded into a real bash and asked to complete a command, a flag, a flag's
 // accepted values, an action and a setting path; zsh and fish (not installed here) are checked to
 // name every command and every setting flag, so a command or setting added to a table completes.

@@ -1,4 +1,4 @@
-// mcpx config add | remove | list (issue 24): servers added and removed by command in ./.mcpx.json (or
+// mcpx config add | remove | list: servers added and removed by command in ./.mcpx.json (or
 // the user's file with --user), comments kept, a name already there refused without --force, and the
 // file's trust said: a file mcpx created or one trusted as it was stays trusted, an untrusted one stays
 // untrusted (docs/decisions/0015, amendment).

@@ -1,4 +1,4 @@
-// One request cannot take down the daemon or the host (issue 19). A body over daemon.maxBody on /mcp
+// One request cannot take down the daemon or the host. A body over daemon.maxBody on /mcp
 // is refused with 413 and a JSON-RPC error naming the limit and the setting, as /v1 bodies are, and
 // the session goes on (before, the SDK's own 4 MiB applied, naming no setting). At most
 // daemon.maxRuns scripts run at once, /v1/exec and /mcp's mcpx_exec counted together: the excess is

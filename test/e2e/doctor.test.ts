@@ -1,4 +1,4 @@
-// mcpx doctor (issue 24): one line per thing mcpx needs, each with its fix, exit 1 when one fails:
+// mcpx doctor: one line per thing mcpx needs, each with its fix, exit 1 when one fails:
 // config files and their trust, runtimes, /proc, the directories it writes, each server's start
 // (bounded by mcp.startTimeout, and ended after), and --json.
 

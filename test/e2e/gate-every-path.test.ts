@@ -1,4 +1,4 @@
-// Issue 19's guard test: every path a tool call can take, one row each, driven through the binary.
+// The guard test of decision 0016: every path a tool call can take, one row each, driven through the binary.
 // One config holds a refusing call guard on fake.echo (a `call.before` run hook, effect refuse) and
 // an observe hook that appends every call.finished event to a file. Each row makes its call of
 // fake.echo its own way and must be refused (the server never sees that call: each row's message is

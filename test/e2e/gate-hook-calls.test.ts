@@ -1,4 +1,4 @@
-// Issue 19, "every call passes the gate", for the calls hooks make: a plugin hook's tool call and a
+// "Every call passes the gate" (decision 0016), for the calls hooks make: a plugin hook's tool call and a
 // module hook's script calls pass the call point (a refusing call guard refuses them, and the server
 // never sees them), each leaves a call frame in the run's stream (with `by` naming the hook) and a
 // call.finished event, a call hook that calls a tool does not fire itself again for that call, and

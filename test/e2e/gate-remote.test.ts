@@ -1,4 +1,4 @@
-// Issue 19: a guard in force on the caller's side is carried to the daemon or the command fails with
+// A guard in force on the caller's side is carried to the daemon or the command fails with
 // exit 2 naming it, never dropped in silence. `MCPX_REMOTE=1 mcpx call` (and `call --remote`,
 // `exec --remote`, `run --remote`) carry the caller's call hooks, from its config, MCPX_HOOKS or
 // --hooks, and the daemon applies them to that call or run only; a hook that cannot travel

@@ -1,4 +1,4 @@
-// Issue 19: a guard whose `when` names a server by the identifier scripts use (`my_srv` for server
+// A guard whose `when` names a server by the identifier scripts use (`my_srv` for server
 // `my-srv`) fires, and one that names no configured server, or a tool its server does not list, is
 // reported on stderr with a did-you-mean instead of loading in silence and never firing.
 

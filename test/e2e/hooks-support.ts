@@ -1,4 +1,4 @@
-// Shared helpers for the hook-gate end-to-end files (issue 3), on top of harness.ts and support.ts:
+// Shared helpers for the hook-gate end-to-end files, on top of harness.ts and support.ts:
 // a sandbox whose config names the fake fixture server, hook actions built from the scripts in
 // hook-scripts/, runs of `mcpx exec` with hooks given through MCPX_HOOKS (so concurrent tests never
 // share a config), and readers for the hook frames and the fixture's record file.

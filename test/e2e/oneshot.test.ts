@@ -1,4 +1,4 @@
-// One-shot ergonomics (issue 10): `mcpx call SERVER.TOOL key=value …` coerced and checked by the
+// One-shot ergonomics: `mcpx call SERVER.TOOL key=value …` coerced and checked by the
 // tool's input schema, ad-hoc servers (--stdio, --http-url) with no config, did-you-mean for unknown
 // names, and the error prefix every failure shares.
 

@@ -1,5 +1,5 @@
 // A tool's outputSchema is checked when the tool is first called, not when the catalogue is listed
-// (issue 9: a 500-tool server's list costs no schema compiles), and a result that breaks it fails the
+// (a 500-tool server's list costs no schema compiles), and a result that breaks it fails the
 // call as the SDK's own callTool fails it. The server here, fixtures/servers/lying-server.ts, declares
 // `add` with an outputSchema {sum: number} and answers as LYING_OUTPUT says: McpServer would have
 // refused to send a wrong answer, the low-level Server sends it.

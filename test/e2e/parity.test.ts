@@ -170,7 +170,7 @@ const CASES: Case[] = [
     check: (e) => expect((e.hooks.find((h) => h.name === "parity-slow") as { failed?: string } | undefined)?.failed).toContain("timed out after 300ms"),
   },
   // 1s, not 300ms: the call timeout also bounds a cold server's initialize, and the local door starts
-  // the server afresh (~250 ms median while other tests run, more under load): with 300ms the local
+  // the server afresh, which takes far longer while other tests run: with 300ms the local
   // door sometimes failed on "could not be started" instead of the call's timeout
   {
     knob: "mcp.callTimeout",

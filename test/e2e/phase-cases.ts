@@ -1,4 +1,4 @@
-// The launcher's phase-order contract (design §2, issue 2 "What it must show"), written once and run
+// The launcher's phase-order contract (design §2, "What it must show"), written once and run
 // per runtime: phases.test.ts runs it on the embedded Bun, deno.test.ts with `--runtime deno`.
 // Every phase prints one marker line; order is read from stdout and stderr merged on one pipe.
 

@@ -61,7 +61,7 @@ describe("a plugin", () => {
       .map((f) =>
         f.type === "call" ? `call ${f.server}.${f.tool}${f.by ? ` by ${f.by}` : ""}` : `guard-advice ${f.failed ? "failed" : (f.advice as string[]).join()}`,
       );
-    // the hook's own call of guard.echo passes the gate and leaves its call frame before the hook's (issue 19)
+    // the hook's own call of guard.echo passes the gate and leaves its call frame before the hook's
     expect(calls).toEqual([
       "call guard.echo by guard-advice",
       "guard-advice guard is watching",

@@ -1,4 +1,4 @@
-// Processes that outlive their run (issue 7): nothing a run started survives it, even when it left
+// Processes that outlive their run: nothing a run started survives it, even when it left
 // the run's process group (setsid, spawn(..., {detached: true})), when mcpx itself is killed with
 // SIGKILL, when a hook's grandchild keeps the hook's stdout open, or when an upstream server ignores
 // the end of its stdin and SIGTERM. Every process here carries a unique marker (in its command line

@@ -1,4 +1,4 @@
-// One request cannot take down `mcpx serve`'s connection or the host (issue 19): an answer is never
+// One request cannot take down `mcpx serve`'s connection or the host: an answer is never
 // larger than mcp.maxAnswer, however much the script prints or returns, and says what was cut; the
 // SDK client (which closes the whole connection on a message over 10 MiB) stays connected and the
 // next call works. An agent's run has a default time and heap limit (on Deno and Node).

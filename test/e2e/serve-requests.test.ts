@@ -1,4 +1,4 @@
-// One request cannot take down `mcpx serve` (issue 19): a request line longer than mcp.maxMessage is
+// One request cannot take down `mcpx serve`: a request line longer than mcp.maxMessage is
 // answered with a JSON-RPC error naming its size, the setting and how to raise it, when its id can be
 // read from the start or the end of the line, and the server keeps serving; a line without a
 // readable id gets one stderr line. Before, the SDK's transport closed itself when its buffer passed

@@ -1,4 +1,4 @@
-// A cloned repository is untrusted until the user trusts it (issue 19, decision 0015): what a hostile
+// A cloned repository is untrusted until the user trusts it (decision 0015): what a hostile
 // repository's config files could make mcpx do on the first command run inside it. Each file here is
 // written as a repository would ship it (support.ts shipped), not through sb.write (which trusts what a test writes).
 

@@ -1,4 +1,4 @@
-// Concurrency under load (issue 7): 1,000 calls of 100 KB each in flight at once from one script,
+// Concurrency under load: 1,000 calls of 100 KB each in flight at once from one script,
 // every answer to its own caller. Each message carries its call's id at both ends, and each answer of
 // the second test is different content (its own seed), so a swapped, truncated or merged answer shows.
 

@@ -1,5 +1,5 @@
 // @modelcontextprotocol/server-everything (node_modules/.bin/mcp-server-everything) used as its tools
-// are documented (issue 7): `mcpx ls` lists them, and a script uses echo, get_sum, structured content,
+// are documented: `mcpx ls` lists them, and a script uses echo, get_sum, structured content,
 // annotated and image content, resource links, gzip_file_as_resource on a 1 MB payload (decompressed
 // and compared in the script) and a long-running operation with progress.
 

@@ -1,5 +1,5 @@
 // @modelcontextprotocol/server-filesystem (node_modules/.bin/mcp-server-filesystem) used the way a
-// user would (issue 7): a 4 MB file read through a script comes back byte for byte, is written back
+// user would: a 4 MB file read through a script comes back byte for byte, is written back
 // through the server and re-read, and the copy on disk equals the original; a binary file read with
 // read_media_file decodes to the same bytes. Files are generated in the sandbox, never committed.
 

@@ -1,4 +1,4 @@
-// Hook stdin payloads of several MB (issue 7): a `call`-point `run` hook gets the call's payload on
+// Hook stdin payloads of several MB: a `call`-point `run` hook gets the call's payload on
 // stdin — with a 4 MB argument (call.before) or a 4 MB result (call.onSuccess) that is 4 MB — and a
 // hook that never reads its stdin, or exits at once, must not wedge the call: the call goes through
 // with its content intact, what the hook said (or its failure) is in its hook frame, and no hook

@@ -1,4 +1,4 @@
-// The payload ladder (issue 7) through the local CLI: arguments and results of 300 KB, 2 MB and 8 MB
+// The payload ladder through the local CLI: arguments and results of 300 KB, 2 MB and 8 MB
 // both ways — a script's argument to a tool, a tool's result to the script, the script's stdout and
 // returned value to whoever ran `mcpx exec`/`mcpx run` — and through `mcpx call` (arguments on stdin:
 // one argv string cannot exceed 128 KiB on Linux). Content is compared by hash, not only by length.

@@ -1,4 +1,4 @@
-// The payload ladder (issue 7) through a daemon's POST /v1/exec: 300 KB, 2 MB and 8 MB arguments and
+// The payload ladder through a daemon's POST /v1/exec: 300 KB, 2 MB and 8 MB arguments and
 // results both ways between a script and a tool, and the script's stdout and returned value back to
 // the HTTP caller, as one JSON envelope and as NDJSON frames. Content is compared by hash.
 

@@ -1,4 +1,4 @@
-// The payload ladder's 2 MB rung (issue 7) with `--runtime deno`: the launcher's socket writes and
+// The payload ladder's 2 MB rung with `--runtime deno`: the launcher's socket writes and
 // reads on Deno carry a 2 MB argument to a tool and a 2 MB result back, and the script's 2 MB stdout
 // and returned value reach the caller. Content is compared by hash.
 

@@ -1,4 +1,4 @@
-// The payload ladder (issue 7) through `mcpx serve`'s mcpx_exec, driven by the SDK's own Client over
+// The payload ladder through `mcpx serve`'s mcpx_exec, driven by the SDK's own Client over
 // stdio: 300 KB, 2 MB and 8 MB arguments and results both ways between the script and a tool, and the
 // script's stdout and returned value back to the MCP client. Content is compared by hash.
 //

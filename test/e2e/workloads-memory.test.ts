@@ -1,5 +1,5 @@
 // @modelcontextprotocol/server-memory (node_modules/.bin/mcp-server-memory) used the way a user
-// would (issue 7): a script builds a knowledge graph of a few hundred entities, relations and
+// would: a script builds a knowledge graph of a few hundred entities, relations and
 // observations, then queries it with search_nodes, open_nodes and read_graph and checks every
 // answer against the graph it built; a second run, with a fresh server process, finds the graph in
 // the memory file. The graph is a pure function of its size, so the test knows every answer.

@@ -1,4 +1,4 @@
-// The soak (issue 7): 10,000 sequential and then 1,000 concurrent fake.echo calls in one run
+// The soak: 10,000 sequential and then 1,000 concurrent fake.echo calls in one run
 // (test/bench/soak-script.ts, the same script `make bench` times). Only correctness is asserted: every
 // call answered with its own message, and the host's envelope lists 11,000 ok calls. Timings and the
 // host's peak RSS are `make bench`'s job (row 8), never a test's.

@@ -1,4 +1,4 @@
-// Shared pieces of the workload files (issue 7): the payload ladder's rungs, scripts that move a
+// Shared pieces of the workload files: the payload ladder's rungs, scripts that move a
 // payload one way each (script → tool argument, tool → script result, script → caller as stdout and
 // returned value), and the checks, which compare a length and a sha256, never only a length, and
 // never print megabytes into a failure. Payloads are generated (fixtures/servers/payload.ts) by the

@@ -1,4 +1,4 @@
-// `npm install` of the project prints no EBADENGINE warning on the Node this machine runs (issue 10):
+// `npm install` of the project prints no EBADENGINE warning on the Node this machine runs:
 // every package the lock file installs either names no Node engine or one that Node satisfies. The
 // lock file is what npm installs, and it records each package's engines, so no network is needed.
 // (mcporter, the bench's peer, wants Node >= 24: `make bench` installs it into a cache of its own.)

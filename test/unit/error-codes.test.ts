@@ -8,14 +8,16 @@ import { join, relative } from "node:path";
 import { ConfigError } from "../../lib/config/errors.ts";
 import { DaemonClientError } from "../../lib/daemon/client.ts";
 import { DaemonError } from "../../lib/daemon/server.ts";
-import { ERROR_CODE_NAMES, ERROR_CODES, exitCodeOf, frameCodeOf, isErrorCode } from "../../lib/errors/codes.ts";
+import { ERROR_CODE_NAMES, ERROR_CODES, errorNameOf, exitCodeOf, frameCodeOf, isErrorCode } from "../../lib/errors/codes.ts";
 import { EXIT_CODES_BEGIN, EXIT_CODES_END, FRAME_CODES_BEGIN, withGeneratedExitCodes, withGeneratedFrameCodes } from "../../lib/errors/docs.ts";
+import { callError, frameError } from "../../lib/errors/frame-error.ts";
 import { McpxError } from "../../lib/errors/mcpx-error.ts";
 import { RuntimeError } from "../../lib/exec/runtimes.ts";
 import { HookConfigError } from "../../lib/hooks/schema.ts";
 import { UpstreamError } from "../../lib/mcp/pool.ts";
+import { ArgumentError } from "../../lib/mcp/call-args.ts";
 import { UnknownToolError } from "../../lib/mcp/tool-call.ts";
-import { UsageError } from "../../lib/settings/flags.ts";
+import { UsageError } from "../../lib/errors/usage-error.ts";
 import { SettingsError } from "../../lib/settings/resolve.ts";
 import { withGeneratedBlock } from "../../lib/util/generated-block.ts";
 import { EXIT_CODES_DOC, FRAMES_DOC } from "../gen-docs.ts";
@@ -131,6 +133,43 @@ describe("the errors commands throw", () => {
       "UpstreamError",
       "UnknownToolError",
     ]);
+  });
+});
+
+describe("a frame's error and a thrown error of one kind", () => {
+  test("no error frame is written as an object literal with a name: frames take theirs from the table", () => {
+    // `name: "XError"` outside lib/errors is a second spelling of a row's name (frame-error.ts makes them)
+    const files = sources().filter((f) => !f.path.startsWith("launcher/"));
+    const literal = files.flatMap((f) => [...f.text.matchAll(/\bname:\s*"([A-Za-z]+Error)"/g)].map((m) => `${f.path}: ${m[0]}`));
+    expect(literal).toEqual([]);
+  });
+
+  test("an error thrown with a code carries that code's name, the name its error frame carries", () => {
+    for (const code of ERROR_CODE_NAMES) {
+      const thrown = new McpxError("x", code);
+      expect(thrown.name).toBe(errorNameOf(code));
+      if (ERROR_CODES[code].frame !== null) expect(frameError(code, "x")).toEqual({ name: thrown.name, code: frameCodeOf(code), message: "x" });
+    }
+  });
+
+  test("the subclasses thrown name themselves by their code's row", () => {
+    const thrown = [new UsageError("x"), new ArgumentError("x"), new ConfigError({ file: "f.json", detail: "x" }), new SettingsError("x")];
+    const more = [new RuntimeError("x"), new HookConfigError({ problem: "p", origin: "o", fix: "f" }), new DaemonError("x")];
+    for (const e of [...thrown, ...more, new DaemonClientError("x", "E_NO_DAEMON"), new UnknownToolError("s", "t")]) expect(e.name).toBe(errorNameOf(e.code));
+  });
+
+  test("a failed call's answer is a ToolError whatever its code, with the code's frame code and its data", () => {
+    expect(callError("UPSTREAM_TIMEOUT", "slow", { server: "s" })).toEqual({
+      name: "ToolError",
+      code: "UPSTREAM_TIMEOUT",
+      message: "slow",
+      data: { server: "s" },
+    });
+    expect(callError("CALL_REFUSED", "no")).toEqual({ name: "ToolError", code: "REFUSED", message: "no" });
+  });
+
+  test("a heap limit is its own row that reaches frames as EXIT, under the name the docs give it", () => {
+    expect(frameError("HEAP_LIMIT", "x")).toEqual({ name: "HeapLimitError", code: "EXIT", message: "x" });
   });
 });
 

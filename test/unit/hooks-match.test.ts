@@ -124,7 +124,7 @@ describe("hookMatches", () => {
       match: true,
     },
     {
-      // scripts reach server my-fs as my_fs: a guard written as the script spells it must fire (issue 19)
+      // scripts reach server my-fs as my_fs: a guard written as the script spells it must fire
       name: "a server filter written as the identifier matches the configured name",
       hook: { on: "call", phase: "before", when: { server: "my_fs" } },
       at: ["call", "before"],

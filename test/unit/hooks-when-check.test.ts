@@ -1,5 +1,5 @@
 // A hook whose `when` names nothing configured loads and never fires; these checks say so, with a
-// did-you-mean (lib/hooks/when-check.ts, issue 19). Both spellings of a name count as naming it.
+// did-you-mean (lib/hooks/when-check.ts). Both spellings of a name count as naming it.
 
 import { describe, expect, test } from "bun:test";
 import type { Hook } from "../../lib/hooks/hook.ts";

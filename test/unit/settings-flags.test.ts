@@ -3,7 +3,8 @@
 // it and suggests the near miss, and everything after `--` is left for the script.
 
 import { describe, expect, test } from "bun:test";
-import { UsageError, parseCommandArgs, type OwnFlag } from "../../lib/settings/flags.ts";
+import { UsageError } from "../../lib/errors/usage-error.ts";
+import { parseCommandArgs, type OwnFlag } from "../../lib/settings/flags.ts";
 
 const OWN: Record<string, OwnFlag> = {
   json: { type: "boolean", description: "envelope" },

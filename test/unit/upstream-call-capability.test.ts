@@ -1,4 +1,4 @@
-// Structural guard for "every call passes the gate" (issue 19, decision 0016): the pool sends a
+// Structural guard for "every call passes the gate" (decision 0016): the pool sends a
 // tools/call only through the SEND_TOOLS_CALL capability, which only the gate's call point
 // (lib/exec/gated-call.ts) imports, and the pool has no string-named method that sends an ordinary
 // call. Its one other way upstream, callHookTool, is the gate's own machinery for the `_` lifecycle

@@ -21,7 +21,6 @@ export const CALLBACK_PATH = "/callback";
  * any command but `mcpx auth`, which never open a browser; the message says to run `mcpx auth NAME`.
  */
 export class AuthRequiredError extends McpxError {
-  override name = "AuthRequiredError";
   constructor(
     readonly server: string,
     why: string,
