@@ -1,9 +1,9 @@
 // mcpx call NS.tool '{json}': one tools/call, through the same name resolution a script uses.
 
-import { loadUnwrap } from "../lib/exec/launcher-files.ts";
+import { loadUnwrap } from "../lib/runtime/launcher-files.ts";
 import { readCatalog } from "../lib/mcp/catalog-cache.ts";
 import { oneCall, type CallInput, type CallNote } from "../lib/exec/one-call.ts";
-import type { CallAnswer } from "../lib/exec/runner.ts";
+import type { CallAnswer } from "../lib/runtime/runner.ts";
 import { terminalAsker } from "../lib/session/ask.ts";
 import { openEngine } from "../lib/session/engine.ts";
 import { refuseUntrusted } from "../lib/trust/project-trust.ts";

@@ -7,11 +7,11 @@
 // by the directory, --config and the environment config and settings are found by), else Bun, the
 // default. A sandboxed run (--sandbox, or a note saying so) cannot be started before it: none is.
 
-import { bunShape, type ReadyKind, type RuntimeShape, type ShapeOptions } from "../lib/exec/ready-runtime.ts";
+import { bunShape, type ReadyKind, type RuntimeShape, type ShapeOptions } from "../lib/runtime/ready-runtime.ts";
 import { notePath, readNote, writeNote } from "../lib/paths/note-file.ts";
-import { builtRuntimeBundle } from "../lib/exec/launcher-files.ts";
-import { startEarly, type EarlyRuntime } from "../lib/exec/runtime-sources.ts";
-import { scriptEnv } from "../lib/exec/script-env.ts";
+import { builtRuntimeBundle } from "../lib/runtime/launcher-files.ts";
+import { startEarly, type EarlyRuntime } from "../lib/runtime/runtime-sources.ts";
+import { scriptEnv } from "../lib/runtime/script-env.ts";
 import { cacheDir } from "../lib/paths/dirs.ts";
 import { exitCodeOf } from "../lib/errors/codes.ts";
 import { runBeforeExit } from "../lib/util/before-exit.ts";
@@ -127,7 +127,7 @@ async function shapeFromArgv(kind: "run" | "exec", head: string[], guess: ReadyK
   const how: ShapeOptions = { cacheDir: dir, env: scriptEnv(process.env, env), cwd: process.cwd(), stdin };
   if (guess === "bun") return bunShape(bundle.path, { ...how, autoInstall: false });
   // Deno's and Node's command lines are found (PATH, node_modules/.bin) only by those who use them
-  const runtimes = await import("../lib/exec/runtimes.ts");
+  const runtimes = await import("../lib/runtime/kinds.ts");
   try {
     return guess === "deno" ? runtimes.denoShape(bundle.path, { ...how, autoInstall: false }) : runtimes.nodeShape(bundle.path, how);
   } catch {

@@ -7,7 +7,7 @@ import { sandboxContext } from "../lib/exec/sandbox-policy.ts";
 import { runLimits } from "../lib/exec/run-limits.ts";
 import { OUTPUT_MODES, type OutputMode } from "../lib/exec/options.ts";
 import type { ExecOptions } from "../lib/exec/options-schema.ts";
-import { resolveScriptPath } from "../lib/exec/script-path.ts";
+import { resolveScriptPath } from "../lib/paths/script-path.ts";
 import { settingsPhaseOrigins } from "../lib/exec/phase-origins.ts";
 import { renderFrames } from "../lib/render/frames-to-cli.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
@@ -166,7 +166,7 @@ function parseEnvFlags(list: string[]): Record<string, string> {
   return env;
 }
 
-/** where `mcpx run NAME` looked (lib/exec/script-path.ts): the file, then .mcpx/scripts/NAME[.ts…] unless NAME is a path */
+/** where `mcpx run NAME` looked (lib/paths/script-path.ts): the file, then .mcpx/scripts/NAME[.ts…] unless NAME is a path */
 function scriptNotFound(target: string, cwd: string): string {
   if (target.includes("/")) return `script not found: ${target} (no such file)`;
   const named = /\.[cm]?[jt]s$/.test(target) ? target : `${target}.ts`;

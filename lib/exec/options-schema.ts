@@ -7,7 +7,7 @@ import { DURATION_PATTERN, parseDuration } from "../settings/duration.ts";
 import { RUNTIMES } from "../settings/choices.ts";
 import type { SettingDecl } from "../settings/registry.ts";
 import { OUTPUT_MODES, RUN_SETTINGS } from "./options.ts";
-import { SANDBOX_MODES } from "./sandbox.ts";
+import { SANDBOX_MODES } from "../runtime/sandbox-args.ts";
 
 const Lines = v.array(v.string());
 

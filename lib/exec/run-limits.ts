@@ -5,7 +5,7 @@
 
 import type { Session } from "../session/session.ts";
 import { stricterLimit } from "../hooks/policy.ts";
-import type { Door } from "./sandbox.ts";
+import type { Door } from "../runtime/sandbox-args.ts";
 
 export interface RunLimits {
   /** 0 = none beyond the run's own timeoutMs */

@@ -3,7 +3,7 @@
 
 import type { Session } from "../session/session.ts";
 import { SettingsError, type Sourced } from "../settings/resolve.ts";
-import { decideSandbox, parseSandboxAllow, type Door, type SandboxAllow, type SandboxMode, type SandboxPolicy } from "./sandbox.ts";
+import { decideSandbox, parseSandboxAllow, type Door, type SandboxAllow, type SandboxMode, type SandboxPolicy } from "../runtime/sandbox-args.ts";
 
 /** what execute() needs to sandbox a run (ExecContext.sandbox) */
 export interface SandboxContext {

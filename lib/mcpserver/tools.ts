@@ -20,7 +20,7 @@ import { runContext } from "../hooks/run-context.ts";
 import { asCallResult } from "../mcp/tool.ts";
 import type { Engine } from "../session/engine.ts";
 import type { Session } from "../session/session.ts";
-import type { RuntimeSource } from "../exec/ready-runtime.ts";
+import type { RuntimeSource } from "../runtime/ready-runtime.ts";
 import { refusedField } from "../trust/door-authority.ts";
 import { isPlainObject } from "../util/json-type.ts";
 import { agentCompact, agentStop, hookToolText } from "./agent-hooks.ts";

@@ -11,7 +11,7 @@ import { DaemonError } from "../../lib/daemon/server.ts";
 import { ERROR_CODE_NAMES, ERROR_CODES, exitCodeOf, frameCodeOf, isErrorCode } from "../../lib/errors/codes.ts";
 import { EXIT_CODES_BEGIN, EXIT_CODES_END, FRAME_CODES_BEGIN, withGeneratedExitCodes, withGeneratedFrameCodes } from "../../lib/errors/docs.ts";
 import { McpxError } from "../../lib/errors/mcpx-error.ts";
-import { RuntimeError } from "../../lib/exec/runtimes.ts";
+import { RuntimeError } from "../../lib/runtime/kinds.ts";
 import { HookConfigError } from "../../lib/hooks/schema.ts";
 import { UpstreamError } from "../../lib/mcp/pool.ts";
 import { UnknownToolError } from "../../lib/mcp/tool-call.ts";

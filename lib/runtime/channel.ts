@@ -2,7 +2,7 @@
 // JSON.stringify({ id, ...answer }) writes, made without that copy of the answer for a call that
 // succeeded (every call of a script's loop; docs/decisions/0011).
 
-import type { SerializedError } from "./frames.ts";
+import type { SerializedError } from "./run-spec.ts";
 
 /** what a script's call is answered with: the tool's result, or the error it failed with */
 export type CallAnswer = { ok: true; value: unknown } | { ok: false; error: SerializedError };

@@ -12,16 +12,16 @@ import { loadWire, runtimeBundle } from "./launcher-files.ts";
 // type-only: the wire's code is evaluated from the runtime's own text (loadWire, launcher-files.ts says why)
 import type { Handoff, ServerBinding } from "../../launcher/wire.ts";
 import type { ScriptPhase } from "../settings/registry.ts";
-import type { Frame, SerializedError } from "./frames.ts";
-import { denoShape, nodeLauncher, nodeShape, runtimeCommand, type RuntimeName } from "./runtimes.ts";
-import { SANDBOX_PASS_ENV, channelGrants, type SandboxAllow } from "./sandbox.ts";
+import type { ScriptFrame, SerializedError } from "./run-spec.ts";
+import { denoShape, nodeLauncher, nodeShape, runtimeCommand, type RuntimeName } from "./kinds.ts";
+import { SANDBOX_PASS_ENV, channelGrants, type SandboxAllow } from "./sandbox-args.ts";
 import { sandboxDenoDir } from "./sandbox-deno-dir.ts";
 import { privateSocketDir } from "../paths/socket-dir.ts";
 import { StdoutSplitter } from "./stdout-splitter.ts";
 import { latin1Bytes, latin1Text, latin1ToUtf8, Utf8Pieces, type StdoutPiece } from "./stdout-bytes.ts";
 import { SocketWriteQueue } from "../util/socket-write-queue.ts";
 import { closeFds, readSocket } from "../process/fd-pairs.ts";
-import { answerLine, type CallAnswer } from "./answer-line.ts";
+import { answerLine, type CallAnswer } from "./channel.ts";
 import { KILL_GRACE_MS } from "../process/group.ts";
 import { dataLimitMb } from "../process/data-limit.ts";
 import { Lineage } from "../process/lineage.ts";
@@ -67,7 +67,7 @@ export type { CallAnswer };
 
 export interface RunHandlers {
   /** body frames, in the order the script produced them */
-  frame(f: Frame): void;
+  frame(f: ScriptFrame): void;
   /** one tool call from the script; the host's gate and pool answer it, through `answered` as soon as the answer is known */
   call(server: string, tool: string, args: Record<string, unknown>, answered: (answer: CallAnswer) => void): Promise<CallAnswer>;
 }

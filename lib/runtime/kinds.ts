@@ -8,7 +8,7 @@ import { McpxError } from "../errors/mcpx-error.ts";
 import { writeContentDir, writeContentFile } from "../paths/content-file.ts";
 import { ancestors } from "../paths/ancestors.ts";
 import { findExecutable } from "../paths/executable.ts";
-import { denoSandboxArgs, type SandboxRun } from "./sandbox.ts";
+import { denoSandboxArgs, type SandboxRun } from "./sandbox-args.ts";
 import type { RuntimeName } from "../settings/choices.ts";
 import type { RuntimeCommand } from "./bun-command.ts";
 import { readyEntry, shapeOf, type RuntimeShape, type ShapeOptions } from "./ready-runtime.ts";
