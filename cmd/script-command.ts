@@ -3,8 +3,7 @@
 
 import { statusLine } from "../lib/util/status-line.ts";
 import { execute } from "../lib/exec/execute.ts";
-import { sandboxContext } from "../lib/exec/sandbox-policy.ts";
-import { runLimits } from "../lib/exec/run-limits.ts";
+import { runLimits, sandboxContext } from "../lib/exec/door-policy.ts";
 import { OUTPUT_MODES, type OutputMode } from "../lib/exec/options.ts";
 import type { ExecOptions } from "../lib/exec/options-schema.ts";
 import { resolveScriptPath } from "../lib/paths/script-path.ts";

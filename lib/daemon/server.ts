@@ -19,11 +19,9 @@ import { weakTokenReason } from "./token.ts";
 import { closeMcp } from "./mcp-mount.ts";
 import { KeptRuntime } from "../runtime/runtime-sources.ts";
 import { unsafeDirReason } from "../paths/socket-dir.ts";
-import { sandboxContext, unsandboxedWarning } from "../exec/sandbox-policy.ts";
-import { decideSandbox } from "../runtime/sandbox-args.ts";
+import { decideSandbox, sandboxContext, unsandboxedWarning } from "../exec/door-policy.ts";
 import { runtimeBundle } from "../runtime/launcher-files.ts";
-import { bunShape } from "../runtime/ready-runtime.ts";
-import { denoShape, nodeShape } from "../runtime/kinds.ts";
+import { KINDS, kindOf } from "../runtime/kinds.ts";
 import { scriptEnv } from "../runtime/script-env.ts";
 import { dispatch } from "./routes.ts";
 import { runsFor } from "./runs.ts";
@@ -139,7 +137,7 @@ async function primeRuntime(session: Session, runtimes: KeptRuntime): Promise<vo
       autoInstall: session.get("exec.autoInstall"),
       heapMb: session.get("exec.maxHeap"),
     };
-    const shape = runtime === "deno" ? denoShape(bundle, how) : runtime === "node" ? nodeShape(bundle, how) : bunShape(bundle, how);
+    const shape = KINDS[kindOf(runtime, false)].shape(bundle, how);
     if (shape) runtimes.prime(shape);
   } catch {
     // the first run builds the bundle itself (and says so if it cannot), or finds no Deno or Node (and says so)

@@ -23,10 +23,8 @@ import { phaseLines, type PhaseOrigins } from "./phase-origins.ts";
 import { runScript, type CallAnswer, type RunOutcome, type RunSpec } from "../runtime/runner.ts";
 import { scriptEnv } from "../runtime/script-env.ts";
 import type { RuntimeSource } from "../runtime/ready-runtime.ts";
-import { decideSandbox } from "../runtime/sandbox-args.ts";
-import type { SandboxContext } from "./sandbox-policy.ts";
+import { decideSandbox, type RunLimits, type SandboxContext } from "./door-policy.ts";
 import { stricterLimit } from "../hooks/policy.ts";
-import type { RunLimits } from "./run-limits.ts";
 
 export interface ExecContext {
   gate: Gate;
@@ -44,7 +42,7 @@ export interface ExecContext {
   phaseOrigins?: Partial<PhaseOrigins>;
   /** runtimes started before the run (the CLI's early one, the daemon's kept one); without it a run starts its own */
   runtimes?: RuntimeSource;
-  /** the door's time and memory bounds (run-limits.ts); absent: none beyond opts.timeoutMs */
+  /** the door's time and memory bounds (door-policy.ts runLimits); absent: none beyond opts.timeoutMs */
   limits?: RunLimits;
 }
 

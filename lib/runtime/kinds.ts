@@ -1,18 +1,17 @@
-// The script runtimes: the binary itself as Bun (the default, nothing else installed), Deno 2 and
-// Node from PATH (or a project's node_modules/.bin, see findRuntime). The launcher is the same text
-// on all three; Node only gets it transpiled.
+// The script runtimes, as one table of kinds: the binary itself as Bun (the default, nothing else
+// installed), Deno 2 and Node from PATH (or a project's node_modules/.bin, see findRuntime). Each
+// kind says how its command line is made, the shape it is started in before its run, how it is handed
+// the run, and which launcher it runs: the launcher is the same text on all three, Node only gets it
+// transpiled. A sandboxed run is Deno's command with the sandbox's permissions in place of
+// --allow-all (sandbox-args.ts); an embedded sandbox would be a row of its own here.
 
-import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { McpxError } from "../errors/mcpx-error.ts";
-import { writeContentDir, writeContentFile } from "../paths/content-file.ts";
 import { ancestors } from "../paths/ancestors.ts";
 import { findExecutable } from "../paths/executable.ts";
-import { denoSandboxArgs, type SandboxRun } from "./sandbox-args.ts";
-import type { RuntimeName } from "../settings/choices.ts";
-import type { RuntimeCommand } from "./bun-command.ts";
-import { readyEntry, shapeOf, type RuntimeShape, type ShapeOptions } from "./ready-runtime.ts";
 import { canPipe } from "../process/fd-pairs.ts";
+import type { RuntimeName } from "../settings/choices.ts";
+import { nodeLauncher, nodeRuntime, readyEntry } from "./launcher-files.ts";
 
 export type { RuntimeName };
 
@@ -24,13 +23,113 @@ export class RuntimeError extends McpxError {
   }
 }
 
-export interface RuntimeOptions {
+/** the runtimes a run goes to; "auto" is Bun unsandboxed and Deno in the sandbox (kindOf) */
+export type Kind = "bun" | "deno" | "node";
+
+interface RuntimeCommand {
+  argv: string[];
+  env: Record<string, string>;
+}
+
+interface CommandOptions {
   /** exec.autoInstall: let the runtime download packages a script imports */
   autoInstall: boolean;
-  /** set when the run is sandboxed (lib/exec/sandbox.ts): the run goes to Deno with these grants only */
-  sandbox?: Omit<SandboxRun, "autoInstall">;
   /** the run's heap limit in MiB (0: none) */
   heapMb: number;
+  /** Deno's permission flags in place of --allow-all: a sandboxed run's (sandbox-args.ts denoSandboxArgs) */
+  permissions?: string[];
+}
+
+/** what a runtime is started with, all fixed at its start (ready-runtime.ts says why each) */
+export interface RuntimeShape {
+  kind: Kind;
+  argv: string[];
+  env: Record<string, string>;
+  cwd: string;
+  /** "pipe": the run's stdin is written to it when the run is handed over */
+  stdin: "inherit" | "pipe";
+  /** the heap limit in MiB (0: none): V8's flag is in argv, and a V8 runtime's data limit is set at its start (lib/process/data-limit.ts) */
+  heapMb: number;
+}
+
+interface ShapeOptions {
+  cacheDir: string;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  stdin: "inherit" | "pipe";
+  /** the run's heap limit in MiB (exec.maxHeap, exec.agentMaxHeap); absent or 0: none */
+  heapMb?: number;
+  /** exec.autoInstall; absent: off */
+  autoInstall?: boolean;
+}
+
+interface KindRow {
+  /** the command line running entry */
+  command(entry: string, how: CommandOptions): RuntimeCommand;
+  /** the shape of one started before its run in cwd with this environment; undefined: it starts with its run */
+  shape(runtimeFile: string, how: ShapeOptions): RuntimeShape | undefined;
+  /**
+   * fd 3, on which it is handed its run: a socket pair, which no other process can open through /proc
+   * (decision 0012); a pipe for Deno, which opens its fd 3 as /dev/fd/3, as a socket cannot be
+   */
+  handoff: "socket" | "pipe";
+  /** whether a data limit is set on it: the embedded Bun takes none (lib/process/data-limit.ts says why) */
+  dataLimit: boolean;
+  /** the launcher it runs, from the one runner.ts writes for the run */
+  launcher(launcher: string, run: { runtimeFile: string; cacheDir: string; scriptPath: string }): string;
+}
+
+const asWritten = (launcher: string) => launcher;
+
+export const KINDS: Record<Kind, KindRow> = {
+  bun: {
+    // BUN_BE_BUN makes the compiled mcpx behave as the plain bun CLI; the launcher removes it again so
+    // that a child the script starts, such as mcpx itself, is not bun. --no-install: an import of a
+    // package the project lacks is an error, never a download (exec.autoInstall).
+    command: (entry, how) => ({ argv: [process.execPath, "run", ...(how.autoInstall ? [] : ["--no-install"]), entry], env: { BUN_BE_BUN: "1" } }),
+    shape: (runtimeFile, how) => shapeOf("bun", readyEntry(how.cacheDir, runtimeFile), how),
+    handoff: "socket",
+    dataLimit: false,
+    launcher: asWritten,
+  },
+  deno: {
+    command: denoCommand,
+    // where no pipe can be made for its handoff, it starts with its run (runner.ts)
+    shape: (runtimeFile, how) => (canPipe() ? shapeOf("deno", readyEntry(how.cacheDir, runtimeFile), how) : undefined),
+    handoff: "pipe",
+    dataLimit: true,
+    launcher: asWritten,
+  },
+  node: {
+    command: (entry, how) => {
+      const node = findRuntime("node");
+      if (!node)
+        throw new RuntimeError(
+          `script.runtime is node, but node is not on PATH nor in a node_modules/.bin ` +
+            `above ${process.cwd()} or the mcpx binary: install Node.js, or use --runtime bun (the embedded runtime)`,
+        );
+      return { argv: [node, ...v8HeapFlag(how.heapMb), entry], env: {} };
+    },
+    // its entry imports the runtime transpiled for Node, which every Node launcher imports
+    shape: (runtimeFile, how) => shapeOf("node", readyEntry(how.cacheDir, nodeRuntime(how.cacheDir, runtimeFile)), how),
+    handoff: "socket",
+    dataLimit: true,
+    launcher: (launcher, run) => nodeLauncher(launcher, run.runtimeFile, run.cacheDir, run.scriptPath),
+  },
+};
+
+/** the kind a run of script.runtime `name` goes to: auto is the embedded Bun, and the sandbox is Deno (execute() refuses bun and node there) */
+export function kindOf(name: RuntimeName, sandboxed: boolean): Kind {
+  if (sandboxed || name === "deno") return "deno";
+  return name === "node" ? "node" : "bun";
+}
+
+/** a runtime's shape from its command line running entry, with the run's environment under the command's own */
+function shapeOf(kind: Kind, entry: string, how: ShapeOptions): RuntimeShape {
+  const cmd = KINDS[kind].command(entry, { autoInstall: how.autoInstall ?? false, heapMb: how.heapMb ?? 0 });
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...how.env, ...cmd.env })) if (v !== undefined) env[k] = v;
+  return { kind, argv: cmd.argv, env, cwd: how.cwd, stdin: how.stdin, heapMb: how.heapMb ?? 0 };
 }
 
 /** V8's own heap limit (Deno's and Node's), where a run has one: the old space, where a memory bomb's objects live */
@@ -39,60 +138,13 @@ function v8HeapFlag(heapMb: number | undefined): string[] {
 }
 
 /**
- * The command of a runtime started with its run (runner.ts): a sandboxed run's Deno, or an
- * unsandboxed Deno where no pipe can be made for its handoff. Every other run's runtime is started
- * before its run (ready-runtime.ts bunShape, and denoShape and nodeShape here).
+ * Deno running entry: with every permission and no prompt, or a sandboxed run's permissions only.
+ * Never a fallback to an unsandboxed runtime: a sandboxed run with no Deno is an error saying how to
+ * get one or how to opt out.
  */
-export function runtimeCommand(name: RuntimeName, launcher: string, how: RuntimeOptions): RuntimeCommand {
-  if (how.sandbox) return sandboxedCommand(name, launcher, { ...how.sandbox, autoInstall: how.autoInstall }, how.heapMb);
-  if (name !== "deno") throw new Error(`mcpx: an unsandboxed ${name} run is started before its run (ready-runtime.ts), never here`);
-  return denoCommand(launcher, how.autoInstall, how.heapMb);
-}
-
-/** Deno passes V8's flags on in one flag of its own */
-function denoV8Flags(heapMb: number | undefined): string[] {
-  return v8HeapFlag(heapMb).map((f) => `--v8-flags=${f}`);
-}
-
-/** unsandboxed Deno running entry */
-function denoCommand(entry: string, autoInstall: boolean, heapMb: number | undefined): RuntimeCommand {
+function denoCommand(entry: string, how: CommandOptions): RuntimeCommand {
   const deno = findRuntime("deno");
-  if (!deno)
-    throw new RuntimeError(
-      `script.runtime is deno, but deno is not on PATH nor in a node_modules/.bin ` +
-        `above ${process.cwd()} or the mcpx binary: install Deno 2 (npm i -D deno works), or use ` +
-        `--runtime bun (the embedded runtime)`,
-    );
-  // --cached-only: npm: and remote imports come from Deno's cache or fail, never from a download
-  return {
-    argv: [deno, "run", "--allow-all", "--no-prompt", "--quiet", ...(autoInstall ? [] : ["--cached-only"]), ...denoV8Flags(heapMb), entry],
-    env: { DENO_NO_UPDATE_CHECK: "1" },
-  };
-}
-
-/**
- * The unsandboxed Deno runtime's shape for a run in cwd with this environment, started before its run
- * (ready-runtime.ts); undefined where no pipe can be made for its handoff (then it starts with its run).
- */
-export function denoShape(runtimeFile: string, how: ShapeOptions & { autoInstall: boolean }): RuntimeShape | undefined {
-  if (!canPipe()) return undefined;
-  return shapeOf("deno", denoCommand(readyEntry(how.cacheDir, runtimeFile), how.autoInstall, how.heapMb), how);
-}
-
-/**
- * A sandboxed run: Deno, always, with only the grants denoSandboxArgs derives. Never a fallback to an
- * unsandboxed runtime: no Deno (or a runtime that is not Deno) is an error saying how to get one or
- * how to opt out.
- */
-function sandboxedCommand(name: RuntimeName, launcher: string, run: SandboxRun, heapMb: number): RuntimeCommand {
-  if (name === "bun" || name === "node") {
-    throw new RuntimeError(
-      `script.runtime is ${name}, but exec.sandbox is on, and the sandbox is Deno: use ` +
-        `--runtime deno (or auto), or run unsandboxed with --sandbox off (MCPX_EXEC_SANDBOX=off) where that is allowed`,
-    );
-  }
-  const deno = findRuntime("deno");
-  if (!deno) {
+  if (!deno && how.permissions) {
     throw new RuntimeError(
       `exec.sandbox is on, and the sandbox runs scripts on Deno, which is not on PATH nor in a ` +
         `node_modules/.bin above ${process.cwd()} or the mcpx binary: install Deno 2 (npm i -D ` +
@@ -100,92 +152,27 @@ function sandboxedCommand(name: RuntimeName, launcher: string, run: SandboxRun, 
         `{"sandbox": "off"} in .mcpx.json). The run was not started: it never falls back to running unsandboxed`,
     );
   }
+  if (!deno)
+    throw new RuntimeError(
+      `script.runtime is deno, but deno is not on PATH nor in a node_modules/.bin ` +
+        `above ${process.cwd()} or the mcpx binary: install Deno 2 (npm i -D deno works), or use ` +
+        `--runtime bun (the embedded runtime)`,
+    );
+  // --cached-only: npm: and remote imports come from Deno's cache or fail, never from a download;
+  // Deno passes V8's flags on in one flag of its own
+  const permissions = how.permissions ?? ["--allow-all", "--no-prompt"];
   return {
-    argv: [deno, "run", ...denoSandboxArgs(run), "--quiet", ...(run.autoInstall ? [] : ["--cached-only"]), ...denoV8Flags(heapMb), launcher],
+    argv: [
+      deno,
+      "run",
+      ...permissions,
+      "--quiet",
+      ...(how.autoInstall ? [] : ["--cached-only"]),
+      ...v8HeapFlag(how.heapMb).map((f) => `--v8-flags=${f}`),
+      entry,
+    ],
     env: { DENO_NO_UPDATE_CHECK: "1" },
   };
-}
-
-/** Node running entry */
-function nodeCommand(entry: string, heapMb: number | undefined): RuntimeCommand {
-  const node = findRuntime("node");
-  if (!node)
-    throw new RuntimeError(
-      `script.runtime is node, but node is not on PATH nor in a node_modules/.bin ` +
-        `above ${process.cwd()} or the mcpx binary: install Node.js, or use --runtime bun (the embedded runtime)`,
-    );
-  return { argv: [node, ...v8HeapFlag(heapMb), entry], env: {} };
-}
-
-/**
- * The Node runtime's shape for a run in cwd with this environment, started before its run
- * (ready-runtime.ts): its entry imports the runtime transpiled for Node, which every Node launcher imports.
- */
-export function nodeShape(runtimeFile: string, how: ShapeOptions): RuntimeShape {
-  return shapeOf("node", nodeCommand(readyEntry(how.cacheDir, nodeRuntime(how.cacheDir, runtimeFile)), how.heapMb), how);
-}
-
-let transpiler: InstanceType<typeof Bun.Transpiler> | undefined;
-
-/** TypeScript to JavaScript for Node; relative .ts imports among the runtime's own files become .mjs */
-function nodeJs(text: string): string {
-  transpiler ??= new Bun.Transpiler({ loader: "ts", target: "node" });
-  return transpiler.transformSync(text).replace(/(from\s*["']\.\/[\w-]+)\.ts(["'])/g, "$1.mjs$2");
-}
-
-const nodeRuntimes = new Map<string, string>();
-
-/**
- * The runtime's sources (runtime.ts and its imports, beside the bundle) transpiled for Node: its
- * runtime.mjs, which every Node launcher imports. Once per process: a CLI run asks twice (its
- * runtime started early, then the run's own shape).
- */
-function nodeRuntime(cacheDir: string, runtimeFile: string): string {
-  const key = `${cacheDir}\0${runtimeFile}`;
-  const known = nodeRuntimes.get(key);
-  if (known !== undefined && existsSync(known)) return known;
-  const runtimeSrc = dirname(runtimeFile);
-  const files: Record<string, string> = {};
-  for (const name of readdirSync(runtimeSrc))
-    if (name.endsWith(".ts")) files[name.replace(/\.ts$/, ".mjs")] = nodeJs(readFileSync(join(runtimeSrc, name), "utf8"));
-  const runtime = join(writeContentDir(join(cacheDir, "launch-node"), "rt-", files), "runtime.mjs");
-  nodeRuntimes.set(key, runtime);
-  return runtime;
-}
-
-/**
- * The run's launcher for Node. Node 20 cannot run TypeScript, so the launcher and a .ts entry script
- * are transpiled (by the embedded Bun) into .mjs siblings in the cache, the launcher importing the
- * runtime transpiled for Node (nodeRuntime). Only the entry file is transpiled: a .ts script that
- * imports other .ts files needs Bun or Deno (docs/runtimes.md).
- */
-export function nodeLauncher(launcher: string, runtimeFile: string, cacheDir: string, scriptPath: string): string {
-  const dir = join(cacheDir, "launch-node");
-  const script = /\.(m|c)?tsx?$/.test(scriptPath) ? writeContentFile(dir, "script-", ".mjs", scriptAsJs(nodeJs, readFileSync(scriptPath, "utf8"))) : scriptPath;
-  const runtime = nodeRuntime(cacheDir, runtimeFile);
-  // the launcher names both as runner.ts writeLauncher wrote them: file URLs, JSON string literals
-  const text = nodeJs(readFileSync(launcher, "utf8"))
-    .replace(JSON.stringify(Bun.pathToFileURL(runtimeFile).href), JSON.stringify(Bun.pathToFileURL(runtime).href))
-    .replace(JSON.stringify(Bun.pathToFileURL(scriptPath).href), JSON.stringify(Bun.pathToFileURL(script).href));
-  return writeContentFile(dir, "launcher-", ".mjs", text);
-}
-
-/**
- * The script for Node, transpiled. One that does not parse becomes a module that throws what the
- * transpiler said, with its position, so the run fails the way it does on Bun and Deno: as the
- * script's own error (onError and suffix run, exit 1), reported as "snippet line L:C" or "FILE:L:C".
- */
-function scriptAsJs(js: (text: string) => string, text: string): string {
-  try {
-    return js(text);
-  } catch (err) {
-    const e = err as { message?: string; position?: { line?: number; column?: number } };
-    const position = e.position ? { line: e.position.line, column: e.position.column } : undefined;
-    return (
-      `throw Object.assign(new Error(${JSON.stringify(e.message ?? String(err))}), { name: ` +
-      `"BuildMessage", position: ${JSON.stringify(position ?? null)} });\n`
-    );
-  }
 }
 
 /**
