@@ -3,7 +3,8 @@
 // and in what shape is a guess from the command line (lib/runtime/guess.ts); here it is started,
 // handed to the run, and ended if the run did not take it.
 
-import { guessedShape, guessKind, noteWanted, type GuessNote, type RunArgs } from "../lib/runtime/guess.ts";
+import { guessedShape, guessKind, noteWanted, type GuessNote } from "../lib/runtime/guess.ts";
+import { settingFlag, type ParsedArgs } from "../lib/settings/flags.ts";
 import { startEarly, type EarlyRuntime } from "../lib/runtime/runtime-sources.ts";
 import { exitCodeOf } from "../lib/errors/codes.ts";
 import { runBeforeExit } from "../lib/util/before-exit.ts";
@@ -13,16 +14,18 @@ let early: EarlyRuntime | undefined;
 let handOverSignals: (() => void) | undefined;
 let note: GuessNote | undefined;
 
-/** starts the guess for `mcpx run|exec ARGV…` (argv after the command name); none for --remote, whose run is the daemon's */
-export async function startEarlyRuntime(kind: "run" | "exec", argv: string[]): Promise<void> {
-  const head = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
-  if (head.includes("--remote")) return;
-  const args: RunArgs = {
-    runtime: flagValue(head, "--runtime"),
-    sandbox: flagValue(head, "--sandbox"),
-    config: flagValue(head, "--config"),
-    env: head.flatMap((a, i) => (a === "--env" ? (head[i + 1] ?? []) : a.startsWith("--env=") ? a.slice(6) : [])),
-    stdinScript: kind === "exec" && head.includes("-"),
+/**
+ * Starts the guess for `mcpx run|exec`, from its command line as lib/settings/flags.ts parsed it
+ * (undefined: it does not parse, and the command says why); none for --remote, whose run is the daemon's.
+ */
+export function startEarlyRuntime(kind: "run" | "exec", parsed: ParsedArgs | undefined): void {
+  if (!parsed || parsed.own.remote) return;
+  const args = {
+    runtime: settingFlag(parsed, "script.runtime"),
+    sandbox: settingFlag(parsed, "exec.sandbox"),
+    config: parsed.own.config as string | undefined,
+    env: (parsed.own.env as string[] | undefined) ?? [],
+    stdinScript: kind === "exec" && parsed.positionals[0] === "-",
   };
   const guessed = guessKind(args);
   note = guessed.note;
@@ -47,13 +50,6 @@ export async function startEarlyRuntime(kind: "run" | "exec", argv: string[]): P
 export function commandHandlesSignals(): void {
   handOverSignals?.();
   handOverSignals = undefined;
-}
-
-/** the value of `--flag VALUE` or `--flag=VALUE` in the raw argv, if given */
-function flagValue(head: string[], flag: string): string | undefined {
-  const i = head.findIndex((a) => a === flag || a.startsWith(`${flag}=`));
-  if (i < 0) return undefined;
-  return head[i] === flag ? head[i + 1] : head[i]!.slice(flag.length + 1);
 }
 
 /** the guess, for the run to take if it fits (the command's finally still ends it with endEarlyRuntime) */

@@ -11,7 +11,8 @@ import { readCatalogue, type Catalogue, type CatalogueRow } from "../lib/mcp/cat
 import { remoteCatalogue, wantsDaemon } from "./daemon-request.ts";
 import { UsageError, parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openEngine } from "../lib/session/engine.ts";
-import { AD_HOC_FLAGS, refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
+import { refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
+import { AD_HOC_FLAGS } from "./own-flags.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 import { hookCalls } from "../lib/exec/hook-calls.ts";
