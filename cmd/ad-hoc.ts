@@ -4,22 +4,9 @@
 import { adHocServer } from "../lib/config/ad-hoc.ts";
 import type { ServerConfig } from "../lib/config/server-config.ts";
 import { UsageError } from "../lib/errors/usage-error.ts";
-import type { OwnFlag, ParsedArgs } from "../lib/settings/flags.ts";
+import type { ParsedArgs } from "../lib/settings/flags.ts";
+import { AD_HOC_FLAGS } from "./own-flags.ts";
 import { sessionFromArgs, type Session } from "../lib/session/session.ts";
-
-export const AD_HOC_FLAGS: Record<string, OwnFlag> = {
-  stdio: {
-    type: "string",
-    description: "Also use this stdio server, started from the command line (split like a shell would, no shell; $VAR expanded)",
-    valueHint: '"CMD ARGS"',
-  },
-  "http-url": { type: "string", description: "Also use this Streamable HTTP server", valueHint: "URL" },
-  name: {
-    type: "string",
-    description: "The ad-hoc server's name (default: from the command, npx -y @scope/server-foo → foo, or the URL's host, example.com → example-com)",
-    valueHint: "NAME",
-  },
-};
 
 /** the ad-hoc server a command line gives, checked against the configured names; undefined when it gives none */
 function adHocFromArgs(parsed: Pick<ParsedArgs, "own">, configured: Readonly<Record<string, ServerConfig>>): ServerConfig | undefined {

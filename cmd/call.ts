@@ -1,9 +1,9 @@
 // mcpx call NS.tool '{json}': one tools/call, through the same name resolution a script uses.
 
-import { loadUnwrap } from "../lib/exec/launcher-files.ts";
+import { loadUnwrap } from "../lib/runtime/launcher-files.ts";
 import { readCachedTools } from "../lib/mcp/tool-list-cache.ts";
 import { oneCall, type CallInput, type CallNote } from "../lib/exec/one-call.ts";
-import type { CallAnswer } from "../lib/exec/runner.ts";
+import type { CallAnswer } from "../lib/runtime/runner.ts";
 import { terminalAsker } from "../lib/session/ask.ts";
 import { openEngine } from "../lib/session/engine.ts";
 import { refuseUntrusted } from "../lib/trust/project-trust.ts";
@@ -14,8 +14,9 @@ import { statusLine } from "../lib/util/status-line.ts";
 import { out } from "../lib/util/fd-write.ts";
 import { trace } from "../lib/util/trace.ts";
 import { UsageError } from "../lib/errors/usage-error.ts";
-import { parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
-import { AD_HOC_FLAGS, adHoc, adHocName, refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
+import { parseCommandArgs } from "../lib/settings/flags.ts";
+import { adHoc, adHocName, refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
+import { CALL_FLAGS } from "./own-flags.ts";
 import { callTarget } from "../lib/mcp/tool-names.ts";
 import { suggest } from "../lib/util/did-you-mean.ts";
 import { writeSpawnNote } from "../lib/mcp/early-server.ts";
@@ -28,31 +29,16 @@ import { hookCalls } from "../lib/exec/hook-calls.ts";
 import { remoteHooks } from "../lib/exec/remote.ts";
 import { interruption } from "../lib/process/interruption.ts";
 
-const OWN: Record<string, OwnFlag> = {
-  ...AD_HOC_FLAGS,
-  json: { type: "boolean", description: "Print the raw MCP result as JSON" },
-  "out-file": {
-    type: "string",
-    short: "o",
-    valueHint: "FILE",
-    description: "Write the result's image, audio or blob resource to FILE (several: FILE, FILE-2.EXT, …); a result with none is an error",
-  },
-  remote: {
-    type: "boolean",
-    description: "Call through the daemon at daemon.address (mcpx daemon): its servers and hooks, printed here exactly as a local call",
-  },
-};
-
 export default defineCommand({
   meta: { name: "call", description: COMMAND_DESCRIPTIONS.call },
   args: cittyArgs(
     "call",
-    OWN,
+    CALL_FLAGS,
     { name: "target", description: "SERVER.TOOL, or TOOL when one server is in scope (an ad-hoc one, or a config's only one)" },
     { name: "args", description: "key=value (coerced by the tool's input schema), key:=JSON, one JSON object, or - (a JSON object on stdin)" },
   ),
   async run({ rawArgs }) {
-    const parsed = parseCommandArgs("call", rawArgs, OWN);
+    const parsed = parseCommandArgs("call", rawArgs, CALL_FLAGS);
     const [target, ...items] = parsed.positionals;
     if (!target) throw new UsageError(`usage: ${USAGE}`);
     const session = sessionWithAdHoc(parsed);

@@ -68,6 +68,24 @@ function leadingConfig(argv: string[]): string[] {
   return lead.length && i < argv.length ? [argv[i]!, ...lead, ...argv.slice(i + 1)] : argv;
 }
 
+/**
+ * Starts what the command will most likely start, before it loads: a script's runtime, which loads
+ * while the command does (cmd/early-runtime.ts), or the server a one-shot call will start, if the last
+ * such call left a note (lib/mcp/early-server.ts). Returns what ends it unless the command took it.
+ */
+async function earlyStarts(name: "run" | "exec" | "call", argv: string[]): Promise<() => Promise<void>> {
+  const [{ preParseArgs }, flags] = await Promise.all([import("../lib/settings/flags.ts"), import("./own-flags.ts")]);
+  const parsed = preParseArgs(name, argv, name === "call" ? flags.CALL_FLAGS : { ...flags.SCRIPT_FLAGS, ...flags.AD_HOC_FLAGS });
+  if (name === "call") {
+    const server = await import("../lib/mcp/early-server.ts");
+    server.startEarlyServer(parsed, { cwd: process.cwd(), env: process.env });
+    return server.endEarlyServer;
+  }
+  const runtime = await import("./early-runtime.ts");
+  runtime.startEarlyRuntime(name, parsed);
+  return runtime.endEarlyRuntime;
+}
+
 async function mainEntry(rawArgv: string[]): Promise<number> {
   const argv = leadingConfig(rawArgv);
   const head = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
@@ -96,12 +114,8 @@ async function mainEntry(rawArgv: string[]): Promise<number> {
   }
   trace(`main: ${name}`);
   const help = head.includes("--help") || head.includes("-h");
-  // the script's runtime starts first and loads while the command does (cmd/early-runtime.ts)
-  const early = (name === "run" || name === "exec") && !help ? await import("./early-runtime.ts") : undefined;
-  await early?.startEarlyRuntime(name as "run" | "exec", argv.slice(1));
-  // likewise the server a one-shot call will start, if the last such call left a note (lib/mcp/early-server.ts)
-  const earlyServer = name === "call" && !help ? await import("../lib/mcp/early-server.ts") : undefined;
-  earlyServer?.startEarlyServer(argv.slice(1), { cwd: process.cwd(), env: process.env });
+  // what run, exec and call will start is started first, from their command line parsed as the command will parse it
+  const early = (name === "run" || name === "exec" || name === "call") && !help ? await earlyStarts(name, argv.slice(1)) : undefined;
   const cmd = await load();
   trace("command loaded");
   if (help) {
@@ -119,7 +133,7 @@ async function mainEntry(rawArgv: string[]): Promise<number> {
     }
     return unexpected(name, error);
   } finally {
-    await Promise.all([early?.endEarlyRuntime(), earlyServer?.endEarlyServer()]);
+    await early?.();
   }
 }
 

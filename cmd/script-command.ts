@@ -3,17 +3,17 @@
 
 import { statusLine } from "../lib/util/status-line.ts";
 import { execute } from "../lib/exec/execute.ts";
-import { sandboxContext } from "../lib/exec/sandbox-policy.ts";
-import { runLimits } from "../lib/exec/run-limits.ts";
+import { runLimits, sandboxContext } from "../lib/exec/door-policy.ts";
 import { OUTPUT_MODES, type OutputMode } from "../lib/exec/options.ts";
 import type { ExecOptions } from "../lib/exec/options-schema.ts";
-import { resolveScriptPath } from "../lib/exec/script-path.ts";
+import { resolveScriptPath } from "../lib/paths/script-path.ts";
 import { settingsPhaseOrigins } from "../lib/exec/phase-origins.ts";
 import { renderFrames } from "../lib/render/frames-to-cli.ts";
 import { UsageError } from "../lib/errors/usage-error.ts";
-import { parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
+import { parseCommandArgs } from "../lib/settings/flags.ts";
 import type { Session } from "../lib/session/session.ts";
-import { AD_HOC_FLAGS, refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
+import { refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
+import { AD_HOC_FLAGS, SCRIPT_FLAGS } from "./own-flags.ts";
 import { wantsDaemon } from "./daemon-request.ts";
 import { sessionAddress } from "../lib/daemon/address.ts";
 import { streamWithDaemon } from "../lib/daemon/on-demand.ts";
@@ -27,15 +27,6 @@ import { cittyArgs } from "./help.ts";
 import { trace } from "../lib/util/trace.ts";
 import { commandHandlesSignals, earlyRuntime, endEarlyRuntime } from "./early-runtime.ts";
 import { hookCalls } from "../lib/exec/hook-calls.ts";
-
-/** the run/exec flags that are not registry settings (the parity test checks each against every door) */
-export const SCRIPT_FLAGS: Record<string, OwnFlag> = {
-  export: { type: "string", description: "Call this named export with the args spread, instead of the default export with the args array", valueHint: "NAME" },
-  json: { type: "boolean", description: "Print one JSON envelope (ok, exitCode, result, emits, logs, stdout, stderr, calls, durationMs, runId, error)" },
-  output: { type: "string", description: "text (default), json (same as --json) or stream (NDJSON frames on stdout)", valueHint: "MODE" },
-  env: { type: "string", multiple: true, description: "Set a variable for the script (repeatable)", valueHint: "KEY=VALUE" },
-  remote: { type: "boolean", description: "Run on the daemon at daemon.address (mcpx daemon): resolved here, run there, rendered here exactly as a local run" },
-};
 
 export function scriptCommand(kind: "run" | "exec") {
   return defineCommand({
@@ -168,7 +159,7 @@ function parseEnvFlags(list: string[]): Record<string, string> {
   return env;
 }
 
-/** where `mcpx run NAME` looked (lib/exec/script-path.ts): the file, then .mcpx/scripts/NAME[.ts…] unless NAME is a path */
+/** where `mcpx run NAME` looked (lib/paths/script-path.ts): the file, then .mcpx/scripts/NAME[.ts…] unless NAME is a path */
 function scriptNotFound(target: string, cwd: string): string {
   if (target.includes("/")) return `script not found: ${target} (no such file)`;
   const named = /\.[cm]?[jt]s$/.test(target) ? target : `${target}.ts`;

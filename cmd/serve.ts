@@ -7,7 +7,7 @@ import { parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openEngine } from "../lib/session/engine.ts";
 import { refuseUntrusted } from "../lib/trust/project-trust.ts";
 import { sessionFromArgs } from "../lib/session/session.ts";
-import { unsandboxedWarning } from "../lib/exec/sandbox-policy.ts";
+import { unsandboxedWarning } from "../lib/exec/door-policy.ts";
 import { err } from "../lib/util/fd-write.ts";
 import { runsFor } from "../lib/daemon/runs.ts";
 import { cittyArgs } from "./help.ts";

@@ -1,7 +1,7 @@
 // The in-script half of mcpx: imported first by every generated launcher, on Bun, Deno or Node.
 // Runtime-neutral on purpose: only node: builtins that all three implement, no npm:/remote imports.
 //
-// Wire (the host half is lib/exec/runner.ts; every message is declared in wire.ts):
+// Wire (the host half is lib/runtime/runner.ts; every message is declared in wire.ts):
 //   fd 3  the handoff: the run, its channel's secrets included, read once and emptied before the
 //         script runs, so the script never finds them (decision 0007).
 //   fd 1  the ordered stream. Plain text is the script's stdout; a line that starts with
@@ -20,7 +20,7 @@ const proc = g.process as { env: Record<string, string | undefined>; exitCode?: 
 try {
   delete proc.env.BUN_BE_BUN;
 } catch {
-  // a sandboxed Deno has no env permission (lib/exec/sandbox.ts); BUN_BE_BUN is never set there
+  // a sandboxed Deno has no env permission (lib/runtime/sandbox-args.ts); BUN_BE_BUN is never set there
 }
 // captured before the script can replace them: a replaced JSON.stringify would see, and could rewrite, frame bodies
 const stringify = JSON.stringify;
@@ -35,7 +35,7 @@ for (const [name, value] of Object.entries(info.env ?? {})) {
 }
 
 /**
- * The run's launcher, for a runtime started before its run (lib/exec/ready-runtime.ts): its entry
+ * The run's launcher, for a runtime started before its run (lib/runtime/ready-runtime.ts): its entry
  * waits above for the handoff, then imports this. process.argv[1] becomes the launcher, as it is for
  * a runtime started with its run.
  */
@@ -192,7 +192,7 @@ function channel(): Promise<Conn> {
   return conn;
 }
 
-// A sandboxed Deno was handed its run as a file it may only read (lib/exec/sandbox.ts channelGrants):
+// A sandboxed Deno was handed its run as a file it may only read (lib/runtime/sandbox-args.ts channelGrants):
 // the host deletes it when the token arrives, so that token is sent now, not at the first call.
 if (typeof g.Deno?.args?.[0] === "string") void channel().catch(() => {});
 

@@ -1,12 +1,12 @@
 // The wire between the launcher (launcher/runtime.ts, inside the script's runtime) and its host
-// (lib/exec/runner.ts): every message either side sends is declared here once, and each direction is
+// (lib/runtime/runner.ts): every message either side sends is declared here once, and each direction is
 // decoded by one function. Three legs (decision 0007):
 //   handoff  host → launcher, once, on fd HANDOFF_FD: the run (channel secrets, servers, script); a
 //            deleted file, or a socket pair for a Bun runtime started before its run (decision 0012)
 //   frames   launcher → host on fd 1: RS + nonce + one JSON LauncherMessage + "\n", amid plain stdout
 //   answers  host → launcher on the run's socket: one JSON HostAnswer per line, after the token line
 // Runtime-neutral and import-free: it is bundled into the launcher's runtime and loaded by the host
-// from the same cached copy (lib/exec/launcher-files.ts says why).
+// from the same cached copy (lib/runtime/launcher-files.ts says why).
 
 /** starts every frame line on fd 1; the run's nonce follows it */
 export const RS = "\x1e";

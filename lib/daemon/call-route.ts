@@ -8,7 +8,7 @@
 import * as v from "valibot";
 import { gateForRun, perRunHooks } from "../hooks/build-gate.ts";
 import { oneCall, type CallInput, type CallNote } from "../exec/one-call.ts";
-import type { CallAnswer } from "../exec/runner.ts";
+import type { CallAnswer } from "../runtime/runner.ts";
 import type { Handler } from "./context.ts";
 import { withoutHooksInForce } from "./exec-route.ts";
 import { errorResponse, json, readJson } from "./http.ts";

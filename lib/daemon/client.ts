@@ -20,7 +20,7 @@ export class DaemonClientError extends McpxError {
   }
 }
 
-/** the frames a local run would end with when the user interrupts it (runner.ts says the same) */
+/** the frames a local run would end with when the user interrupts it (lib/runtime/run-watch.ts says the same) */
 const INTERRUPTED: Frame = {
   type: "error",
   error: frameError("INTERRUPTED", "the run was interrupted and its process group was ended"),

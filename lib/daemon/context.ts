@@ -4,7 +4,7 @@
 import type { Engine } from "../session/engine.ts";
 import type { Session } from "../session/session.ts";
 import type { Runs } from "./runs.ts";
-import type { KeptRuntime } from "../exec/runtime-sources.ts";
+import type { KeptRuntime } from "../runtime/runtime-sources.ts";
 
 export interface DaemonDeps {
   session: Session;

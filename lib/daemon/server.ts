@@ -17,14 +17,12 @@ import { bearerOk, errorResponse } from "./http.ts";
 import { startReaper } from "./reaper.ts";
 import { weakTokenReason } from "./token.ts";
 import { closeMcp } from "./mcp-mount.ts";
-import { KeptRuntime } from "../exec/runtime-sources.ts";
+import { KeptRuntime } from "../runtime/runtime-sources.ts";
 import { unsafeDirReason } from "../paths/socket-dir.ts";
-import { sandboxContext, unsandboxedWarning } from "../exec/sandbox-policy.ts";
-import { decideSandbox } from "../exec/sandbox.ts";
-import { runtimeBundle } from "../exec/launcher-files.ts";
-import { bunShape } from "../exec/ready-runtime.ts";
-import { denoShape, nodeShape } from "../exec/runtimes.ts";
-import { scriptEnv } from "../exec/script-env.ts";
+import { decideSandbox, sandboxContext, unsandboxedWarning } from "../exec/door-policy.ts";
+import { runtimeBundle } from "../runtime/launcher-files.ts";
+import { KINDS, kindOf } from "../runtime/kinds.ts";
+import { scriptEnv } from "../runtime/script-env.ts";
 import { daemonFiles, READY_FD_VAR, removePidFile, writePidFile } from "./lifecycle.ts";
 import { dispatch } from "./routes.ts";
 import { runsFor } from "./runs.ts";
@@ -161,7 +159,7 @@ async function primeRuntime(session: Session, runtimes: KeptRuntime): Promise<vo
       autoInstall: session.get("exec.autoInstall"),
       heapMb: session.get("exec.maxHeap"),
     };
-    const shape = runtime === "deno" ? denoShape(bundle, how) : runtime === "node" ? nodeShape(bundle, how) : bunShape(bundle, how);
+    const shape = KINDS[kindOf(runtime, false)].shape(bundle, how);
     if (shape) runtimes.prime(shape);
   } catch {
     // the first run builds the bundle itself (and says so if it cannot), or finds no Deno or Node (and says so)

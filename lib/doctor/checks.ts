@@ -6,7 +6,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { findRuntime } from "../exec/runtimes.ts";
+import { findRuntime } from "../runtime/kinds.ts";
 import { readCatalogue } from "../mcp/catalogue.ts";
 import { cacheDir, homeNote, runtimeDir, stateDir } from "../paths/dirs.ts";
 import { HAS_PROC } from "../process/proc-table.ts";

@@ -25,7 +25,7 @@ import { stableStringify } from "../util/stable-json.ts";
 import { trace } from "../util/trace.ts";
 import type { Frame } from "./frames.ts";
 import { callThroughGate } from "./gated-call.ts";
-import type { CallAnswer } from "./runner.ts";
+import type { CallAnswer } from "../runtime/runner.ts";
 
 /** the call's answer, or undefined when the cache cannot stand in for the live list (the caller then takes the usual path) */
 export async function cachedCall(

@@ -15,19 +15,17 @@ import { writeContentFile } from "../paths/content-file.ts";
 import { PushQueue } from "../util/frame-queue.ts";
 import type { Frame, HookFrameBody, SerializedError } from "./frames.ts";
 import { callThroughGate } from "./gated-call.ts";
-import { withHiddenNamespaceNote } from "./hidden-namespace.ts";
+import { withHiddenNamespaceNote } from "../codegen/hidden-namespace.ts";
 import type { ExecOptions } from "./options-schema.ts";
 import { runSettingValues } from "./options.ts";
 import { checkPhases } from "./phase-check.ts";
-import { snippetModule } from "./snippet.ts";
+import { snippetModule } from "../runtime/snippet.ts";
 import { phaseLines, type PhaseOrigins } from "./phase-origins.ts";
-import { runScript, type CallAnswer, type RunOutcome, type RunSpec } from "./runner.ts";
-import { scriptEnv } from "./script-env.ts";
-import type { RuntimeSource } from "./ready-runtime.ts";
-import { decideSandbox } from "./sandbox.ts";
-import type { SandboxContext } from "./sandbox-policy.ts";
+import { runScript, type CallAnswer, type RunOutcome, type RunSpec } from "../runtime/runner.ts";
+import { scriptEnv } from "../runtime/script-env.ts";
+import type { RuntimeSource } from "../runtime/ready-runtime.ts";
+import { decideSandbox, type RunLimits, type SandboxContext } from "./door-policy.ts";
 import { stricterLimit } from "../hooks/policy.ts";
-import type { RunLimits } from "./run-limits.ts";
 
 export interface ExecContext {
   gate: Gate;
@@ -45,7 +43,7 @@ export interface ExecContext {
   phaseOrigins?: Partial<PhaseOrigins>;
   /** runtimes started before the run (the CLI's early one, the daemon's kept one); without it a run starts its own */
   runtimes?: RuntimeSource;
-  /** the door's time and memory bounds (run-limits.ts); absent: none beyond opts.timeoutMs */
+  /** the door's time and memory bounds (door-policy.ts runLimits); absent: none beyond opts.timeoutMs */
   limits?: RunLimits;
 }
 

@@ -2,32 +2,15 @@
 // One table of frame types; the order rules live in frame-order.ts.
 
 import type { HookFrameBody } from "../hooks/types.ts";
+import type { ScriptFrame, SerializedError } from "../runtime/run-spec.ts";
 
-export type { HookFrameBody };
-
-type LogLevel = "debug" | "info" | "warn" | "error";
-
-export interface SerializedError {
-  name: string;
-  message: string;
-  stack?: string;
-  /**
-   * machine-readable reason: a frame code of lib/errors/codes.ts when mcpx made the error ("TOOL_ERROR", "REFUSED", …);
-   * a script's own error may carry its own
-   */
-  code?: string;
-  /** extra fields a ToolError carries (server, tool, raw result) */
-  data?: unknown;
-}
+export type { HookFrameBody, SerializedError };
 
 export type Frame =
   | { type: "start"; runId: string }
   | ({ type: "hook" } & HookFrameBody)
-  | { type: "log"; level: LogLevel; message: string }
-  | { type: "emit"; value: unknown }
-  /** `bytes`: base64 of the exact bytes, only when they are not UTF-8 (then `data` has U+FFFD where they were) */
-  | { type: "stdout"; data: string; bytes?: string }
-  | { type: "stderr"; data: string }
+  /** log, emit, stdout and stderr: what the script's runtime says (lib/runtime/run-spec.ts) */
+  | ScriptFrame
   | {
       type: "call";
       server: string;

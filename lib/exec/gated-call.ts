@@ -17,7 +17,7 @@ import { sha256 } from "../paths/content-file.ts";
 import type { PushQueue } from "../util/frame-queue.ts";
 import { stableStringify } from "../util/stable-json.ts";
 import type { Frame, HookFrameBody, SerializedError } from "./frames.ts";
-import type { CallAnswer } from "./runner.ts";
+import type { CallAnswer } from "../runtime/runner.ts";
 
 export interface CallRequest {
   runId?: string;

@@ -6,7 +6,7 @@ import type { HookCalls } from "../hooks/types.ts";
 import type { Session } from "../session/session.ts";
 import type { Frame } from "./frames.ts";
 import { callThroughGate } from "./gated-call.ts";
-import { sandboxContext } from "./sandbox-policy.ts";
+import { sandboxContext } from "./door-policy.ts";
 
 /** the hook calls of one process: its calls pass callThroughGate; its module hooks run in-process with its session's directories and sandbox policy */
 export function hookCalls(session: Pick<Session, "settings" | "get" | "cacheDir" | "sockDir">): HookCalls {

@@ -8,7 +8,7 @@
 import type { FrameSink, Gate, HookCalls, ModuleOutcome } from "../hooks/types.ts";
 import type { ExecOptions } from "./options-schema.ts";
 import { execute } from "./execute.ts";
-import type { SandboxContext } from "./sandbox-policy.ts";
+import type { SandboxContext } from "./door-policy.ts";
 
 export interface ModuleHost {
   cacheDir: string;

@@ -14,7 +14,7 @@ import { findTool } from "../mcp/tool-call.ts";
 import type { Frame } from "./frames.ts";
 import { cachedCall } from "./cached-call.ts";
 import { callThroughGate } from "./gated-call.ts";
-import type { CallAnswer } from "./runner.ts";
+import type { CallAnswer } from "../runtime/runner.ts";
 import { trace } from "../util/trace.ts";
 
 /** the arguments as typed: one JSON object (an argument or stdin), or key=value items to coerce once the tool's schema is known */

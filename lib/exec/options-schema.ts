@@ -7,7 +7,7 @@ import { DURATION_PATTERN, parseDuration } from "../settings/duration.ts";
 import { RUNTIMES } from "../settings/choices.ts";
 import type { SettingDecl } from "../settings/registry.ts";
 import { OUTPUT_MODES, RUN_SETTINGS } from "./options.ts";
-import { SANDBOX_MODES } from "./sandbox.ts";
+import { SANDBOX_MODES } from "./door-policy.ts";
 
 const Lines = v.array(v.string());
 
@@ -49,7 +49,7 @@ export const ExecOptionsSchema = v.pipe(
     /** script-point hooks for this run; their schema arrives with the hook gate */
     hooks: v.optional(v.array(v.record(v.string(), v.unknown())), []),
     runtime: v.optional(v.picklist(RUNTIMES), "auto"),
-    /** exec.sandbox for this run; absent = the executing process's own. It may tighten that, never loosen it (sandbox.ts) */
+    /** exec.sandbox for this run; absent = the executing process's own. It may tighten that, never loosen it (door-policy.ts) */
     sandbox: v.optional(v.picklist(SANDBOX_MODES)),
     /** milliseconds; 0 = no limit */
     timeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),

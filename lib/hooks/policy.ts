@@ -61,7 +61,7 @@ function stricterNumber(a: number, b: number, zeroIsNone: boolean): number {
   return zeroIsNone ? stricterLimit(a, b) : Math.min(a, b);
 }
 
-/** the stricter of two limits where 0 is none (a timeout, a heap size): the run's and a door's meet here too (run-limits.ts) */
+/** the stricter of two limits where 0 is none (a timeout, a heap size): the run's and a door's meet here too (lib/exec/door-policy.ts runLimits) */
 export function stricterLimit(a: number, b: number): number {
   if (a === 0) return b;
   if (b === 0) return a;

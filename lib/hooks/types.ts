@@ -56,7 +56,7 @@ export interface HookFrameBody {
   by?: string[];
 }
 
-/** one tool call's answer from the call point (lib/exec/answer-line.ts CallAnswer is this shape) */
+/** one tool call's answer from the call point (lib/runtime/run-spec.ts CallAnswer is this shape) */
 export type CallOutcome = { ok: true; value: unknown } | { ok: false; error: { name: string; message: string; code?: string } };
 
 /** a module hook's run: the value its script returned, or why it did not return one */

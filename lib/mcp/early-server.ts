@@ -18,6 +18,7 @@ import { notePath as noteFile, readNote as readNoteFile, writeNote } from "../pa
 import { stableStringify } from "../util/stable-json.ts";
 import { trace } from "../util/trace.ts";
 import type { Lineage } from "../process/lineage.ts";
+import type { ParsedArgs } from "../settings/flags.ts";
 import { serverEnv, serverLineage, serverSpawn, type ServerSpawn } from "./server-spawn.ts";
 
 /** what a call remembers of its server's start */
@@ -68,21 +69,16 @@ function noteSpawn(text: string, env: NoteKey["env"]): ServerSpawn | undefined {
 }
 
 /**
- * Starts the server `mcpx call ARGV…` (argv after the command name) will most likely start, if a
- * valid note says which. Only for the plain form: SERVER.TOOL, its arguments, --json and --config;
- * any other flag may change what the call does (--remote, an ad-hoc server, a setting), so none starts.
+ * Starts the server `mcpx call` will most likely start, if a valid note says which, from its command
+ * line as lib/settings/flags.ts parsed it (undefined: it does not parse). Only for the plain form:
+ * SERVER.TOOL, its arguments, --json and --config; any other flag may change what the call does
+ * (--remote, an ad-hoc server, a setting), and so may words after --, so none starts.
  */
-export function startEarlyServer(argv: readonly string[], key: Omit<NoteKey, "server" | "config">): void {
-  let config: string | undefined;
-  const positionals: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === "--json" || a === "-" || !a.startsWith("-")) positionals.push(a);
-    else if (a === "--config" && i + 1 < argv.length) config = argv[++i];
-    else if (a.startsWith("--config=")) config = a.slice("--config=".length);
-    else return;
-  }
-  const target = positionals.find((a) => a !== "--json");
+export function startEarlyServer(parsed: ParsedArgs | undefined, key: Omit<NoteKey, "server" | "config">): void {
+  if (!parsed || parsed.settings.length > 0 || parsed.rest.length > 0) return;
+  if (Object.entries(parsed.own).some(([flag, value]) => value !== undefined && flag !== "json" && flag !== "config")) return;
+  const config = parsed.own.config as string | undefined;
+  const target = parsed.positionals[0];
   const dot = target?.indexOf(".") ?? -1;
   if (!target || dot <= 0) return;
   const path = notePath({ ...key, server: target.slice(0, dot), config });

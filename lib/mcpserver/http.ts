@@ -14,7 +14,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { readRequestBody } from "@modelcontextprotocol/sdk/server/requestBody.js";
 import type { Engine } from "../session/engine.ts";
 import type { Session } from "../session/session.ts";
-import type { RuntimeSource } from "../exec/ready-runtime.ts";
+import type { RuntimeSource } from "../runtime/ready-runtime.ts";
 import { createMcpServer, type McpServerHandle } from "./server.ts";
 import type { RunSlots } from "./tools.ts";
 

@@ -4,7 +4,7 @@
 // two recvfrom that find nothing and two epoll_ctl to re-arm, where a Bun socket reads once per
 // readable event (strace, docs/decisions/0011). Socket pairs are used for a stdio server's stdin and
 // stdout (lib/mcp/stdio-sockets.ts) and a script runtime's fd 1; a pipe for the handoff of a Deno
-// started before its run, which opens its fd 3 as /dev/fd/3, as a socket cannot be (lib/exec/ready-runtime.ts).
+// started before its run, which opens its fd 3 as /dev/fd/3, as a socket cannot be (lib/runtime/ready-runtime.ts).
 // The child sees a unix stream socket on its stdio either way.
 
 import type { Socket } from "bun";

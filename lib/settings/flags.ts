@@ -99,3 +99,22 @@ function unknownFlag(flag: string, command: string, known: string[]): string {
   const toScript = command === "run" || command === "exec" ? ". To pass it to the script, put it after --" : "";
   return `unknown flag ${flag} for mcpx ${command}${suggest(flag.startsWith("--") ? flag : `-${flag}`, flags)}; accepted: ${flags.join(", ")}${toScript}`;
 }
+
+/**
+ * The same parse, for a command line read before its command loads (cmd/main.ts starts a script's
+ * runtime or a call's server early from it): undefined where it does not parse, which the command
+ * then reports itself, and for which nothing is started early.
+ */
+export function preParseArgs(command: CommandName, argv: string[], ownFlags: Record<string, OwnFlag>): ParsedArgs | undefined {
+  try {
+    return parseCommandArgs(command, argv, ownFlags);
+  } catch (err) {
+    if (err instanceof UsageError) return undefined;
+    throw err;
+  }
+}
+
+/** the value a scalar setting's flag gave, if one did (given twice, resolution refuses it) */
+export function settingFlag(parsed: ParsedArgs, path: string): string | undefined {
+  return parsed.settings.find((f) => f.path === path)?.value;
+}

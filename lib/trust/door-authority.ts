@@ -49,7 +49,7 @@ export const EXEC_FIELDS: Record<string, { what: string; user: Rule; agent: Rule
   script: { what: "inline phases, spliced into the run's own launcher: they run inside the run, sandbox and all", user: ANYONE, agent: ANYONE },
   hooks: { what: "script- and call-point hooks for this run (its own calls only), capped at refuse", user: ANYONE, agent: { check: agentHooks } },
   runtime: { what: "the runtime (a sandboxed run is always Deno)", user: ANYONE, agent: ANYONE },
-  sandbox: { what: "exec.sandbox for this run: tighten only (sandbox.ts decideSandbox)", user: ANYONE, agent: ANYONE },
+  sandbox: { what: "exec.sandbox for this run: tighten only (lib/exec/door-policy.ts decideSandbox)", user: ANYONE, agent: ANYONE },
   timeoutMs: { what: "the run's wall limit", user: ANYONE, agent: ANYONE },
   timeout: { what: "the run's wall limit", user: ANYONE, agent: ANYONE },
   env: { what: "variables the script reads; for a sandboxed run a view inside it, not the runtime's environment", user: ANYONE, agent: { check: agentEnv } },

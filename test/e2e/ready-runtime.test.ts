@@ -1,4 +1,4 @@
-// A script runtime started before its run (lib/exec/ready-runtime.ts): the CLI spawns one while
+// A script runtime started before its run (lib/runtime/ready-runtime.ts): the CLI spawns one while
 // run/exec loads, the daemon keeps one for its next run. A run takes it only when it was started
 // exactly as the run would start it; the script must then see its environment, --env, cwd, stdin and
 // runtime exactly as with a runtime of its own, and a started runtime nobody takes must not outlive

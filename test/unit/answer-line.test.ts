@@ -2,8 +2,8 @@
 // answer: the launcher's decoder reads these lines (launcher/wire.ts decodeHostAnswer).
 
 import { expect, test } from "bun:test";
-import { answerLine } from "../../lib/exec/answer-line.ts";
-import type { CallAnswer } from "../../lib/exec/runner.ts";
+import { answerLine } from "../../lib/runtime/channel.ts";
+import type { CallAnswer } from "../../lib/runtime/runner.ts";
 
 const answers: CallAnswer[] = [
   { ok: true, value: { content: [{ type: "text", text: "x" }] } },

@@ -12,7 +12,7 @@ import { ERROR_CODE_NAMES, ERROR_CODES, errorNameOf, exitCodeOf, frameCodeOf, is
 import { EXIT_CODES_BEGIN, EXIT_CODES_END, FRAME_CODES_BEGIN, withGeneratedExitCodes, withGeneratedFrameCodes } from "../../lib/errors/docs.ts";
 import { callError, frameError } from "../../lib/errors/frame-error.ts";
 import { McpxError } from "../../lib/errors/mcpx-error.ts";
-import { RuntimeError } from "../../lib/exec/runtimes.ts";
+import { RuntimeError } from "../../lib/runtime/kinds.ts";
 import { HookConfigError } from "../../lib/hooks/schema.ts";
 import { UpstreamError } from "../../lib/mcp/pool.ts";
 import { ArgumentError } from "../../lib/mcp/call-args.ts";

@@ -2,7 +2,7 @@
 
 import { describe, expect, test } from "bun:test";
 import { namespaceBindings } from "../../lib/codegen/identifiers.ts";
-import { withHiddenNamespaceNote } from "../../lib/exec/hidden-namespace.ts";
+import { withHiddenNamespaceNote } from "../../lib/codegen/hidden-namespace.ts";
 
 const bindings = namespaceBindings(["fetch", "window", "fake"]);
 const noted = (message: string) => withHiddenNamespaceNote({ name: "TypeError", message }, bindings).message;

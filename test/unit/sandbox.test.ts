@@ -2,7 +2,8 @@
 // exec.sandboxAllow accepts, the Deno flags a sandboxed run gets, and when a socket directory is not ours.
 
 import { describe, expect, test } from "bun:test";
-import { channelGrants, decideSandbox, denoSandboxArgs, EMPTY_ALLOW, parseSandboxAllow, type Door, type SandboxMode } from "../../lib/exec/sandbox.ts";
+import { decideSandbox, parseSandboxAllow, type Door, type SandboxMode } from "../../lib/exec/door-policy.ts";
+import { channelGrants, denoSandboxArgs, EMPTY_ALLOW } from "../../lib/runtime/sandbox-args.ts";
 import { unsafeDirReason } from "../../lib/paths/socket-dir.ts";
 
 const policy = (setting: SandboxMode, door: Door) => ({ setting, origin: "default", door });

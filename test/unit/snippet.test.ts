@@ -2,7 +2,7 @@
 // one with them is a module as written; one that parses neither way is left for the runtime to report.
 
 import { describe, expect, test } from "bun:test";
-import { snippetModule } from "../../lib/exec/snippet.ts";
+import { snippetModule } from "../../lib/runtime/snippet.ts";
 
 const wrapped = (s: string) => snippetModule(s).startsWith("export default await (async () => {");
 

@@ -1,7 +1,7 @@
 // Utf8Pieces: stdout pieces cut at character boundaries; `bytes` only where `data` lost something.
 
 import { describe, expect, test } from "bun:test";
-import { incompleteTail, latin1Bytes, latin1Text, latin1ToUtf8, Utf8Pieces, type StdoutPiece } from "../../lib/exec/stdout-bytes.ts";
+import { incompleteTail, latin1Bytes, latin1Text, latin1ToUtf8, Utf8Pieces, type StdoutPiece } from "../../lib/runtime/stdout-bytes.ts";
 
 const bytesOf = (pieces: Array<StdoutPiece | undefined>) =>
   Buffer.concat(

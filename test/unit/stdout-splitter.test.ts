@@ -4,7 +4,7 @@
 // arrived in, so pieces are compared after joining adjacent text.
 
 import { describe, expect, test } from "bun:test";
-import { StdoutSplitter, type Piece } from "../../lib/exec/stdout-splitter.ts";
+import { StdoutSplitter, type Piece } from "../../lib/runtime/stdout-splitter.ts";
 
 const NONCE = "n0Nc3";
 const RS = "\x1e";

@@ -3,7 +3,7 @@
 // tests: nothing before a newline, messages only once complete, invalid input never throws.
 
 import { describe, expect, test } from "bun:test";
-import { StdoutSplitter } from "../../lib/exec/stdout-splitter.ts";
+import { StdoutSplitter } from "../../lib/runtime/stdout-splitter.ts";
 import { decodeHandoff, decodeHostAnswer, decodeLauncherMessage, RS, type Handoff, type LauncherMessage } from "../../launcher/wire.ts";
 
 const NONCE = "n0Nc3";

@@ -1,9 +1,18 @@
-// The sandbox (exec.sandbox, docs/security.md, decision 0008): which runs are sandboxed, and the Deno
-// permissions a sandboxed run gets. Pure: settings and paths in, a decision or an argv out. The
-// permission engine is Deno's own; mcpx only decides what to grant, and grants nothing by default.
+// What a serving process puts on the runs of one door, read once per run from its session: the
+// sandbox (exec.sandbox with its origin, exec.sandboxAllow parsed, exec.autoInstall; docs/security.md,
+// decision 0008), and the time and memory bounds. The door decides here; the Deno permissions a
+// sandboxed run gets from these are made by lib/runtime/sandbox-args.ts. An agent's run (mcpx_exec:
+// code from whatever the model wrote) gets exec.agentTimeout and exec.agentMaxHeap by default, so a
+// busy loop or a memory bomb ends as an error instead of taking the host; the CLI and /v1/exec keep
+// no time limit by default, and exec.maxHeap (off by default) on every door.
 
 import { isAbsolute } from "node:path";
 import * as v from "valibot";
+import type { Session } from "../session/session.ts";
+import { SettingsError, type Sourced } from "../settings/resolve.ts";
+import { stricterLimit } from "../hooks/policy.ts";
+import { once } from "../util/once.ts";
+import type { SandboxAllow } from "../runtime/sandbox-args.ts";
 
 export const SANDBOX_MODES = ["auto", "on", "off"] as const;
 export type SandboxMode = (typeof SANDBOX_MODES)[number];
@@ -49,22 +58,15 @@ export function decideSandbox(requested: SandboxMode | undefined, policy: Sandbo
   return { ok: true, on: own || asked };
 }
 
-/** one exec.sandboxAllow item, as written in a config file */
-const SandboxAllowItemSchema = v.strictObject({
-  read: v.optional(v.array(v.string())),
-  write: v.optional(v.array(v.string())),
-  net: v.optional(v.array(v.string())),
-  env: v.optional(v.array(v.string())),
-});
-
-export interface SandboxAllow {
-  read: string[];
-  write: string[];
-  net: string[];
-  env: string[];
-}
-
-export const EMPTY_ALLOW: SandboxAllow = { read: [], write: [], net: [], env: [] };
+/** one exec.sandboxAllow item, as written in a config file; built once asked for, as most runs have none (lib/util/once.ts) */
+const sandboxAllowItemSchema = once(() =>
+  v.strictObject({
+    read: v.optional(v.array(v.string())),
+    write: v.optional(v.array(v.string())),
+    net: v.optional(v.array(v.string())),
+    env: v.optional(v.array(v.string())),
+  }),
+);
 
 const ALLOW_KEYS = "read (absolute paths), write (absolute paths), net (host or host:port, no scheme), env (variable names)";
 
@@ -76,7 +78,7 @@ export function parseSandboxAllow(items: ReadonlyArray<{ value: unknown; origin:
   const out: SandboxAllow = { read: [], write: [], net: [], env: [] };
   items.forEach(({ value, origin }, i) => {
     const where = `exec.sandboxAllow[${i}] (${origin})`;
-    const r = v.safeParse(SandboxAllowItemSchema, value);
+    const r = v.safeParse(sandboxAllowItemSchema(), value);
     if (!r.success) {
       const issue = r.issues[0]!;
       const key = (issue.path ?? []).map((p) => p.key).join(".");
@@ -103,49 +105,58 @@ export function parseSandboxAllow(items: ReadonlyArray<{ value: unknown; origin:
   return out;
 }
 
-/**
- * What the channel to the host needs, derived in this ONE place from how the launcher reaches the
- * host (decision 0007): the run's details in a file (a sandboxed Deno may not open /dev/fd/3, so it
- * gets the file's path: read only; the host deletes it once the launcher has shown its token), and a
- * unix socket, for which Deno 2.9 needs read, write and `net=unix:PATH` (measured). Each is scoped
- * to that one path; no variable is needed. Never write on the handoff: a path the sandbox may write
- * is a path it can plant a file in for the next run.
- */
-export function channelGrants(channel: { sock: string; handoff: string }): SandboxAllow {
-  return { read: [channel.sock, channel.handoff], write: [channel.sock], net: [`unix:${channel.sock}`], env: [] };
-}
-
-export interface SandboxRun {
-  /** the generated launcher, the runtime bundle, the script: read only */
-  files: string[];
-  channel: SandboxAllow;
-  /** the variables the caller set for this run (ExecOptions.env): the script may read those */
-  callerEnv: string[];
+/** what execute() needs to sandbox a run (ExecContext.sandbox) */
+export interface SandboxContext {
+  policy: SandboxPolicy;
   allow: SandboxAllow;
   autoInstall: boolean;
 }
 
-/**
- * The Deno permission flags of a sandboxed run: read of the run's own files and the channel, write
- * and net of the channel only, the variables of the channel and the caller; no subprocess, no FFI,
- * no sys info, no remote imports; --no-prompt so nothing ever asks. Everything else is denied by
- * Deno's default, which is what makes the sandbox: these flags only ever add.
- */
-export function denoSandboxArgs(run: SandboxRun): string[] {
-  const join = (xs: string[]) => [...new Set(xs)].join(",");
-  const read = [...run.files, ...run.channel.read, ...run.allow.read];
-  const write = [...run.channel.write, ...run.allow.write];
-  const net = [...run.channel.net, ...run.allow.net];
-  const env = [...run.channel.env, ...run.callerEnv, ...run.allow.env];
-  const args = ["--no-prompt", `--allow-read=${join(read)}`];
-  if (write.length) args.push(`--allow-write=${join(write)}`);
-  if (net.length) args.push(`--allow-net=${join(net)}`);
-  if (env.length) args.push(`--allow-env=${join(env)}`);
-  // remote modules are network: only what exec.sandboxAllow's net names, and only with autoInstall
-  if (!run.autoInstall || run.allow.net.length === 0) args.push("--deny-import");
-  else args.push(`--allow-import=${join(run.allow.net)}`);
-  return args;
+export function sandboxContext(session: Pick<Session, "settings" | "get">, door: Door): SandboxContext {
+  const s = session.settings.get("exec.sandbox")!;
+  let allow: SandboxAllow;
+  try {
+    allow = parseSandboxAllow((session.settings.get("exec.sandboxAllow")!.items ?? []) as Sourced[]);
+  } catch (err) {
+    throw new SettingsError((err as Error).message);
+  }
+  return { policy: { setting: s.value as SandboxMode, origin: s.origin, door }, allow, autoInstall: session.get("exec.autoInstall") };
 }
 
-/** the variables a sandboxed Deno starts with: what Deno itself needs to find its cache and the registry; the script can read none of them */
-export const SANDBOX_PASS_ENV = ["HOME", "PATH", "DENO_DIR", "XDG_CACHE_HOME", "NPM_CONFIG_REGISTRY", "npm_config_registry", "LANG", "TZ", "NO_COLOR"] as const;
+/**
+ * What `mcpx serve` and the daemon (which mounts /mcp) say on stderr at start when mcpx_exec would run
+ * code unsandboxed; undefined when it is sandboxed. Also checks exec.sandboxAllow, so a bad one stops
+ * the server at start rather than failing every run.
+ */
+export function unsandboxedWarning(session: Pick<Session, "settings" | "get">, who: string): string | undefined {
+  const ctx = sandboxContext(session, "mcp");
+  const d = decideSandbox(undefined, ctx.policy);
+  if (d.ok && d.on) return undefined;
+  return (
+    `${who}: exec.sandbox is ${ctx.policy.setting} (${ctx.policy.origin}): mcpx_exec runs the ` +
+    `code any MCP client sends UNSANDBOXED, with this user's files, network, processes and ` +
+    `environment (docs/security.md)`
+  );
+}
+
+export interface RunLimits {
+  /** 0 = none beyond the run's own timeoutMs */
+  timeoutMs: number;
+  timeoutFrom: string;
+  /** 0 = none */
+  heapMb: number;
+  heapFrom: string;
+}
+
+export function runLimits(session: Pick<Session, "get">, door: Door): RunLimits {
+  const own = session.get("exec.maxHeap");
+  if (door !== "mcp") return { timeoutMs: 0, timeoutFrom: "exec.timeout / --timeout", heapMb: own, heapFrom: "exec.maxHeap" };
+  const agentHeap = session.get("exec.agentMaxHeap");
+  const heapMb = stricterLimit(own, agentHeap);
+  return {
+    timeoutMs: session.get("exec.agentTimeout"),
+    timeoutFrom: "exec.agentTimeout, the limit of every mcpx_exec run",
+    heapMb,
+    heapFrom: heapMb === agentHeap ? "exec.agentMaxHeap" : "exec.maxHeap",
+  };
+}

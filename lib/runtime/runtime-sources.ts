@@ -4,7 +4,8 @@
 // starts the run's own. Only unsandboxed runtimes are started ahead: a sandboxed Deno's command line
 // grants the run's own files and socket, so it cannot exist before its run.
 
-import { discard, fits, startRuntime, type ReadyKind, type RuntimeShape, type RuntimeSource, type StartedRuntime } from "./ready-runtime.ts";
+import type { Kind, RuntimeShape } from "./kinds.ts";
+import { discard, fits, startRuntime, type RuntimeSource, type StartedRuntime } from "./ready-runtime.ts";
 import { trace } from "../util/trace.ts";
 
 /** a started runtime that is still waiting for a run (not ended from outside) */
@@ -26,7 +27,7 @@ function takeOrStart(have: StartedRuntime | undefined, want: RuntimeShape, how: 
 export interface EarlyRuntime extends RuntimeSource {
   close(): Promise<void>;
   /** what the run turned out to want: a runtime of this kind started before it, or "none" (started with it); undefined: no run asked */
-  wanted(): ReadyKind | "none" | undefined;
+  wanted(): Kind | "none" | undefined;
 }
 
 export function startEarly(shape: () => RuntimeShape | undefined): EarlyRuntime {
@@ -38,7 +39,7 @@ export function startEarly(shape: () => RuntimeShape | undefined): EarlyRuntime 
     // a shape that cannot be made (an unwritable cache) is the run's own error to report, not the guess's
   }
   let taken = false;
-  let wanted: ReadyKind | "none" | undefined;
+  let wanted: Kind | "none" | undefined;
   // the guess once ended (not taken): mcpx waits for it to be reaped before it exits, or it would be init's zombie
   let ended: Promise<unknown> | undefined;
   return {
@@ -69,7 +70,7 @@ export function startEarly(shape: () => RuntimeShape | undefined): EarlyRuntime 
  * shutdown). Never in the shape of a run that set variables of its own (--env): those end with their run.
  */
 export class KeptRuntime implements RuntimeSource {
-  private readonly ready = new Map<ReadyKind, StartedRuntime>();
+  private readonly ready = new Map<Kind, StartedRuntime>();
   private closed = false;
 
   async runtimeFor(want: RuntimeShape, own: { env: boolean }): Promise<StartedRuntime> {

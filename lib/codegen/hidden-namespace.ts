@@ -3,8 +3,8 @@
 // fetch and fails with "fetch.echo is not a function", which names neither the server nor the way
 // to reach it. The script's error gets that said, so every surface (stderr, --json, mcpx_exec) shows it.
 
-import type { Binding } from "../codegen/identifiers.ts";
-import type { SerializedError } from "./frames.ts";
+import type { Binding } from "./identifiers.ts";
+import type { SerializedError } from "../runtime/run-spec.ts";
 
 /** the error with a note naming each hidden server it mentions as IDENTIFIER.…, or the error as it was */
 export function withHiddenNamespaceNote(error: SerializedError, bindings: readonly Binding[]): SerializedError {

@@ -1,25 +1,21 @@
-// A script runtime started before its run. Its entry (readyEntry) loads the runtime bundle, which
-// blocks reading the run from fd 3, which the host writes once it knows the run; the handoff then
-// names the run's launcher, which the entry imports. Every unsandboxed run (Bun, Node, and Deno on
-// Linux) starts this way, so a
-// run that finds a runtime already started for it (the CLI starts one before it reads config, the
+// A script runtime started before its run. Its entry (launcher-files.ts readyEntry) loads the runtime
+// bundle, which blocks reading the run from fd 3, which the host writes once it knows the run; the
+// handoff then names the run's launcher, which the entry imports. Every unsandboxed run (Bun, Node,
+// and Deno on Linux) starts this way, so a run that finds a runtime already started for it (the CLI starts one before it reads config, the
 // daemon keeps one of each kind for its next run) takes exactly the path a fresh start takes, minus the wait.
 // A process fixes at its start what nobody can change later: its argv, environment, working
 // directory and what its stdin is (and Bun reads bunfig.toml, Deno deno.json, from that directory as it starts). So a
 // started runtime serves a run only when all of these are exactly what the run would have started
 // it with (its shape); any other run ends it, unused, and starts its own. Nothing of the run is in
-// its argv or environment (decision 0007): the run's secrets only ever travel on fd 3. For Bun and
-// Node it is a socket pair (Bun.spawn's extra "pipe"), which no other process can open through /proc
-// (decision 0012); Deno reads fd 3 by opening /dev/fd/3, which a socket cannot be, so a Deno gets a pipe.
+// its argv or environment (decision 0007): the run's secrets only ever travel on fd 3, a socket pair
+// (Bun.spawn's extra "pipe") or a pipe, as its kind says (kinds.ts handoff).
 
 import { closeSync, writeSync } from "node:fs";
 import type { Subprocess } from "bun";
 import type { Handoff } from "../../launcher/wire.ts";
-import { writeContentFile } from "../paths/content-file.ts";
 import { Lineage } from "../process/lineage.ts";
 import { dataLimitMb, limitData } from "../process/data-limit.ts";
-import { join } from "node:path";
-import { bunCommand, type RuntimeCommand } from "./bun-command.ts";
+import { KINDS, type Kind, type RuntimeShape } from "./kinds.ts";
 import { closeFds, pipePair, socketPair } from "../process/fd-pairs.ts";
 import { stableStringify } from "../util/stable-json.ts";
 import { trace } from "../util/trace.ts";
@@ -27,24 +23,9 @@ import { trace } from "../util/trace.ts";
 /** the descriptor the run is handed over on (launcher/wire.ts HANDOFF_FD; the host never imports the wire's code) */
 const HANDOFF_FD = 3;
 
-/** the runtimes that can be started before their run: the embedded Bun, Node, and Deno where a pipe can be made (lib/process/fd-pairs.ts canPipe) */
-export type ReadyKind = "bun" | "deno" | "node";
-
-/** what a runtime is started with, all fixed at its start */
-export interface RuntimeShape {
-  kind: ReadyKind;
-  argv: string[];
-  env: Record<string, string>;
-  cwd: string;
-  /** "pipe": the run's stdin is written to it when the run is handed over */
-  stdin: "inherit" | "pipe";
-  /** the heap limit in MiB (0: none): V8's flag is in argv, and a V8 runtime's data limit is set at its start (lib/process/data-limit.ts) */
-  heapMb: number;
-}
-
 export interface StartedRuntime {
   key: string;
-  kind: ReadyKind;
+  kind: Kind;
   /** as SpawnedRuntime.stdout */
   stdout?: number;
   child: Subprocess<"inherit" | "pipe", "pipe", "pipe">;
@@ -67,36 +48,6 @@ export interface RuntimeSource {
 /** a run with nothing started for it starts its own */
 export const FRESH: RuntimeSource = { runtimeFor: async (shape) => startRuntime(shape) };
 
-/** the unsandboxed Bun runtime's shape for a run in cwd with this environment (ExecOptions.env included) */
-export function bunShape(runtimeFile: string, how: ShapeOptions & { autoInstall: boolean }): RuntimeShape {
-  return shapeOf("bun", bunCommand(readyEntry(how.cacheDir, runtimeFile), how.autoInstall), how);
-}
-
-export interface ShapeOptions {
-  cacheDir: string;
-  env: Record<string, string | undefined>;
-  cwd: string;
-  stdin: "inherit" | "pipe";
-  /** the run's heap limit in MiB (exec.maxHeap, exec.agentMaxHeap); absent or 0: none */
-  heapMb?: number;
-}
-
-/** a runtime's shape from its command line, which runs readyEntry (runtimes.ts denoShape, nodeShape) */
-export function shapeOf(kind: ReadyKind, cmd: RuntimeCommand, how: ShapeOptions): RuntimeShape {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries({ ...how.env, ...cmd.env })) if (v !== undefined) env[k] = v;
-  return { kind, argv: cmd.argv, env, cwd: how.cwd, stdin: how.stdin, heapMb: how.heapMb ?? 0 };
-}
-
-/** the entry a started runtime runs: the runtime bundle (which waits for the handoff), then the run's launcher */
-export function readyEntry(cacheDir: string, runtimeFile: string): string {
-  const text =
-    `// Generated by mcpx (lib/exec/ready-runtime.ts): a script runtime started before its run. Do not edit.\n` +
-    `import { handedLauncher } from ${JSON.stringify(Bun.pathToFileURL(runtimeFile).href)};\n` +
-    `await import(handedLauncher());\n`;
-  return writeContentFile(join(cacheDir, "launch"), "ready-", ".mjs", text);
-}
-
 function shapeKey(s: RuntimeShape): string {
   return stableStringify([s.kind, s.argv, s.cwd, s.stdin, s.env, s.heapMb]);
 }
@@ -105,9 +56,10 @@ function shapeKey(s: RuntimeShape): string {
 export function startRuntime(shape: RuntimeShape): StartedRuntime {
   // the lineage marker is this runtime's own id: the run it will serve is not known yet
   const lineage = new Lineage(crypto.randomUUID());
-  // Deno opens its fd 3 as /dev/fd/3, which a socket cannot be: it gets a pipe, the others a socket pair
-  const pipe = shape.kind === "deno" ? pipePair() : undefined;
-  if (shape.kind === "deno" && !pipe) throw new Error("mcpx: no pipe for a Deno's handoff here (libc could not be opened)");
+  // a kind that opens its fd 3 by path (Deno) gets a pipe, the others a socket pair (kinds.ts handoff)
+  const wantsPipe = KINDS[shape.kind].handoff === "pipe";
+  const pipe = wantsPipe ? pipePair() : undefined;
+  if (wantsPipe && !pipe) throw new Error(`mcpx: no pipe for a ${shape.kind} runtime's handoff here (libc could not be opened)`);
   let spawned: SpawnedRuntime;
   try {
     spawned = spawnRuntime({
@@ -116,14 +68,13 @@ export function startRuntime(shape: RuntimeShape): StartedRuntime {
       env: { ...shape.env, ...lineage.env() },
       stdin: shape.stdin,
       fd3: pipe ? pipe.read : "pipe",
-      // the embedded Bun takes no data limit (lib/process/data-limit.ts says why)
-      dataMb: shape.heapMb && shape.kind !== "bun" ? dataLimitMb(shape.heapMb) : undefined,
+      dataMb: shape.heapMb && KINDS[shape.kind].dataLimit ? dataLimitMb(shape.heapMb) : undefined,
     });
   } catch (err) {
     if (pipe) closeSync(pipe.write);
     throw err;
   } finally {
-    // the read end is the Deno's alone now (its fd 3); a copy kept here would leak one descriptor per run
+    // the read end is the runtime's alone now (its fd 3); a copy kept here would leak one descriptor per run
     if (pipe) closeSync(pipe.read);
   }
   const { child, stdout } = spawned;

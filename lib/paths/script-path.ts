@@ -3,7 +3,7 @@
 
 import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { ancestors } from "../paths/ancestors.ts";
+import { ancestors } from "./ancestors.ts";
 
 const EXTS = [".ts", ".mts", ".js", ".mjs"];
 

@@ -1,0 +1,194 @@
+// One run, from its runtime's start to its end: it writes the run's stdin, turns what the runtime
+// writes on fd 1 into frames and calls (stdout-splitter.ts, stdout-bytes.ts), ends the whole process
+// group on timeout or cancel, and says how the run ended.
+
+import { rmSync } from "node:fs";
+import { exitCodeOf } from "../errors/codes.ts";
+import { frameError } from "../errors/frame-error.ts";
+import { KILL_GRACE_MS } from "../process/group.ts";
+import { readSocket } from "../process/fd-pairs.ts";
+import type { Lineage } from "../process/lineage.ts";
+import { trace, traceOnce } from "../util/trace.ts";
+import type { Channel } from "./channel.ts";
+import type { SpawnedRuntime } from "./ready-runtime.ts";
+import type { RunHandlers, RunOutcome, RunSpec, SerializedError } from "./run-spec.ts";
+import { StdoutSplitter } from "./stdout-splitter.ts";
+import { latin1Bytes, latin1Text, latin1ToUtf8, Utf8Pieces, type StdoutPiece } from "./stdout-bytes.ts";
+
+export type Wire = typeof import("../../launcher/wire.ts");
+
+/** a run's runtime, started, with the lineage it is ended by and the channel its calls come over */
+export interface Spawned extends SpawnedRuntime {
+  lineage: Lineage;
+  channel: Channel;
+  /** a sandboxed Deno's handoff file, removed when the run ends if it never read it */
+  handoffPath?: string;
+}
+
+/** the run, from its runtime's start to its end: stdin, frames, calls, timeout and cancel, the outcome */
+export async function watchRun(
+  spec: RunSpec,
+  h: RunHandlers,
+  wire: Wire,
+  nonce: string,
+  { child, stdout: stdoutFd, lineage, channel, handoffPath }: Spawned,
+): Promise<RunOutcome> {
+  const firstOutput = traceOnce();
+  const firstFrame = traceOnce();
+  if (spec.stdin !== "inherit") {
+    const sink = child.stdin as import("bun").FileSink;
+    sink.write(spec.stdin);
+    sink.end();
+  }
+
+  let marker: { ok: true; value: unknown } | { ok: false; error: SerializedError } | undefined;
+  // fd 1 is read as latin-1 (a char per byte) so stdout's bytes survive the splitter (stdout-bytes.ts)
+  const splitter = new StdoutSplitter(nonce, latin1ToUtf8);
+  const text = new Utf8Pieces();
+  const stdout = (p: StdoutPiece | undefined) => p && h.frame({ type: "stdout", ...p });
+  const onPiece = (p: ReturnType<StdoutSplitter["push"]>[number]) => {
+    firstOutput("child ready (first output)");
+    if (p.kind === "text") return stdout(text.push(latin1Bytes(p.data)));
+    firstFrame("first frame");
+    stdout(text.flush()); // a character cut short by a frame will never be completed
+    const m = wire.decodeLauncherMessage(p.body);
+    switch (m?.t) {
+      case undefined:
+        return; // a frame type this mcpx does not know: frame types are an open set
+      case "malformed":
+        return h.frame({ type: "log", level: "error", message: `mcpx: a malformed frame from the launcher was dropped (${m.why})` });
+      case "stderr":
+        return h.frame({ type: "stderr", data: m.d });
+      case "log":
+        return h.frame({ type: "log", level: m.level, message: m.msg });
+      case "emit":
+        return h.frame({ type: "emit", value: m.v });
+      case "call":
+        return channel.call(m.id, m.server, m.tool, m.args);
+      case "result":
+        marker = { ok: true, value: m.u ? undefined : m.v };
+        return;
+      case "error":
+        marker = { ok: false, error: m.e };
+        return;
+    }
+  };
+  const onStdout = (s: string) => splitter.push(s).forEach(onPiece);
+  const read =
+    stdoutFd === undefined
+      ? pump(child.stdout as ReadableStream<Uint8Array>, onStdout, "latin1")
+      : readSocket(
+          stdoutFd,
+          (bytes) => {
+            if (bytes.length > 0) onStdout(latin1Text(bytes));
+            return true;
+          },
+          // a read error ends the script's output, as the end of the stream does; its exit still decides the run
+          () => {},
+        ).then((r) => r.ended);
+  const stdoutDone = read.then(() => {
+    splitter.end().forEach(onPiece);
+    stdout(text.flush());
+  });
+  const oom = new OomWatch();
+  const stderrDone = pump(child.stderr as ReadableStream<Uint8Array>, (s) => {
+    oom.push(s);
+    h.frame({ type: "stderr", data: s });
+  });
+
+  let stopped: "timeout" | "interrupted" | undefined;
+  const stop = (why: "timeout" | "interrupted") => {
+    if (stopped) return;
+    stopped = why;
+    void lineage.end();
+  };
+  const timer = spec.timeoutMs > 0 ? setTimeout(() => stop("timeout"), spec.timeoutMs) : undefined;
+  const onAbort = () => stop("interrupted");
+  spec.signal?.addEventListener("abort", onAbort);
+  if (spec.signal?.aborted) onAbort();
+
+  const code = await child.exited;
+  trace("child exited");
+  clearTimeout(timer);
+  spec.signal?.removeEventListener("abort", onAbort);
+  // whatever the script left behind goes with it, in its group or not: no orphans
+  await lineage.end();
+  await Promise.race([Promise.all([stdoutDone, stderrDone]), Bun.sleep(KILL_GRACE_MS + 500)]);
+  channel.close();
+  if (handoffPath) rmSync(handoffPath, { force: true }); // a sandboxed Deno's handoff file, if it never read it
+
+  if (stopped === "timeout") {
+    return {
+      ok: false,
+      exitCode: exitCodeOf("TIMEOUT"),
+      error: frameError(
+        "TIMEOUT",
+        `the script ran past its timeout of ${spec.timeoutMs}ms (${spec.timeoutFrom ?? "exec.timeout / --timeout"}) and its process group was ended`,
+      ),
+    };
+  }
+  if (stopped === "interrupted") {
+    return {
+      ok: false,
+      exitCode: exitCodeOf("INTERRUPTED"),
+      error: frameError("INTERRUPTED", "the run was interrupted and its process group was ended"),
+    };
+  }
+  if (spec.heap && marker?.ok !== true && (oom.seen || isOutOfMemory(marker?.error))) {
+    const signal = child.signalCode;
+    return {
+      ok: false,
+      exitCode: signal ? exitCodeOf("EXIT", 128 + (signalNumber(String(signal)) ?? 0)) : code === 0 ? 1 : code,
+      error: frameError(
+        "HEAP_LIMIT",
+        `the script ran out of memory at its heap limit of ${spec.heap.mb} MiB (${spec.heap.from}) and was ended: ` +
+          `keep less in memory at once, or raise ${spec.heap.from} where the run is served`,
+      ),
+    };
+  }
+  if (marker?.ok) return { ok: true, value: marker.value, exitCode: code === 0 ? 0 : code };
+  if (marker) return { ok: false, error: marker.error, exitCode: code === 0 ? 1 : code };
+  if (code === 0) return { ok: true, value: undefined, exitCode: 0 };
+  const signal = child.signalCode;
+  return {
+    ok: false,
+    exitCode: exitCodeOf("EXIT", signal ? 128 + (signalNumber(String(signal)) ?? 0) : code),
+    error: frameError("EXIT", signal ? `the script was killed by ${signal}` : `the script exited with code ${code}`),
+  };
+}
+
+/** JavaScriptCore's allocation failure under the data limit, as the launcher serialized it (Bun) */
+function isOutOfMemory(e: SerializedError | undefined): boolean {
+  return e !== undefined && e.name === "RangeError" && /out of memory|allocation failed/i.test(e.message);
+}
+
+/** whether V8 said on stderr that it ended the process out of memory (Deno, Node), a phrase that may span chunks */
+class OomWatch {
+  seen = false;
+  private tail = "";
+  push(s: string): void {
+    if (this.seen) return;
+    const text = this.tail + s;
+    this.seen = /JavaScript (heap )?out of memory|Fatal process out of memory/.test(text);
+    this.tail = text.slice(-32);
+  }
+}
+
+async function pump(stream: ReadableStream<Uint8Array>, onText: (s: string) => void, encoding: "utf-8" | "latin1" = "utf-8"): Promise<void> {
+  if (encoding === "latin1") {
+    for await (const chunk of stream) if (chunk.length) onText(latin1Text(chunk));
+    return;
+  }
+  const decoder = new TextDecoder(encoding);
+  for await (const chunk of stream) {
+    const s = decoder.decode(chunk, { stream: true });
+    if (s) onText(s);
+  }
+  const rest = decoder.decode();
+  if (rest) onText(rest);
+}
+
+function signalNumber(name: string): number | undefined {
+  const { constants } = require("node:os") as typeof import("node:os");
+  return (constants.signals as Record<string, number>)[name];
+}
