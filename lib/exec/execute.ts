@@ -11,6 +11,7 @@ import type { Gate, Payload } from "../hooks/types.ts";
 import { runContext } from "../hooks/run-context.ts";
 import { gateForRun, perRunHooks } from "../hooks/build-gate.ts";
 import { writeContentFile } from "../paths/content-file.ts";
+import type { EngineParts } from "../session/engine.ts";
 import { PushQueue } from "../util/frame-queue.ts";
 import type { Frame, HookFrameBody, SerializedError } from "./frames.ts";
 import { gatedCall } from "./gated-call.ts";
@@ -29,6 +30,9 @@ import { stricterLimit } from "../hooks/policy.ts";
 import type { RunLimits } from "./run-limits.ts";
 
 export interface ExecContext {
+  /** the pool the run's calls go to and the bus its events go on */
+  engine: EngineParts;
+  /** what decides about the run and each of its calls (a view of the engine's gate, for a served request or a hook) */
   gate: Gate;
   /** the environment the script starts from, before ExecOptions.env */
   env: Record<string, string | undefined>;
@@ -124,10 +128,10 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, run
   if (before.replaced && !isStringArray(payload.script!.args)) {
     return usage(`hook replaced the script's args with ${JSON.stringify(payload.script!.args)}: apply at script.before takes an array of strings`);
   }
-  gate.bus.publish("script.started", { runId, script: scriptPath });
+  ctx.engine.bus.publish("script.started", { runId, script: scriptPath });
 
   // broken entries get their namespace too, so a script that uses one gets the entry's error, not a ReferenceError
-  const bindings = namespaceBindings([...gate.pool.names(), ...gate.pool.brokenNames()]);
+  const bindings = namespaceBindings([...ctx.engine.pool.names(), ...ctx.engine.pool.brokenNames()]);
   const servers = bindings.map((b) => ({
     name: b.name,
     global: b.hiddenBecause ? null : b.identifier,
@@ -162,7 +166,7 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, run
   const handlers = {
     frame: (f: Frame) => q.push(f),
     call: (server: string, tool: string, args: Record<string, unknown>, answered: (answer: CallAnswer) => void) =>
-      gatedCall(gate, { runId, server, tool, args }, q, answered),
+      gatedCall(ctx.engine, gate, { runId, server, tool, args }, q, answered),
   };
 
   let outcome: RunOutcome;
@@ -218,7 +222,7 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, run
   if (result.ok) payload.result = result.value;
   await runGate(gate, "script", "suffix", payload, hookFrame);
   const durationMs = Math.round(performance.now() - started);
-  gate.bus.publish("script.finished", { runId, ok: result.ok, exitCode, durationMs });
+  ctx.engine.bus.publish("script.finished", { runId, ok: result.ok, exitCode, durationMs });
   end(exitCode);
 }
 

@@ -13,6 +13,7 @@ import { asCallResult, type Tool } from "../mcp/tool.ts";
 import { errorText, findTool, knownTool } from "../mcp/tool-call.ts";
 import { SEND_TOOLS_CALL } from "../mcp/upstream-call.ts";
 import { sha256 } from "../paths/content-file.ts";
+import type { EngineParts } from "../session/engine.ts";
 import type { PushQueue } from "../util/frame-queue.ts";
 import { stableStringify } from "../util/stable-json.ts";
 import type { Frame, HookFrameBody, SerializedError } from "./frames.ts";
@@ -35,20 +36,32 @@ const settledReady = new WeakSet<Promise<void>>();
  * call is answered first, and the bookkeeping runs while the script carries on (frames still keep their
  * order: the script's next output can only be read after this synchronous step)
  */
-export function gatedCall(gate: Gate, req: CallRequest, q: Pick<PushQueue<Frame>, "push">, answered?: (answer: CallAnswer) => void): Promise<CallAnswer> {
+export function gatedCall(
+  engine: EngineParts,
+  gate: Gate,
+  req: CallRequest,
+  q: Pick<PushQueue<Frame>, "push">,
+  answered?: (answer: CallAnswer) => void,
+): Promise<CallAnswer> {
   // The common case, a tool resolved before with no hook in force for it, goes upstream in the turn it
   // arrived in, with one promise reaction on the way back: what gatedCalls does, minus the promise
   // turns of its awaits (the gate's readiness, the tool, the async layers around the request).
-  const tool = gate.ready === undefined || settledReady.has(gate.ready) ? (req.known ?? knownTool(gate.pool, req.server, req.tool)) : undefined;
-  if (!tool || !gateIsEmpty(gate, "call", { server: req.server, tool: tool.name })) return gatedCalls(gate, req, q, answered);
+  const tool = gate.ready === undefined || settledReady.has(gate.ready) ? (req.known ?? knownTool(engine.pool, req.server, req.tool)) : undefined;
+  if (!tool || !gateIsEmpty(gate, "call", { server: req.server, tool: tool.name })) return gatedCalls(engine, gate, req, q, answered);
   const t0 = performance.now();
-  return upstream(gate, req.server, tool.name, req.args).then((answer) =>
-    report(gate, req, q, answered, t0, answer, tool.name, req.args, destructiveHintOf(tool.annotations)),
+  return upstream(engine, gate, req.server, tool.name, req.args).then((answer) =>
+    report(engine, gate, req, q, answered, t0, answer, tool.name, req.args, destructiveHintOf(tool.annotations)),
   );
 }
 
 /** every call: the tool looked up (waiting for the server and its list when it must), and the gate run */
-async function gatedCalls(gate: Gate, req: CallRequest, q: Pick<PushQueue<Frame>, "push">, answered?: (answer: CallAnswer) => void): Promise<CallAnswer> {
+async function gatedCalls(
+  engine: EngineParts,
+  gate: Gate,
+  req: CallRequest,
+  q: Pick<PushQueue<Frame>, "push">,
+  answered?: (answer: CallAnswer) => void,
+): Promise<CallAnswer> {
   if (gate.ready) {
     await gate.ready;
     settledReady.add(gate.ready);
@@ -56,12 +69,12 @@ async function gatedCalls(gate: Gate, req: CallRequest, q: Pick<PushQueue<Frame>
   const t0 = performance.now();
   const hookFrame = (f: HookFrameBody) => q.push({ type: "hook", ...f });
   const done = (answer: CallAnswer, tool: string, args: Record<string, unknown>, destructiveHint?: boolean) =>
-    report(gate, req, q, answered, t0, answer, tool, args, destructiveHint);
+    report(engine, gate, req, q, answered, t0, answer, tool, args, destructiveHint);
 
   let toolName = req.tool;
   let annotations: Record<string, unknown> | undefined;
   try {
-    const t = req.known ?? knownTool(gate.pool, req.server, req.tool) ?? (await findTool(gate.pool, req.server, req.tool));
+    const t = req.known ?? knownTool(engine.pool, req.server, req.tool) ?? (await findTool(engine.pool, req.server, req.tool));
     toolName = t.name;
     annotations = t.annotations;
   } catch (err) {
@@ -70,7 +83,7 @@ async function gatedCalls(gate: Gate, req: CallRequest, q: Pick<PushQueue<Frame>
   }
   const destructiveHint = destructiveHintOf(annotations);
   if (gateIsEmpty(gate, "call", { server: req.server, tool: toolName }))
-    return done(await upstream(gate, req.server, toolName, req.args), toolName, req.args, destructiveHint);
+    return done(await upstream(engine, gate, req.server, toolName, req.args), toolName, req.args, destructiveHint);
 
   const payload: Payload = { runId: req.runId, call: { server: req.server, tool: toolName, arguments: req.args, annotations } };
   const before = await runGate(gate, "call", "before", payload, hookFrame);
@@ -82,7 +95,7 @@ async function gatedCalls(gate: Gate, req: CallRequest, q: Pick<PushQueue<Frame>
   const args = payload.call!.arguments;
   let answer: CallAnswer;
   for (let retries = 0; ; retries++) {
-    answer = await upstream(gate, req.server, toolName, args);
+    answer = await upstream(engine, gate, req.server, toolName, args);
     if (answer.ok) {
       payload.result = answer.value;
       const d = await runGate(gate, "call", "onSuccess", payload, hookFrame);
@@ -108,6 +121,7 @@ function destructiveHintOf(annotations: Record<string, unknown> | undefined): bo
 
 /** the call answered (first), then its call frame and its call.finished event */
 function report(
+  engine: EngineParts,
   gate: Gate,
   req: CallRequest,
   q: Pick<PushQueue<Frame>, "push">,
@@ -150,13 +164,13 @@ function report(
     ...(gate.chain?.length ? { by: gate.chain.map((h) => h.name).join(" > ") } : {}),
   });
   noteEventChain(data, gate);
-  gate.bus.publish("call.finished", data, { server: req.server, tool });
+  engine.bus.publish("call.finished", data, { server: req.server, tool });
   return answer;
 }
 
 /** the call sent upstream, in the turn it is made, and its outcome as an answer (never a rejection) */
-function upstream(gate: Gate, server: string, tool: string, args: Record<string, unknown>): Promise<CallAnswer> {
-  return gate.pool[SEND_TOOLS_CALL](server, tool, args, gate.policy.callTimeoutMs).then(
+function upstream(engine: EngineParts, gate: Gate, server: string, tool: string, args: Record<string, unknown>): Promise<CallAnswer> {
+  return engine.pool[SEND_TOOLS_CALL](server, tool, args, gate.policy.callTimeoutMs).then(
     (result): CallAnswer => {
       if (result.isError) {
         const message = `${server}.${tool} failed: ${errorText(result)}`;
