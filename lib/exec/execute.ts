@@ -7,6 +7,7 @@ import { basename, join, resolve } from "node:path";
 import { namespaceBindings } from "../codegen/identifiers.ts";
 import { exitCodeOf, frameCodeOf } from "../errors/codes.ts";
 import { runGate } from "../hooks/gate.ts";
+import { settleOutcome } from "../hooks/recovery.ts";
 import type { Gate, Payload } from "../hooks/types.ts";
 import { runContext } from "../hooks/run-context.ts";
 import { gateForRun, perRunHooks } from "../hooks/build-gate.ts";
@@ -67,8 +68,6 @@ export function execute(opts: ExecOptions, ctx: ExecContext): AsyncIterable<Fram
     .finally(() => q.close());
   return q;
 }
-
-type Outcome = { ok: true; value: unknown } | { ok: false; error: SerializedError };
 
 async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, runId: string): Promise<void> {
   const started = performance.now();
@@ -169,53 +168,39 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, run
       gatedCall(ctx.engine, gate, { runId, server, tool, args }, q, answered),
   };
 
-  let outcome: RunOutcome;
-  let result: Outcome;
-  let exitCode: number;
-  for (let retries = 0; ; retries++) {
-    try {
-      outcome = await runScript(spec, handlers);
-    } catch (err) {
-      return usage(String((err as Error).message ?? err));
-    }
-    exitCode = outcome.exitCode;
-    if (!outcome.ok && outcome.error) outcome.error = withHiddenNamespaceNote(outcome.error, bindings);
-    if (outcome.ok) {
-      payload.result = outcome.value;
-      const d = await runGate(gate, "script", "onSuccess", payload, hookFrame);
-      if (d.refused) {
-        result = {
-          ok: false,
-          error: {
-            name: "RefusedError",
-            code: frameCodeOf("RESULT_REFUSED"),
-            message: `the result was refused by hook ${d.refused.hook}: ${d.refused.reason}`,
-            data: d.refused,
-          },
-        };
-        exitCode = exitCodeOf("RESULT_REFUSED");
-      } else result = { ok: true, value: payload.result };
-      break;
-    }
-    payload.error = { name: outcome.error!.name, message: outcome.error!.message, code: outcome.error!.code };
-    const d = await runGate(
-      gate,
-      "script",
-      "onError",
-      payload,
-      hookFrame,
-      outcome.error!.code === frameCodeOf("INTERRUPTED") ? 0 : gate.policy.retryBudget - retries,
-    );
-    if (d.replaced) {
-      result = { ok: true, value: d.value };
-      exitCode = 0;
-      break;
-    }
-    result = { ok: false, error: outcome.error! };
-    // interrupts are the user's word, not a failure a hook may retry past
-    if (!d.retry || retries >= gate.policy.retryBudget || outcome.error!.code === frameCodeOf("INTERRUPTED")) break;
-    delete payload.error;
-  }
+  // the exit code of the last attempt, unless the hooks settled the run otherwise
+  let exitCode = 0;
+  let startFailure = "";
+  const result = await settleOutcome<SerializedError>(
+    gate,
+    "script",
+    payload,
+    hookFrame,
+    async () => {
+      let outcome: RunOutcome;
+      try {
+        outcome = await runScript(spec, handlers);
+      } catch (err) {
+        startFailure = String((err as Error).message ?? err);
+        return undefined;
+      }
+      exitCode = outcome.exitCode;
+      return outcome.ok ? { ok: true, value: outcome.value } : { ok: false, error: withHiddenNamespaceNote(outcome.error!, bindings) };
+    },
+    {
+      refused: (r) => ({
+        name: "RefusedError",
+        code: frameCodeOf("RESULT_REFUSED"),
+        message: `the result was refused by hook ${r.hook}: ${r.reason}`,
+        data: r,
+      }),
+      recovered: (value) => value,
+      final: (error) => error.code === frameCodeOf("INTERRUPTED"),
+    },
+  );
+  if (!result) return usage(startFailure);
+  if (result.ok && result.recovered) exitCode = 0;
+  if (!result.ok && result.refused) exitCode = exitCodeOf("RESULT_REFUSED");
 
   // undefined has no JSON form: a run that returned nothing has the value null on every surface
   q.push(result.ok ? { type: "result", value: result.value ?? null } : { type: "error", error: result.error });

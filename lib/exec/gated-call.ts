@@ -8,6 +8,7 @@
 import { frameCodeOf, isErrorCode } from "../errors/codes.ts";
 import { noteEventChain } from "../hooks/call-chain.ts";
 import { runGate, gateIsEmpty } from "../hooks/gate.ts";
+import { settleOutcome } from "../hooks/recovery.ts";
 import type { Gate, Payload } from "../hooks/types.ts";
 import { asCallResult, type Tool } from "../mcp/tool.ts";
 import { errorText, findTool, knownTool } from "../mcp/tool-call.ts";
@@ -93,24 +94,13 @@ async function gatedCalls(
     return done(answer, toolName, payload.call!.arguments, destructiveHint);
   }
   const args = payload.call!.arguments;
-  let answer: CallAnswer;
-  for (let retries = 0; ; retries++) {
-    answer = await upstream(engine, gate, req.server, toolName, args);
-    if (answer.ok) {
-      payload.result = answer.value;
-      const d = await runGate(gate, "call", "onSuccess", payload, hookFrame);
-      answer = d.refused ? { ok: false, error: refusedError(req.server, toolName, d.refused) } : { ok: true, value: payload.result };
-      break;
-    }
-    payload.error = plain(answer.error);
-    const d = await runGate(gate, "call", "onError", payload, hookFrame, gate.policy.retryBudget - retries);
-    delete payload.error;
-    if (d.replaced) {
-      answer = { ok: true, value: asCallResult(d.value) };
-      break;
-    }
-    if (!d.retry || retries >= gate.policy.retryBudget) break;
-  }
+  const settled = await settleOutcome(gate, "call", payload, hookFrame, () => upstream(engine, gate, req.server, toolName, args), {
+    refused: (r) => refusedError(req.server, toolName, r),
+    recovered: asCallResult,
+  });
+  const answer: CallAnswer = settled!.ok ? { ok: true, value: settled!.value } : { ok: false, error: settled!.error };
+  // the suffix is told the outcome below, never the error a recovery replaced
+  delete payload.error;
   await runGate(gate, "call", "suffix", answer.ok ? { ...payload, result: answer.value } : { ...payload, error: plain(answer.error) }, hookFrame);
   return done(answer, toolName, args, destructiveHint);
 }
