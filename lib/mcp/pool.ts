@@ -12,7 +12,6 @@ import { filterTools } from "./tool-filter.ts";
 import type { ErrorCode } from "../errors/codes.ts";
 import { McpxError } from "../errors/mcpx-error.ts";
 import type { CallResult, Tool } from "./tool.ts";
-import { endProcesses, processTree } from "../process/end.ts";
 import { AuthRequiredError, storedAuthProvider } from "./oauth/provider.ts";
 import { VERSION } from "../version.ts";
 import { isPlainObject } from "../util/json-type.ts";
@@ -53,15 +52,6 @@ export interface PoolOptions {
   broken?: Readonly<Record<string, BrokenServer>>;
 }
 
-/**
- * How long a stdio server may take to exit by itself once its stdin is closed (the MCP way to ask),
- * before mcpx sends SIGTERM, then SIGKILL after the kill grace (lib/process/group.ts), to the
- * server's whole process tree (the stdio transport's own close signals only its process, two
- * seconds apart, as the SDK's did; the pool's stop waits for both). A second covers a server
- * that flushes state on exit; it is what a server that ignores EOF costs each close. Change with docs/decisions/0006.
- */
-const SERVER_EOF_GRACE_MS = 1000;
-
 /** how long a server that failed to start may take to have its stderr read to the end, which its error quotes */
 const STDERR_READ_MS = 500;
 
@@ -80,8 +70,6 @@ export class UpstreamError extends McpxError {
 interface Connection {
   client: Client;
   transport: Transport;
-  /** the stdio server's process; undefined for HTTP */
-  pid?: number;
   tools?: Promise<Tool[]>;
   /** what `tools` resolved to, once it has (a call then finds its tool without waiting a turn); cleared with it */
   listed?: Tool[];
@@ -459,21 +447,18 @@ export class Pool {
     // out of the pool from here on: say so before the close completes, so that a crash is published
     // before the failed call's error reaches the script
     this.opts.onEvent?.("server.stopped", { server, reason });
-    await this.stop(conn.client, conn.pid);
+    await this.stop(conn.client);
   }
 
   /**
-   * Closes a client and ends the server process it started, with whatever that process started
-   * (`npx` → `node`): stdin closed first, then TERM and KILL for what has not gone (see SERVER_EOF_GRACE_MS).
-   * The process tree is read before the close, while the server is still its children's parent.
-   * Stopped means the client is closed (its transport waits until Bun has reaped the server) and
-   * every process of the tree is gone. Not sooner: /proc shows a server as a zombie while its other
-   * threads still tear down (~3 ms), and a process that exits then leaves that zombie to an init
-   * that may never reap it (a container's).
+   * Closes a client; a stdio server's transport ends the server process and whatever it started
+   * (`npx` → `node`) on the one schedule of lib/process/end.ts endServer. Stopped means the client
+   * is closed: its transport waits until Bun has reaped the server and every process of the tree is
+   * gone. Not sooner: /proc shows a server as a zombie while its other threads still tear down, and
+   * a process that exits then leaves that zombie to an init that may never reap it (a container's).
    */
-  private stop(client: Client, pid: number | undefined): Promise<void> {
-    const tree = pid !== undefined ? processTree(pid) : [];
-    const done = Promise.all([client.close().catch(() => {}), endProcesses(tree, SERVER_EOF_GRACE_MS)]).then(() => {});
+  private stop(client: Client): Promise<void> {
+    const done = client.close().catch(() => {});
     this.stopping.add(done);
     void done.finally(() => this.stopping.delete(done));
     return done;
@@ -532,8 +517,6 @@ export class Pool {
     // (the server's start is most of a one-shot call); a failure to spawn is connect's, below
     const spawning = transport instanceof StdioTransport ? transport.start() : undefined;
     spawning?.catch(() => {});
-    // read now: the transport forgets its process once closed (a failed initialize closes it)
-    const pid = transport instanceof StdioTransport ? (transport.pid ?? undefined) : undefined;
     trace(`${server}: spawned`);
     const [{ Client }, ajv] = await Promise.all([import("@modelcontextprotocol/sdk/client/index.js"), import("@modelcontextprotocol/sdk/validation/ajv")]);
     trace(`${server}: sdk loaded`);
@@ -543,7 +526,7 @@ export class Pool {
       await connecting;
       trace(`${server}: initialized`);
     } catch (err) {
-      await this.stop(client, pid);
+      await this.stop(client);
       const status = legacySseStatus(cfg, err);
       // the MCP SDK's advice for a client that meets an older server: a Streamable HTTP POST answered
       // 404 or 405 means the URL may speak the legacy HTTP+SSE transport (MCP 2024-11-05); try that once
@@ -585,7 +568,7 @@ export class Pool {
     });
     // only over mcpx's own stdio transport, whose messages are already checked for what routing them reads
     const lean = transport instanceof StdioTransport ? leanRequests(client, transport, McpError) : undefined;
-    const conn: Connection = { client, transport, pid, outputChecks: new Map(), lean };
+    const conn: Connection = { client, transport, outputChecks: new Map(), lean };
     if (this.opts.startGate) {
       try {
         // listed only if the gate asks: a call that already knows its tool (mcpx call from the
@@ -594,7 +577,7 @@ export class Pool {
         const tools = async () => (await listingOf(conn, () => this.listAll(server, client))).filter((t) => !isHookToolName(t.name)).length;
         await this.opts.startGate(cfg, "onSuccess", { tools });
       } catch (err) {
-        await this.stop(client, pid);
+        await this.stop(client);
         throw err;
       }
     }
