@@ -34,6 +34,13 @@ export interface StdioParams {
   pipes?: boolean;
 }
 
+/** a message from the server over the read limit: the transport closes after it */
+export class MessageTooLargeError extends Error {
+  constructor(maxBufferSize: number) {
+    super(`ReadBuffer exceeded maximum size of ${maxBufferSize} bytes`);
+  }
+}
+
 export class StdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -199,9 +206,9 @@ export class StdioTransport implements Transport {
     }
   }
 
-  /** the SDK's words for it, which the pool recognises (pool.ts overLimit) */
+  /** the SDK's words for it, as an error the pool tells apart by its class (server-transport.ts) */
   private overLimit(): void {
-    this.onerror?.(new Error(`ReadBuffer exceeded maximum size of ${this.params.maxBufferSize} bytes`));
+    this.onerror?.(new MessageTooLargeError(this.params.maxBufferSize));
     void this.close();
   }
 

@@ -13,7 +13,7 @@ import { EXIT_CODES_BEGIN, EXIT_CODES_END, FRAME_CODES_BEGIN, withGeneratedExitC
 import { McpxError } from "../../lib/errors/mcpx-error.ts";
 import { RuntimeError } from "../../lib/exec/runtimes.ts";
 import { HookConfigError } from "../../lib/hooks/schema.ts";
-import { UpstreamError } from "../../lib/mcp/pool.ts";
+import { UpstreamError } from "../../lib/mcp/upstream-error.ts";
 import { UnknownToolError } from "../../lib/mcp/tool-call.ts";
 import { UsageError } from "../../lib/settings/flags.ts";
 import { SettingsError } from "../../lib/settings/resolve.ts";

@@ -1,0 +1,16 @@
+// The error of an upstream server that failed to start or to answer, whichever module of the pool
+// found it; its code (UPSTREAM_*, SERVER_REFUSED, AUTH_REQUIRED) is a row of lib/errors/codes.ts.
+
+import type { ErrorCode } from "../errors/codes.ts";
+import { McpxError } from "../errors/mcpx-error.ts";
+
+export class UpstreamError extends McpxError {
+  override name = "UpstreamError";
+  constructor(
+    message: string,
+    readonly server: string,
+    code: ErrorCode,
+  ) {
+    super(message, code);
+  }
+}
