@@ -3,7 +3,7 @@
 // context an action runs with. The decider (gate.ts), the actions and the hook-tool caller all
 // import from here and never from each other's files, so none of them can form an import cycle.
 
-import type { EventContext } from "../events/bus.ts";
+import type { EventContext } from "../events/event.ts";
 import type { EventData, EventKind } from "../events/kinds.ts";
 import type { ModelConfig } from "./actions/prompt.ts";
 import type { Hook } from "./hook.ts";

@@ -4,7 +4,8 @@
 // hooks once and freeze them: the "arrives later" tests below then see no plugin hook.
 
 import { afterAll, describe, expect, test } from "bun:test";
-import { EventBus, type Event } from "../../lib/events/bus.ts";
+import { EventBus } from "../../lib/events/bus.ts";
+import type { Event } from "../../lib/events/event.ts";
 import { buildGate, gateForRun, gateWithAsk } from "../../lib/hooks/build-gate.ts";
 import type { Hook } from "../../lib/hooks/hook.ts";
 import { parseHooks } from "../../lib/hooks/schema.ts";
