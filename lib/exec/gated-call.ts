@@ -29,6 +29,11 @@ export interface CallRequest {
   known?: Tool;
 }
 
+/** where a call's frames go (the run's queue, a door's collector) */
+type FrameSink = Pick<PushQueue<Frame>, "push">;
+/** told a call's answer before its frame and event are made */
+type Answered = (answer: CallAnswer) => void;
+
 /** the gates whose `ready` has settled: a call through one of them need not wait a promise turn for it */
 const settledReady = new WeakSet<Promise<void>>();
 
@@ -37,13 +42,7 @@ const settledReady = new WeakSet<Promise<void>>();
  * call is answered first, and the bookkeeping runs while the script carries on (frames still keep their
  * order: the script's next output can only be read after this synchronous step)
  */
-export function gatedCall(
-  engine: EngineParts,
-  gate: Gate,
-  req: CallRequest,
-  q: Pick<PushQueue<Frame>, "push">,
-  answered?: (answer: CallAnswer) => void,
-): Promise<CallAnswer> {
+export function gatedCall(engine: EngineParts, gate: Gate, req: CallRequest, q: FrameSink, answered?: Answered): Promise<CallAnswer> {
   // The common case, a tool resolved before with no hook in force for it, goes upstream in the turn it
   // arrived in, with one promise reaction on the way back: what gatedCalls does, minus the promise
   // turns of its awaits (the gate's readiness, the tool, the async layers around the request).
@@ -56,13 +55,7 @@ export function gatedCall(
 }
 
 /** every call: the tool looked up (waiting for the server and its list when it must), and the gate run */
-async function gatedCalls(
-  engine: EngineParts,
-  gate: Gate,
-  req: CallRequest,
-  q: Pick<PushQueue<Frame>, "push">,
-  answered?: (answer: CallAnswer) => void,
-): Promise<CallAnswer> {
+async function gatedCalls(engine: EngineParts, gate: Gate, req: CallRequest, q: FrameSink, answered?: Answered): Promise<CallAnswer> {
   if (gate.ready) {
     await gate.ready;
     settledReady.add(gate.ready);
@@ -114,8 +107,8 @@ function report(
   engine: EngineParts,
   gate: Gate,
   req: CallRequest,
-  q: Pick<PushQueue<Frame>, "push">,
-  answered: ((answer: CallAnswer) => void) | undefined,
+  q: FrameSink,
+  answered: Answered | undefined,
   t0: number,
   answer: CallAnswer,
   tool: string,
