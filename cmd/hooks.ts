@@ -69,13 +69,13 @@ export default defineCommand({
         const dot = target?.indexOf(".") ?? -1;
         if (!target || dot <= 0) throw new UsageError("usage: mcpx hooks explain SERVER.TOOL");
         const server = target.slice(0, dot);
-        const names = gate.pool.names();
+        const names = engine.pool.names();
         if (!names.includes(server))
           throw new UsageError(
             `explain ${target}: unknown server "${server}"${suggest(server, names)}; configured servers are ${names.join(", ") || "none"} (mcpx ls)`,
           );
         // resolved against the catalogue exactly as a call is, so explain and the gate see one tool
-        const tool = await findTool(gate.pool, server, target.slice(dot + 1)).catch((e: Error) => {
+        const tool = await findTool(engine.pool, server, target.slice(dot + 1)).catch((e: Error) => {
           throw e instanceof UnknownToolError ? new UsageError(`explain ${target}: ${e.message}`) : e;
         });
         const match = matchContextOf({ call: { server, tool: tool.name, arguments: {} } });
@@ -88,8 +88,8 @@ export default defineCommand({
           }
           const bound = toolFor("call", phase);
           if (bound) {
-            for (const s of gate.pool.names().filter((n) => isAllowed(gate.policy.hookServers, n))) {
-              const has = await gate.pool.tools(s).then(
+            for (const s of engine.pool.names().filter((n) => isAllowed(gate.policy.hookServers, n))) {
+              const has = await engine.pool.tools(s).then(
                 (ts) => ts.some((t) => t.name === bound),
                 () => false,
               );

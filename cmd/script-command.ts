@@ -95,6 +95,7 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
   trace("engine");
   try {
     const frames = execute(opts, {
+      engine,
       gate: engine.gate,
       env: process.env,
       cacheDir: session.cacheDir,

@@ -63,7 +63,7 @@ export const callRoute: Handler = async (req, { deps }) => {
   try {
     return json({
       notes,
-      ...(await catchThrown(async () => ({ answer: await oneCall({ pool: deps.engine.pool, gate }, server, tool, input, (n) => notes.push(n)) }))),
+      ...(await catchThrown(async () => ({ answer: await oneCall({ ...deps.engine, gate }, server, tool, input, (n) => notes.push(n)) }))),
     } satisfies CallReply);
   } finally {
     run.done();

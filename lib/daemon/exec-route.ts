@@ -63,6 +63,7 @@ export const execRoute: Handler = async (req, { deps }) => {
   // answered now rather than queued: the client knows at once and may retry (daemon.maxRuns)
   if ("busy" in run) return errorResponse(503, "BUSY", `POST /v1/exec: ${run.busy}`, {}, { "retry-after": "1" });
   const frames = execute(opts, {
+    engine,
     gate: engine.gate,
     env: session.env,
     cacheDir: session.cacheDir,

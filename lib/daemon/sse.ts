@@ -2,7 +2,7 @@
 // turns `kinds=`, `since=`, `Last-Event-ID` and the filters into a bus subscription, refusing
 // anything it does not understand rather than ignoring it.
 
-import type { SubscribeOptions, SubscriptionItem } from "../events/bus.ts";
+import type { SubscribeOptions, SubscriptionItem } from "../events/event.ts";
 import { matchesKind, WHEN_KEYS } from "../events/match.ts";
 import { EVENT_KIND_NAMES } from "../events/kinds.ts";
 import { SettingsError } from "../settings/resolve.ts";

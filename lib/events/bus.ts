@@ -3,10 +3,20 @@
 // per-subscriber buffer that drops rather than blocks, resumable from a seq), and synchronous
 // in-process listeners (what observe hooks hang off). Publishing never awaits and never throws
 // because of a reader: a slow subscriber loses events (counted, and reported in-band as a gap), a
-// throwing listener is reported and skipped.
+// throwing listener is reported and skipped. What an event is: event.ts; one subscriber: subscription.ts.
 
-import { matchesKind, whenMatches } from "./match.ts";
 import { type EventData, type EventKind, isEventKind } from "./kinds.ts";
+import {
+  type Event,
+  type EventBase,
+  type EventContext,
+  type EventListener,
+  matchesFilter,
+  matchesKinds,
+  type SubscribeOptions,
+  type SubscriptionItem,
+} from "./event.ts";
+import { gap, Subscription } from "./subscription.ts";
 
 /**
  * How many events the bus retains for replay (subscribe-from-seq). Fixed by design (docs/daemon.md
@@ -15,216 +25,11 @@ import { type EventData, type EventKind, isEventKind } from "./kinds.ts";
  */
 export const HISTORY_SIZE = 1024;
 
-/**
- * How many live events one subscriber may have waiting before new ones are dropped for it (and
- * counted in Subscription.dropped). Fixed by design, so a slow subscriber costs a known amount of
- * memory; change it only together with the design doc and the tests that pin it. Replay out
- * of history on subscribe does not count against it.
- */
-export const SUBSCRIBER_BUFFER = 256;
-
-/** what publish may say about where an event happened, beyond its data; filters match on these */
-export interface EventContext {
-  server?: string;
-  tool?: string;
-  session?: string;
-  uri?: string;
-}
-
-interface EventBase<K extends EventKind> extends EventContext {
-  /** monotonic per bus, starting at 1, never reused */
-  seq: number;
-  kind: K;
-  /** ISO 8601, when it was published */
-  time: string;
-  data: EventData<K>;
-}
-
-/** one published event; narrowing on `kind` narrows `data` */
-export type Event<K extends EventKind = EventKind> = { [P in K]: Readonly<EventBase<P>> }[K];
-
-/**
- * In-band notice that a subscription lost events: matching events with seqs in from..to (inclusive)
- * were not delivered — either they fell out of history before a `since` replay could reach them, or
- * the subscriber's buffer was full when they were published. `seq` equals `to`, so a reader that
- * tracks "last seq seen" stays monotonic. Events still in history can be fetched by subscribing
- * again with `since: from - 1`.
- */
-export interface GapEvent {
-  kind: "gap";
-  from: number;
-  to: number;
-  seq: number;
-}
-
-export type SubscriptionItem = Event | GapEvent;
-
-export interface EventFilter extends EventContext {}
-
-export interface SubscribeOptions {
-  /** kind prefixes on dot boundaries ("call" matches "call.finished"); "*" matches all; absent or empty = all */
-  kinds?: readonly string[];
-  /** replay retained events with seq > since before live ones; 0 replays everything retained */
-  since?: number;
-  /** every field given must equal the event's (server and tool may be globs with "*") */
-  filter?: EventFilter;
-}
-
-export type EventListener = (event: Event) => unknown;
-
 export interface EventBusOptions {
   /** the clock for Event.time (tests) */
   now?: () => Date;
   /** where a throwing listener is reported; default: a line on stderr */
   onListenerError?: (error: unknown, event: Event) => void;
-}
-
-/** whether an event passes a filter: the one matcher an observe hook's `when` uses (events/match.ts) */
-export function matchesFilter(filter: EventFilter | undefined, event: EventContext): boolean {
-  return !filter || whenMatches(filter, event);
-}
-
-function matchesKinds(kinds: readonly string[] | undefined, kind: string): boolean {
-  if (!kinds || kinds.length === 0) return true;
-  return kinds.some((prefix) => matchesKind(prefix, kind));
-}
-
-/**
- * One reader of the bus. Iterate it with for-await; it yields replayed events first (and a gap if
- * `since` was older than history), then live ones. Leaving the loop (break/return/throw) closes it.
- */
-export class Subscription implements AsyncIterable<SubscriptionItem> {
-  /** gap (if any) and replayed events, read by cursor; not bounded by SUBSCRIBER_BUFFER */
-  private replay: SubscriptionItem[];
-  private replayAt = 0;
-  /** live events (and gap markers for drops), at most SUBSCRIBER_BUFFER events */
-  private live: SubscriptionItem[] = [];
-  private liveEvents = 0;
-  /** events dropped since the last one that fit: becomes a gap in front of the next one */
-  private pendingGap: { from: number; to: number } | undefined;
-  private waiting: ((r: IteratorResult<SubscriptionItem>) => void) | undefined;
-  private isClosed = false;
-  private droppedCount = 0;
-  private last = 0;
-
-  /** @internal created by EventBus.subscribe */
-  constructor(
-    private readonly detach: (s: Subscription) => void,
-    private readonly kinds: readonly string[] | undefined,
-    private readonly filter: EventFilter | undefined,
-    replay: SubscriptionItem[],
-  ) {
-    this.replay = replay;
-  }
-
-  /** live events lost because this subscriber's buffer was full */
-  get dropped(): number {
-    return this.droppedCount;
-  }
-
-  /** the seq of the last event (or gap) this subscription yielded; 0 before any */
-  get lastSeq(): number {
-    return this.last;
-  }
-
-  get closed(): boolean {
-    return this.isClosed;
-  }
-
-  /** whether an event is one this subscription wants (kinds and filter) */
-  matches(event: Event): boolean {
-    return matchesKinds(this.kinds, event.kind) && matchesFilter(this.filter, event);
-  }
-
-  /** @internal called by EventBus.publish; never blocks, never throws */
-  deliver(event: Event): void {
-    if (this.isClosed || !this.matches(event)) return;
-    if (this.waiting) {
-      // a waiting reader means everything before was consumed, gaps included
-      const w = this.waiting;
-      this.waiting = undefined;
-      this.last = event.seq;
-      w({ value: event, done: false });
-      return;
-    }
-    if (this.liveEvents >= SUBSCRIBER_BUFFER) {
-      this.droppedCount++;
-      if (this.pendingGap) this.pendingGap.to = event.seq;
-      else this.pendingGap = { from: event.seq, to: event.seq };
-      return;
-    }
-    if (this.pendingGap) {
-      this.live.push(gap(this.pendingGap.from, this.pendingGap.to));
-      this.pendingGap = undefined;
-    }
-    this.live.push(event);
-    this.liveEvents++;
-  }
-
-  /** ends the iteration (a pending next() resolves done), discards what is buffered, detaches from the bus */
-  close(): void {
-    if (this.isClosed) return;
-    this.isClosed = true;
-    this.replay = [];
-    this.live = [];
-    this.liveEvents = 0;
-    this.pendingGap = undefined;
-    this.detach(this);
-    if (this.waiting) {
-      const w = this.waiting;
-      this.waiting = undefined;
-      w({ value: undefined, done: true });
-    }
-  }
-
-  /** the next item, or done once closed */
-  next(): Promise<IteratorResult<SubscriptionItem>> {
-    const item = this.take();
-    if (item) {
-      this.last = item.seq;
-      return Promise.resolve({ value: item, done: false });
-    }
-    if (this.isClosed) return Promise.resolve({ value: undefined, done: true });
-    if (this.waiting) return Promise.reject(new Error("Subscription: next() called while another next() is pending"));
-    return new Promise((resolve) => (this.waiting = resolve));
-  }
-
-  private take(): SubscriptionItem | undefined {
-    if (this.isClosed) return undefined;
-    if (this.replayAt < this.replay.length) {
-      const item = this.replay[this.replayAt++];
-      if (this.replayAt === this.replay.length) {
-        this.replay = [];
-        this.replayAt = 0;
-      }
-      return item;
-    }
-    const item = this.live.shift();
-    if (item) {
-      if (item.kind !== "gap") this.liveEvents--;
-      return item;
-    }
-    if (this.pendingGap) {
-      const g = gap(this.pendingGap.from, this.pendingGap.to);
-      this.pendingGap = undefined;
-      return g;
-    }
-    return undefined;
-  }
-
-  [Symbol.asyncIterator](): AsyncIterator<SubscriptionItem> {
-    return {
-      next: () => this.next(),
-      return: (value?: unknown) => {
-        this.close();
-        return Promise.resolve({ value: value as SubscriptionItem, done: true });
-      },
-    };
-  }
-}
-
-function gap(from: number, to: number): GapEvent {
-  return { kind: "gap", from, to, seq: to };
 }
 
 export class EventBus {

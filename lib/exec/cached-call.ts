@@ -16,7 +16,7 @@
 import type { Gate } from "../hooks/types.ts";
 import { ArgumentError } from "../mcp/call-args.ts";
 import { checkArgs } from "../mcp/check-args.ts";
-import type { Pool } from "../mcp/pool.ts";
+import type { EngineParts } from "../session/engine.ts";
 import type { Tool } from "../mcp/tool.ts";
 import { frameCodeOf } from "../errors/codes.ts";
 import { findTool, pickTool, UnknownToolError } from "../mcp/tool-call.ts";
@@ -29,7 +29,7 @@ import type { CallAnswer } from "../runtime/runner.ts";
 
 /** the call's answer, or undefined when the cache cannot stand in for the live list (the caller then takes the usual path) */
 export async function cachedCall(
-  engine: { pool: Pool; gate: Gate },
+  engine: EngineParts & { gate: Gate },
   server: string,
   requested: string,
   args: Record<string, unknown>,
@@ -53,7 +53,7 @@ export async function cachedCall(
   } catch (e) {
     return { ok: false, error: { name: (e as Error).name, message: (e as Error).message } };
   }
-  const answer = await callThroughGate(engine.gate, { server, tool: tool.name, args, known: tool }, { push });
+  const answer = await callThroughGate(engine, engine.gate, { server, tool: tool.name, args, known: tool }, { push });
   if (answer.ok) return answer;
   let live: Tool;
   try {

@@ -8,10 +8,12 @@ import { namespaceBindings } from "../codegen/identifiers.ts";
 import { exitCodeOf, frameCodeOf } from "../errors/codes.ts";
 import { frameError } from "../errors/frame-error.ts";
 import { runGate } from "../hooks/gate.ts";
+import { settleOutcome } from "../hooks/recovery.ts";
 import type { Gate, Payload } from "../hooks/types.ts";
 import { runContext } from "../hooks/run-context.ts";
 import { gateForRun, perRunHooks } from "../hooks/build-gate.ts";
 import { writeContentFile } from "../paths/content-file.ts";
+import type { EngineParts } from "../session/engine.ts";
 import { PushQueue } from "../util/frame-queue.ts";
 import type { Frame, HookFrameBody, SerializedError } from "./frames.ts";
 import { callThroughGate } from "./gated-call.ts";
@@ -28,6 +30,9 @@ import { decideSandbox, type RunLimits, type SandboxContext } from "./door-polic
 import { stricterLimit } from "../hooks/policy.ts";
 
 export interface ExecContext {
+  /** the pool the run's calls go to and the bus its events go on */
+  engine: EngineParts;
+  /** what decides about the run and each of its calls (a view of the engine's gate, for a served request or a hook) */
   gate: Gate;
   /** the environment the script starts from, before ExecOptions.env */
   env: Record<string, string | undefined>;
@@ -62,8 +67,6 @@ export function execute(opts: ExecOptions, ctx: ExecContext): AsyncIterable<Fram
     .finally(() => q.close());
   return q;
 }
-
-type Outcome = { ok: true; value: unknown } | { ok: false; error: SerializedError };
 
 async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, runId: string): Promise<void> {
   const started = performance.now();
@@ -118,10 +121,10 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, run
   if (before.replaced && !isStringArray(payload.script!.args)) {
     return usage(`hook replaced the script's args with ${JSON.stringify(payload.script!.args)}: apply at script.before takes an array of strings`);
   }
-  gate.bus.publish("script.started", { runId, script: scriptPath });
+  ctx.engine.bus.publish("script.started", { runId, script: scriptPath });
 
   // broken entries get their namespace too, so a script that uses one gets the entry's error, not a ReferenceError
-  const bindings = namespaceBindings([...gate.pool.names(), ...gate.pool.brokenNames()]);
+  const bindings = namespaceBindings([...ctx.engine.pool.names(), ...ctx.engine.pool.brokenNames()]);
   const servers = bindings.map((b) => ({
     name: b.name,
     global: b.hiddenBecause ? null : b.identifier,
@@ -156,58 +159,44 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, run
   const handlers = {
     frame: (f: Frame) => q.push(f),
     call: (server: string, tool: string, args: Record<string, unknown>, answered: (answer: CallAnswer) => void) =>
-      callThroughGate(gate, { runId, server, tool, args }, q, answered),
+      callThroughGate(ctx.engine, gate, { runId, server, tool, args }, q, answered),
   };
 
-  let outcome: RunOutcome;
-  let result: Outcome;
-  let exitCode: number;
-  for (let retries = 0; ; retries++) {
-    try {
-      outcome = await runScript(spec, handlers);
-    } catch (err) {
-      return usage(String((err as Error).message ?? err));
-    }
-    exitCode = outcome.exitCode;
-    if (!outcome.ok && outcome.error) outcome.error = withHiddenNamespaceNote(outcome.error, bindings);
-    if (outcome.ok) {
-      payload.result = outcome.value;
-      const d = await runGate(gate, "script", "onSuccess", payload, hookFrame);
-      if (d.refused) {
-        result = {
-          ok: false,
-          error: frameError("RESULT_REFUSED", `the result was refused by hook ${d.refused.hook}: ${d.refused.reason}`, d.refused),
-        };
-        exitCode = exitCodeOf("RESULT_REFUSED");
-      } else result = { ok: true, value: payload.result };
-      break;
-    }
-    payload.error = { name: outcome.error!.name, message: outcome.error!.message, code: outcome.error!.code };
-    const d = await runGate(
-      gate,
-      "script",
-      "onError",
-      payload,
-      hookFrame,
-      outcome.error!.code === frameCodeOf("INTERRUPTED") ? 0 : gate.policy.retryBudget - retries,
-    );
-    if (d.replaced) {
-      result = { ok: true, value: d.value };
-      exitCode = 0;
-      break;
-    }
-    result = { ok: false, error: outcome.error! };
-    // interrupts are the user's word, not a failure a hook may retry past
-    if (!d.retry || retries >= gate.policy.retryBudget || outcome.error!.code === frameCodeOf("INTERRUPTED")) break;
-    delete payload.error;
-  }
+  // the exit code of the last attempt, unless the hooks settled the run otherwise
+  let exitCode = 0;
+  let startFailure = "";
+  const result = await settleOutcome<SerializedError>(
+    gate,
+    "script",
+    payload,
+    hookFrame,
+    async () => {
+      let outcome: RunOutcome;
+      try {
+        outcome = await runScript(spec, handlers);
+      } catch (err) {
+        startFailure = String((err as Error).message ?? err);
+        return undefined;
+      }
+      exitCode = outcome.exitCode;
+      return outcome.ok ? { ok: true, value: outcome.value } : { ok: false, error: withHiddenNamespaceNote(outcome.error!, bindings) };
+    },
+    {
+      refused: (r) => frameError("RESULT_REFUSED", `the result was refused by hook ${r.hook}: ${r.reason}`, r),
+      recovered: (value) => value,
+      final: (error) => error.code === frameCodeOf("INTERRUPTED"),
+    },
+  );
+  if (!result) return usage(startFailure);
+  if (result.ok && result.recovered) exitCode = 0;
+  if (!result.ok && result.refused) exitCode = exitCodeOf("RESULT_REFUSED");
 
   // undefined has no JSON form: a run that returned nothing has the value null on every surface
   q.push(result.ok ? { type: "result", value: result.value ?? null } : { type: "error", error: result.error });
   if (result.ok) payload.result = result.value;
   await runGate(gate, "script", "suffix", payload, hookFrame);
   const durationMs = Math.round(performance.now() - started);
-  gate.bus.publish("script.finished", { runId, ok: result.ok, exitCode, durationMs });
+  ctx.engine.bus.publish("script.finished", { runId, ok: result.ok, exitCode, durationMs });
   end(exitCode);
 }
 

@@ -9,11 +9,13 @@ import { isErrorCode } from "../errors/codes.ts";
 import { callError } from "../errors/frame-error.ts";
 import { noteEventChain } from "../hooks/call-chain.ts";
 import { runGate, gateIsEmpty } from "../hooks/gate.ts";
+import { settleOutcome } from "../hooks/recovery.ts";
 import type { Gate, Payload } from "../hooks/types.ts";
 import { asCallResult, type Tool } from "../mcp/tool.ts";
 import { errorText, findTool, knownTool } from "../mcp/tool-call.ts";
 import { SEND_TOOLS_CALL } from "../mcp/upstream-call.ts";
 import { sha256 } from "../paths/content-file.ts";
+import type { EngineParts } from "../session/engine.ts";
 import type { PushQueue } from "../util/frame-queue.ts";
 import { stableStringify } from "../util/stable-json.ts";
 import type { Frame, HookFrameBody, SerializedError } from "./frames.ts";
@@ -28,6 +30,11 @@ export interface CallRequest {
   known?: Tool;
 }
 
+/** where a call's frames go (the run's queue, a door's collector) */
+type FrameSink = Pick<PushQueue<Frame>, "push">;
+/** told a call's answer before its frame and event are made */
+type Answered = (answer: CallAnswer) => void;
+
 /** the gates whose `ready` has settled: a call through one of them need not wait a promise turn for it */
 const settledReady = new WeakSet<Promise<void>>();
 
@@ -36,20 +43,20 @@ const settledReady = new WeakSet<Promise<void>>();
  * call is answered first, and the bookkeeping runs while the script carries on (frames still keep their
  * order: the script's next output can only be read after this synchronous step)
  */
-export function callThroughGate(gate: Gate, req: CallRequest, q: Pick<PushQueue<Frame>, "push">, answered?: (answer: CallAnswer) => void): Promise<CallAnswer> {
+export function callThroughGate(engine: EngineParts, gate: Gate, req: CallRequest, q: FrameSink, answered?: Answered): Promise<CallAnswer> {
   // The common case, a tool resolved before with no hook in force for it, goes upstream in the turn it
   // arrived in, with one promise reaction on the way back: what gatedCalls does, minus the promise
   // turns of its awaits (the gate's readiness, the tool, the async layers around the request).
-  const tool = gate.ready === undefined || settledReady.has(gate.ready) ? (req.known ?? knownTool(gate.pool, req.server, req.tool)) : undefined;
-  if (!tool || !gateIsEmpty(gate, "call", { server: req.server, tool: tool.name })) return gatedCalls(gate, req, q, answered);
+  const tool = gate.ready === undefined || settledReady.has(gate.ready) ? (req.known ?? knownTool(engine.pool, req.server, req.tool)) : undefined;
+  if (!tool || !gateIsEmpty(gate, "call", { server: req.server, tool: tool.name })) return gatedCalls(engine, gate, req, q, answered);
   const t0 = performance.now();
-  return upstream(gate, req.server, tool.name, req.args).then((answer) =>
-    report(gate, req, q, answered, t0, answer, tool.name, req.args, destructiveHintOf(tool.annotations)),
+  return upstream(engine, gate, req.server, tool.name, req.args).then((answer) =>
+    report(engine, gate, req, q, answered, t0, answer, tool.name, req.args, destructiveHintOf(tool.annotations)),
   );
 }
 
 /** every call: the tool looked up (waiting for the server and its list when it must), and the gate run */
-async function gatedCalls(gate: Gate, req: CallRequest, q: Pick<PushQueue<Frame>, "push">, answered?: (answer: CallAnswer) => void): Promise<CallAnswer> {
+async function gatedCalls(engine: EngineParts, gate: Gate, req: CallRequest, q: FrameSink, answered?: Answered): Promise<CallAnswer> {
   if (gate.ready) {
     await gate.ready;
     settledReady.add(gate.ready);
@@ -57,12 +64,12 @@ async function gatedCalls(gate: Gate, req: CallRequest, q: Pick<PushQueue<Frame>
   const t0 = performance.now();
   const hookFrame = (f: HookFrameBody) => q.push({ type: "hook", ...f });
   const done = (answer: CallAnswer, tool: string, args: Record<string, unknown>, destructiveHint?: boolean) =>
-    report(gate, req, q, answered, t0, answer, tool, args, destructiveHint);
+    report(engine, gate, req, q, answered, t0, answer, tool, args, destructiveHint);
 
   let toolName = req.tool;
   let annotations: Record<string, unknown> | undefined;
   try {
-    const t = req.known ?? knownTool(gate.pool, req.server, req.tool) ?? (await findTool(gate.pool, req.server, req.tool));
+    const t = req.known ?? knownTool(engine.pool, req.server, req.tool) ?? (await findTool(engine.pool, req.server, req.tool));
     toolName = t.name;
     annotations = t.annotations;
   } catch (err) {
@@ -71,7 +78,7 @@ async function gatedCalls(gate: Gate, req: CallRequest, q: Pick<PushQueue<Frame>
   }
   const destructiveHint = destructiveHintOf(annotations);
   if (gateIsEmpty(gate, "call", { server: req.server, tool: toolName }))
-    return done(await upstream(gate, req.server, toolName, req.args), toolName, req.args, destructiveHint);
+    return done(await upstream(engine, gate, req.server, toolName, req.args), toolName, req.args, destructiveHint);
 
   const payload: Payload = { runId: req.runId, call: { server: req.server, tool: toolName, arguments: req.args, annotations } };
   const before = await runGate(gate, "call", "before", payload, hookFrame);
@@ -81,24 +88,13 @@ async function gatedCalls(gate: Gate, req: CallRequest, q: Pick<PushQueue<Frame>
     return done(answer, toolName, payload.call!.arguments, destructiveHint);
   }
   const args = payload.call!.arguments;
-  let answer: CallAnswer;
-  for (let retries = 0; ; retries++) {
-    answer = await upstream(gate, req.server, toolName, args);
-    if (answer.ok) {
-      payload.result = answer.value;
-      const d = await runGate(gate, "call", "onSuccess", payload, hookFrame);
-      answer = d.refused ? { ok: false, error: refusedError(req.server, toolName, d.refused) } : { ok: true, value: payload.result };
-      break;
-    }
-    payload.error = plain(answer.error);
-    const d = await runGate(gate, "call", "onError", payload, hookFrame, gate.policy.retryBudget - retries);
-    delete payload.error;
-    if (d.replaced) {
-      answer = { ok: true, value: asCallResult(d.value) };
-      break;
-    }
-    if (!d.retry || retries >= gate.policy.retryBudget) break;
-  }
+  const settled = await settleOutcome(gate, "call", payload, hookFrame, () => upstream(engine, gate, req.server, toolName, args), {
+    refused: (r) => refusedError(req.server, toolName, r),
+    recovered: asCallResult,
+  });
+  const answer: CallAnswer = settled!.ok ? { ok: true, value: settled!.value } : { ok: false, error: settled!.error };
+  // the suffix is told the outcome below, never the error a recovery replaced
+  delete payload.error;
   await runGate(gate, "call", "suffix", answer.ok ? { ...payload, result: answer.value } : { ...payload, error: plain(answer.error) }, hookFrame);
   return done(answer, toolName, args, destructiveHint);
 }
@@ -109,10 +105,11 @@ function destructiveHintOf(annotations: Record<string, unknown> | undefined): bo
 
 /** the call answered (first), then its call frame and its call.finished event */
 function report(
+  engine: EngineParts,
   gate: Gate,
   req: CallRequest,
-  q: Pick<PushQueue<Frame>, "push">,
-  answered: ((answer: CallAnswer) => void) | undefined,
+  q: FrameSink,
+  answered: Answered | undefined,
   t0: number,
   answer: CallAnswer,
   tool: string,
@@ -122,7 +119,7 @@ function report(
   const durationMs = Math.round((performance.now() - t0) * 100) / 100;
   answered?.(answer);
   // hashed when first read (a frame written out, an event delivered), once for both: a run nobody
-  // streams frames or events from never pays for it (~15 µs a call, 7 ms per MB of arguments)
+  // streams frames or events from never pays for it
   let hash: string | undefined;
   const argsHash = () => (hash ??= sha256(stableStringify(args)).slice(0, 16));
   const error = answer.ok ? undefined : answer.error.message;
@@ -151,13 +148,13 @@ function report(
     ...(gate.chain?.length ? { by: gate.chain.map((h) => h.name).join(" > ") } : {}),
   });
   noteEventChain(data, gate);
-  gate.bus.publish("call.finished", data, { server: req.server, tool });
+  engine.bus.publish("call.finished", data, { server: req.server, tool });
   return answer;
 }
 
 /** the call sent upstream, in the turn it is made, and its outcome as an answer (never a rejection) */
-function upstream(gate: Gate, server: string, tool: string, args: Record<string, unknown>): Promise<CallAnswer> {
-  return gate.pool[SEND_TOOLS_CALL](server, tool, args, gate.policy.callTimeoutMs).then(
+function upstream(engine: EngineParts, gate: Gate, server: string, tool: string, args: Record<string, unknown>): Promise<CallAnswer> {
+  return engine.pool[SEND_TOOLS_CALL](server, tool, args, gate.policy.callTimeoutMs).then(
     (result): CallAnswer => {
       if (result.isError) {
         const message = `${server}.${tool} failed: ${errorText(result)}`;

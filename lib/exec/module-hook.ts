@@ -6,6 +6,7 @@
 // script point. Its call frames (and their hook frames) go to the hook's sink. Decision 0016.
 
 import type { FrameSink, Gate, HookCalls, ModuleOutcome } from "../hooks/types.ts";
+import type { EngineParts } from "../session/engine.ts";
 import type { ExecOptions } from "./options-schema.ts";
 import { execute } from "./execute.ts";
 import type { SandboxContext } from "./door-policy.ts";
@@ -29,7 +30,13 @@ function withoutScriptPoint(gate: Gate): Gate {
   }) as Gate;
 }
 
-export async function runModuleHook(gate: Gate, req: Parameters<HookCalls["module"]>[1], sink: FrameSink, host: ModuleHost): Promise<ModuleOutcome> {
+export async function runModuleHook(
+  engine: EngineParts,
+  gate: Gate,
+  req: Parameters<HookCalls["module"]>[1],
+  sink: FrameSink,
+  host: ModuleHost,
+): Promise<ModuleOutcome> {
   const frames = execute(
     {
       file: req.path,
@@ -42,7 +49,16 @@ export async function runModuleHook(gate: Gate, req: Parameters<HookCalls["modul
       stdin: req.stdin,
       settings: {},
     },
-    { gate: withoutScriptPoint(gate), env: req.env, cacheDir: host.cacheDir, sockDir: host.sockDir, inheritStdin: false, cwd: req.cwd, sandbox: host.sandbox },
+    {
+      engine,
+      gate: withoutScriptPoint(gate),
+      env: req.env,
+      cacheDir: host.cacheDir,
+      sockDir: host.sockDir,
+      inheritStdin: false,
+      cwd: req.cwd,
+      sandbox: host.sandbox,
+    },
   );
   let outcome: ModuleOutcome = { ok: false, message: "module hook ended without a result" };
   const stderr: string[] = [];

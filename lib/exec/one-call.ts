@@ -8,7 +8,7 @@ import { runContext } from "../hooks/run-context.ts";
 import type { Gate } from "../hooks/types.ts";
 import { parseKeyValues } from "../mcp/call-args.ts";
 import { checkArgs, preloadArgChecks } from "../mcp/check-args.ts";
-import type { Pool } from "../mcp/pool.ts";
+import type { EngineParts } from "../session/engine.ts";
 import type { Tool } from "../mcp/tool.ts";
 import { findTool } from "../mcp/tool-call.ts";
 import type { Frame } from "./frames.ts";
@@ -30,7 +30,7 @@ export type CallNote = Extract<Frame, { type: "hook" }> | { type: "warn"; messag
  * arguments it may spare the call its tools/list (cached-call.ts says when and why that is safe).
  */
 export async function oneCall(
-  engine: { pool: Pool; gate: Gate },
+  engine: EngineParts & { gate: Gate },
   server: string,
   requested: string,
   input: CallInput,
@@ -66,6 +66,6 @@ export async function oneCall(
     const warning = await checkArgs(server, tool, args);
     trace(`${server}.${requested}: arguments checked`);
     if (warning) note({ type: "warn", message: warning });
-    return callThroughGate(engine.gate, { server, tool: tool.name, args }, { push });
+    return callThroughGate(engine, engine.gate, { server, tool: tool.name, args }, { push });
   });
 }

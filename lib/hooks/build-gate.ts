@@ -131,7 +131,7 @@ export function buildGate({ session, pool, bus, hooks, dynamicHooks = () => [], 
   const get = session.get;
   const url = get("model.url");
   const host: ActionHost = {
-    pool,
+    startServer: (name) => pool.tools(name).then(() => {}),
     // a hook process (run, module, observe) is started by mcpx: it never inherits mcpx's secrets
     env: withoutSecrets(session.env),
     cwd: session.cwd,
@@ -145,8 +145,7 @@ export function buildGate({ session, pool, bus, hooks, dynamicHooks = () => [], 
       return extra.length ? [...fixed, ...extra] : fixed;
     },
     policy: policyFromSettings(get, parseHookServers(get("hooks.mcpServers"))),
-    pool,
-    bus,
+    hookFailed: (data, where) => bus.publish("hook.failed", data, where),
     host,
     hookTools: hookToolCaller(pool),
     ask,

@@ -50,7 +50,7 @@ export async function runGate(
     if (out.skipped !== undefined) frame.skipped = out.skipped;
     if (out.failure !== undefined) {
       frame.failed = out.failure;
-      gate.bus.publish("hook.failed", { hook: hook.name, point, phase, reason: out.failure, runId: payload.runId }, match);
+      gate.hookFailed({ hook: hook.name, point, phase, reason: out.failure, runId: payload.runId }, match);
       if (hook.failure === "closed") refuse({ hook: hook.name, reason: `hook failed and fails closed: ${out.failure}` });
       emit(frame);
       return;

@@ -3,9 +3,8 @@
 // context an action runs with. The decider (gate.ts), the actions and the hook-tool caller all
 // import from here and never from each other's files, so none of them can form an import cycle.
 
-import type { EventKind } from "../events/kinds.ts";
-import type { EventBus } from "../events/bus.ts";
-import type { Pool } from "../mcp/pool.ts";
+import type { EventContext } from "../events/event.ts";
+import type { EventData, EventKind } from "../events/kinds.ts";
 import type { ModelConfig } from "./actions/prompt.ts";
 import type { Hook } from "./hook.ts";
 import type { Level, Phase, PointName } from "./points.ts";
@@ -84,8 +83,8 @@ export interface HookCalls {
 
 /** what the process gives every action: where it runs and what it may reach, the same for every hook */
 export interface ActionHost {
-  /** the upstream pool, for plugin actions: only to start their server; their calls go through ActionContext.call */
-  pool: Pick<Pool, "tools">;
+  /** starts a plugin action's server when it is not running (its calls go through ActionContext.call) */
+  startServer(name: string): Promise<void>;
   env: Record<string, string | undefined>;
   cwd: string;
   model?: ModelConfig;
@@ -122,16 +121,16 @@ export interface HookToolCaller {
 
 /**
  * What runGate decides over: the hooks in force and the policy that bounds them, plus the means the
- * decision needs (the actions' host, the hook-tool caller, the bus for hook.failed, someone to ask).
+ * decision needs (the actions' host, the hook-tool caller, someone to ask). It holds neither the pool
+ * nor the bus: the engine owns both, and a call's caller hands them to the call point beside the gate.
  * A run's gate is a view on the process's gate (gateForRun), so `hooks` is read live.
  */
 export interface Gate {
   /** read live: a plugin's hooks are in force exactly while its server lives */
   readonly hooks: readonly Hook[];
   policy: GatePolicy;
-  /** the pool every gated call goes to */
-  pool: Pool;
-  bus: Pick<EventBus, "publish">;
+  /** told each hook that failed, for the engine to publish as hook.failed */
+  hookFailed(data: EventData<"hook.failed">, where: EventContext): void;
   /** what every action runs with (the per-hook timeout and the point are added by the gate) */
   host: ActionHost;
   hookTools: HookToolCaller;

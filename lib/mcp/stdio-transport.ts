@@ -1,14 +1,14 @@
 // The stdio client transport, on Bun's own process and pipe APIs. The SDK's StdioClientTransport
 // reaches the server through node:child_process streams, which Bun emulates over its native pipes:
 // every answer then crosses a Readable, an 'data' event, a Buffer.concat and a zod parse of the whole
-// message, a sizeable share of each tools/call round trip (decision 0011 has the figures). This is
-// the SDK transport's behaviour, kept: the same inherited environment, stderr piped to whoever
-// listens, a line per message, a message over maxBufferSize reported through onerror with the SDK's
-// own words and the transport closed, a line that is not a JSON-RPC message reported through onerror
-// and skipped, and close() as the SDK closes: stdin ended, then SIGTERM and SIGKILL two seconds apart
-// for a server that does not go (docs/decisions/0011). Its stdin and stdout are socket pairs mcpx
-// makes and reads through Bun's socket API where libc allows (stdio-sockets.ts says why), and Bun's
-// own pipes elsewhere.
+// message, a sizeable share of each tools/call round trip (decision 0011 has the figures). This is the SDK transport's behaviour, kept: the
+// same inherited environment, stderr piped to whoever listens, a line per message, a message over
+// maxBufferSize reported through onerror with the SDK's own words and the transport closed, a line
+// that is not a JSON-RPC message reported through onerror and skipped. close() ends the server on
+// the one schedule of lib/process/end.ts endServer (stdin ended, then SIGTERM and SIGKILL to its
+// process tree), whoever closes it: the pool, the SDK on a failed initialize, an over-size message.
+// Its stdin and stdout are socket pairs mcpx makes and reads through Bun's socket API where libc
+// allows (stdio-sockets.ts says why), and Bun's own pipes elsewhere.
 
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
@@ -20,6 +20,7 @@ import { serverLineage, serverSpawn } from "./server-spawn.ts";
 import { beforeExit } from "../util/before-exit.ts";
 import { stdinSocket, stdioPairs, type StdinWriter } from "./stdio-sockets.ts";
 import { closeFds, readSocket } from "../process/fd-pairs.ts";
+import { endServer } from "../process/end.ts";
 
 export interface StdioParams {
   command: string;
@@ -32,8 +33,12 @@ export interface StdioParams {
   pipes?: boolean;
 }
 
-/** how long close() waits for the server at each step, as the SDK's transport does */
-const CLOSE_STEP_MS = 2000;
+/** a message from the server over the read limit: the transport closes after it */
+export class MessageTooLargeError extends Error {
+  constructor(maxBufferSize: number) {
+    super(`ReadBuffer exceeded maximum size of ${maxBufferSize} bytes`);
+  }
+}
 
 export class StdioTransport implements Transport {
   onclose?: () => void;
@@ -160,21 +165,24 @@ export class StdioTransport implements Transport {
     }
   }
 
+  /** a second close while the first ends the server waits for the same end (the pool's stop after the SDK's own close) */
   async close(): Promise<void> {
     const proc = this.proc;
-    this.proc = undefined;
-    if (!proc) return;
-    try {
-      this.stdin?.end();
-    } catch {
-      // already closed: the process is going or gone
+    if (proc) {
+      this.proc = undefined;
+      this.closing = endServer(proc.pid, () => {
+        try {
+          this.stdin?.end();
+        } catch {
+          // already closed: the process is going or gone
+        }
+      }).then(() => this.ended);
     }
-    for (const signal of ["SIGTERM", "SIGKILL"] as const) {
-      if (await exitedWithin(proc, CLOSE_STEP_MS)) break;
-      proc.kill(signal);
-    }
-    await this.ended;
+    await this.closing;
   }
+
+  /** the server being ended, from the first close() on */
+  private closing?: Promise<void>;
 
   /**
    * Bun's pipe: its chunks to the line reader. The chunk's bytes are read as they are: wrapping them
@@ -197,9 +205,9 @@ export class StdioTransport implements Transport {
     }
   }
 
-  /** the SDK's words for it, which the pool recognises (pool.ts overLimit) */
+  /** the SDK's words for it, as an error the pool tells apart by its class (server-transport.ts) */
   private overLimit(): void {
-    this.onerror?.(new Error(`ReadBuffer exceeded maximum size of ${this.params.maxBufferSize} bytes`));
+    this.onerror?.(new MessageTooLargeError(this.params.maxBufferSize));
     void this.close();
   }
 
@@ -252,16 +260,4 @@ function fileSinkWriter(sink: FileSink): StdinWriter {
     },
     end: () => void sink.end(),
   };
-}
-
-async function exitedWithin(proc: Subprocess, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([proc.exited.then(() => true as const), late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

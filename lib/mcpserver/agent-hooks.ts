@@ -8,6 +8,10 @@ import type { HookFrameBody } from "../exec/frames.ts";
 import { runGate } from "../hooks/gate.ts";
 import type { Gate } from "../hooks/types.ts";
 import { isAllowed } from "../hooks/allowlist.ts";
+import type { Pool } from "../mcp/pool.ts";
+
+/** the servers the engine's pool holds: an upstream hook tool's text is attributed only to one of them */
+type Servers = Pick<Pool, "names">;
 
 /** one hook's text, attributed: server is "mcpx" for mcpx's own hooks, else the upstream server */
 export interface Attributed {
@@ -27,24 +31,24 @@ export interface AgentHookOutcome {
 const OWN_SERVER = "mcpx";
 
 /** `_Stop`: agent.stop before; every hook may object, and every objection is returned */
-export async function agentStop(gate: Gate, onFrame: (f: HookFrameBody) => void = () => {}): Promise<AgentHookOutcome> {
+export async function agentStop(gate: Gate, pool: Servers, onFrame: (f: HookFrameBody) => void = () => {}): Promise<AgentHookOutcome> {
   const frames: HookFrameBody[] = [];
   const d = await runGate(gate, "agent.stop", "before", {}, (f) => {
     frames.push(f);
     onFrame(f);
   });
   const objections = d.objections ?? (d.refused ? [d.refused] : []);
-  return { texts: objections.map((o) => attribute(gate, o.hook, o.reason, "_Stop")), frames };
+  return { texts: objections.map((o) => attribute(gate, pool, o.hook, o.reason, "_Stop")), frames };
 }
 
 /** `_PostCompact`: agent.compact onSuccess; each hook's advice is text to re-inject */
-export async function agentCompact(gate: Gate, onFrame: (f: HookFrameBody) => void = () => {}): Promise<AgentHookOutcome> {
+export async function agentCompact(gate: Gate, pool: Servers, onFrame: (f: HookFrameBody) => void = () => {}): Promise<AgentHookOutcome> {
   const frames: HookFrameBody[] = [];
   await runGate(gate, "agent.compact", "onSuccess", {}, (f) => {
     frames.push(f);
     onFrame(f);
   });
-  const texts = frames.flatMap((f) => (f.advice ?? []).map((a) => attribute(gate, f.name ?? "", a, "_PostCompact")));
+  const texts = frames.flatMap((f) => (f.advice ?? []).map((a) => attribute(gate, pool, f.name ?? "", a, "_PostCompact")));
   return { texts, frames };
 }
 
@@ -59,10 +63,10 @@ export function hookToolText(texts: readonly Attributed[]): string {
  * that encoding is decoded here so the host gets one flat array, not JSON inside JSON. Anything
  * else is mcpx's own hook, whose text is attributed to "mcpx" under the hook's name.
  */
-export function attribute(gate: Pick<Gate, "pool" | "policy">, hookName: string, text: string, tool: string): Attributed {
+export function attribute(gate: Pick<Gate, "policy">, pool: Servers, hookName: string, text: string, tool: string): Attributed {
   const dot = hookName.lastIndexOf(`.${tool}`);
   const server = dot > 0 && dot + tool.length + 1 === hookName.length ? hookName.slice(0, dot) : undefined;
-  if (server !== undefined && gate.pool.names().includes(server) && isAllowed(gate.policy.hookServers, server)) {
+  if (server !== undefined && pool.names().includes(server) && isAllowed(gate.policy.hookServers, server)) {
     const decoded = decodeAttributed(text, server, tool);
     if (decoded) return decoded;
   }

@@ -133,7 +133,7 @@ export const SERVED_TOOLS: readonly ServedTool[] = [
     handle: async (args, call) => {
       const bad = parseToolArgs("_Stop", McpAgentHookArgsSchema, args);
       if (!bad.ok) return failure(bad.message);
-      return text(hookToolText((await agentStop(call.gate, call.hookFrame)).texts));
+      return text(hookToolText((await agentStop(call.gate, call.deps.engine.pool, call.hookFrame)).texts));
     },
   },
   {
@@ -147,7 +147,7 @@ export const SERVED_TOOLS: readonly ServedTool[] = [
     handle: async (args, call) => {
       const bad = parseToolArgs("_PostCompact", McpAgentHookArgsSchema, args);
       if (!bad.ok) return failure(bad.message);
-      return text(hookToolText((await agentCompact(call.gate, call.hookFrame)).texts));
+      return text(hookToolText((await agentCompact(call.gate, call.deps.engine.pool, call.hookFrame)).texts));
     },
   },
 ];
@@ -165,6 +165,7 @@ async function execTool(sent: unknown, call: ToolCall): Promise<CallToolResult> 
   const { session } = call.deps;
   const opts = withServerDefaults(args as Record<string, unknown>, parsed.value as ExecOptions, session);
   const frames = execute(opts, {
+    engine: call.deps.engine,
     gate: call.gate,
     env: session.env,
     cacheDir: session.cacheDir,
@@ -230,7 +231,9 @@ async function callTool(args: unknown, call: ToolCall): Promise<CallToolResult> 
     }
   };
   // server.start hooks fired by this call report here, as they do for `mcpx call`
-  const answer = await runContext.run({ hookFrame: call.hookFrame }, () => callThroughGate(call.gate, { server, tool, args: toolArgs }, { push }));
+  const answer = await runContext.run({ hookFrame: call.hookFrame }, () =>
+    callThroughGate(call.deps.engine, call.gate, { server, tool, args: toolArgs }, { push }),
+  );
   if (!answer.ok) {
     const error = { ...answer.error, message: forAgent(answer.error.message) };
     return { content: [{ type: "text", text: error.message }], structuredContent: { error } as Record<string, unknown>, isError: true };

@@ -74,6 +74,24 @@ function signal(procs: Proc[], sig: NodeJS.Signals): void {
   }
 }
 
+/**
+ * How long a stdio server may take to exit by itself once its stdin is closed (the MCP way to ask),
+ * before its process tree gets SIGTERM, then SIGKILL after the kill grace. It covers a server that
+ * flushes state on exit, and is what a server that ignores EOF costs each close. Change with
+ * docs/decisions/0006.
+ */
+const SERVER_EOF_GRACE_MS = 1000;
+
+/**
+ * The one schedule that ends a stdio server, whoever closes it: its process tree read while it is
+ * still its children's parent (`npx` → `node`), its stdin closed, then endProcesses with the EOF grace.
+ */
+export async function endServer(pid: number, closeStdin: () => void): Promise<void> {
+  const tree = processTree(pid);
+  closeStdin();
+  await endProcesses(tree, SERVER_EOF_GRACE_MS);
+}
+
 /** @param politeMs how long they may take to go by themselves (after their stdin closed, say) before SIGTERM */
 export async function endProcesses(procs: Proc[], politeMs = 0): Promise<void> {
   if (await allGone(procs, politeMs)) return;

@@ -10,7 +10,8 @@ import type { Observers } from "../hooks/observe.ts";
 import { runContext } from "../hooks/run-context.ts";
 import { unmatchedServers, unmatchedTools } from "../hooks/when-check.ts";
 import { writeCachedTools } from "../mcp/tool-list-cache.ts";
-import { Pool, UpstreamError } from "../mcp/pool.ts";
+import { Pool } from "../mcp/pool.ts";
+import { UpstreamError } from "../mcp/upstream-error.ts";
 import { authDir } from "../mcp/oauth/store.ts";
 import type { Sourced } from "../settings/resolve.ts";
 import { loadPlugins } from "../plugins/load.ts";
@@ -37,9 +38,15 @@ export interface Engine {
   close(): Promise<void>;
 }
 
+/** what the engine owns that a call reaches beside the gate: the pool it goes to, the bus its events go on */
+export type EngineParts = Pick<Engine, "pool" | "bus">;
+
 export interface EngineOptions {
-  /** how hook actions call tools and run modules: lib/exec/hook-calls.ts hookCalls(session), through the gate's call point */
-  calls: HookCalls;
+  /**
+   * how hook actions call tools and run modules, given the engine's pool and bus:
+   * lib/exec/hook-calls.ts hookCalls(session), through the gate's call point
+   */
+  calls: (engine: EngineParts) => HookCalls;
   ask?: (question: string) => Promise<boolean | undefined>;
   /** where slow work is shown while it goes on (a server starting, a tool's progress): the CLI's status line */
   status?: StatusLine;
@@ -123,7 +130,7 @@ export function openEngine(session: Session, opts: EngineOptions): Engine {
       if (d.refused) throw new UpstreamError(`server "${cfg.name}" was refused by hook ${d.refused.hook}: ${d.refused.reason}`, cfg.name, "SERVER_REFUSED");
     },
   });
-  const built = buildGate({ session, pool, bus, hooks, dynamicHooks: pluginHooks, ask: opts.ask, calls: opts.calls });
+  const built = buildGate({ session, pool, bus, hooks, dynamicHooks: pluginHooks, ask: opts.ask, calls: opts.calls({ pool, bus }) });
   gate = built.gate;
   const ready = Promise.all(
     plugins.map((p) =>

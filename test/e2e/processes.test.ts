@@ -298,6 +298,15 @@ describe.concurrent("an upstream server that ignores the end of its stdin and SI
     expect(processesWith(m)).toEqual([]);
   });
 
+  test("a wrapped server whose answer is over mcp.maxMessage, which closes its transport, is ended with the wrapper", async () => {
+    const { m, config } = stubbornServer("server-over-size", {}, true);
+    const snippet = 'await fake.echo({ message: "x".repeat(300_000) }).catch((e) => console.log(e.message))';
+    const r = await mcpx(sb, ["exec", "--config", config, "--mcp-max-message", "100000", snippet]);
+    expectExit(r, 0);
+    expect(r.stdout).toContain("exceeded mcp.maxMessage (100000 bytes)");
+    expect(processesWith(m)).toEqual([]);
+  });
+
   test("a server dropped after a call timeout is ended even when the run ends right after", async () => {
     const { m, config } = stubbornServer("server-call-timeout", { FAKE_MCP_HANG_TOOL: "slow" });
     const r = await mcpx(sb, [

@@ -14,7 +14,7 @@ import { callError, frameError } from "../../lib/errors/frame-error.ts";
 import { McpxError } from "../../lib/errors/mcpx-error.ts";
 import { RuntimeError } from "../../lib/runtime/kinds.ts";
 import { HookConfigError } from "../../lib/hooks/schema.ts";
-import { UpstreamError } from "../../lib/mcp/pool.ts";
+import { UpstreamError } from "../../lib/mcp/upstream-error.ts";
 import { ArgumentError } from "../../lib/mcp/call-args.ts";
 import { UnknownToolError } from "../../lib/mcp/tool-call.ts";
 import { UsageError } from "../../lib/errors/usage-error.ts";

@@ -2,16 +2,9 @@
 // replay from a seq, kind prefixes, filters, close) and synchronous listeners.
 
 import { describe, expect, setSystemTime, test } from "bun:test";
-import {
-  type Event,
-  EventBus,
-  type GapEvent,
-  HISTORY_SIZE,
-  matchesFilter,
-  SUBSCRIBER_BUFFER,
-  type Subscription,
-  type SubscriptionItem,
-} from "../../lib/events/bus.ts";
+import { EventBus, HISTORY_SIZE } from "../../lib/events/bus.ts";
+import { type Event, type GapEvent, matchesFilter, type SubscriptionItem } from "../../lib/events/event.ts";
+import { SUBSCRIBER_BUFFER, type Subscription } from "../../lib/events/subscription.ts";
 import { matchesKind, whenMatches } from "../../lib/events/match.ts";
 import { checkEventData, EVENT_KIND_NAMES, EVENT_KINDS, type EventKind, isEventKind } from "../../lib/events/kinds.ts";
 

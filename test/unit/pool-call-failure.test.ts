@@ -3,7 +3,7 @@
 
 import { describe, expect, test } from "bun:test";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { callFailure } from "../../lib/mcp/pool.ts";
+import { callFailure } from "../../lib/mcp/call-failure.ts";
 
 describe("callFailure", () => {
   test("the SDK's own request timeout (code -32001 with its { timeout } data) is a timeout", () => {

@@ -4,7 +4,7 @@
 // Over both channels the transport has: the socket pairs it makes itself, and Bun's pipes.
 
 import { expect, test } from "bun:test";
-import { StdioTransport } from "../../lib/mcp/stdio-transport.ts";
+import { MessageTooLargeError, StdioTransport } from "../../lib/mcp/stdio-transport.ts";
 import { loadLibc } from "../../lib/process/libc.ts";
 
 // as a script's lineage opens it before any call (stdio-sockets.ts): without it, pipes whatever is asked
@@ -15,17 +15,21 @@ const BIG = `{ jsonrpc: "2.0", id: 1, result: { text: "é😀→".repeat(100_000
 const REST = `[2, 3, 4].map((id) => JSON.stringify({ jsonrpc: "2.0", id, result: { n: id, s: "ü" } })).join("\\n") + "\\nnot json\\n"`;
 
 /** runs `script` as the server and reads everything it writes until it exits */
-async function readAll(script: string, maxBufferSize: number, pipes: boolean): Promise<{ got: unknown[]; errors: string[] }> {
+async function readAll(script: string, maxBufferSize: number, pipes: boolean): Promise<{ got: unknown[]; errors: string[]; tooLarge: boolean[] }> {
   const t = new StdioTransport({ command: process.execPath, args: ["-e", script], env: { BUN_BE_BUN: "1" }, maxBufferSize, pipes });
   const got: unknown[] = [];
   const errors: string[] = [];
+  const tooLarge: boolean[] = [];
   t.onmessage = (m) => got.push(m);
-  t.onerror = (e) => errors.push(e.message);
+  t.onerror = (e) => {
+    errors.push(e.message);
+    tooLarge.push(e instanceof MessageTooLargeError);
+  };
   const closed = new Promise<void>((resolve) => (t.onclose = resolve));
   await t.start();
   expect(t.channel).toBe(pipes ? "pipes" : "sockets");
   await closed;
-  return { got, errors };
+  return { got, errors, tooLarge };
 }
 
 const line = (id: number) => `JSON.stringify({ jsonrpc: "2.0", id: ${id}, result: {} }) + "\\n"`;
@@ -34,17 +38,20 @@ for (const pipes of [false, true]) {
   const over = pipes ? "Bun's pipes" : "socket pairs";
   test(`every line arrives as the message written, across chunk boundaries and multi-byte characters (${over})`, async () => {
     // the child makes the lines itself (a megabyte does not fit on a command line) and writes them in one go
-    const { got, errors } = await readAll(`process.stdout.write(JSON.stringify(${BIG}) + "\\n" + ${REST} + ${line(5)})`, 64 * 1024 * 1024, pipes);
+    const { got, errors, tooLarge } = await readAll(`process.stdout.write(JSON.stringify(${BIG}) + "\\n" + ${REST} + ${line(5)})`, 64 * 1024 * 1024, pipes);
     const big = { jsonrpc: "2.0", id: 1, result: { text: "é😀→".repeat(100_000) } };
     const small = [2, 3, 4].map((id) => ({ jsonrpc: "2.0", id, result: { n: id, s: "ü" } }));
     expect(got).toEqual([big, ...small, { jsonrpc: "2.0", id: 5, result: {} }]);
     expect(errors.length).toBe(1);
+    // a line that is not JSON is not the over-size signal the pool tells apart by class
+    expect(tooLarge).toEqual([false]);
   });
 
-  test(`a line over maxBufferSize is said in the SDK's words and nothing after it is read (${over})`, async () => {
-    const { got, errors } = await readAll(`process.stdout.write(${line(1)} + "x".repeat(300_000) + "\\n" + ${line(2)})`, 100_000, pipes);
+  test(`a line over maxBufferSize is said in the SDK's words, as a MessageTooLargeError, and nothing after it is read (${over})`, async () => {
+    const { got, errors, tooLarge } = await readAll(`process.stdout.write(${line(1)} + "x".repeat(300_000) + "\\n" + ${line(2)})`, 100_000, pipes);
     expect(got).toEqual([{ jsonrpc: "2.0", id: 1, result: {} }]);
     expect(errors).toEqual(["ReadBuffer exceeded maximum size of 100000 bytes"]);
+    expect(tooLarge).toEqual([true]);
   });
 
   test(`what is sent reaches the server's stdin in order, and close() ends it (${over})`, async () => {

@@ -26,7 +26,7 @@ export async function runHookAction(hook: Hook, phase: Phase, input: Record<stri
     // a plugin's hook needs its plugin's server: started here if it is not running (it crashed, or
     // was never started), and a server that cannot be is this hook's failure, not its absence
     try {
-      await ctx.pool.tools(hook.plugin);
+      await ctx.startServer(hook.plugin);
     } catch (err) {
       return { failure: `plugin ${hook.plugin}'s server is not running and could not be started: ${(err as Error).message}` };
     }

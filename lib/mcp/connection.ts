@@ -1,0 +1,55 @@
+// What the pool keeps of one open server (its client, transport, tool list and output checks), and
+// the two things of the SDK every request through it is handed: a result schema that passes the
+// message as it came, and the process's one Ajv provider.
+
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
+import type { LeanRequest } from "./lean-request.ts";
+import type { Tool } from "./tool.ts";
+
+/** a compiled outputSchema (the SDK's Ajv provider, as its own callTool uses) */
+export type OutputCheck = (value: unknown) => { valid: boolean; errorMessage?: string };
+
+export interface Connection {
+  client: Client;
+  transport: Transport;
+  tools?: Promise<Tool[]>;
+  /** what `tools` resolved to, once it has (a call then finds its tool without waiting a turn); cleared with it */
+  listed?: Tool[];
+  /** each called tool's output-schema check, compiled at its first call (null: it has none); cleared with tools */
+  outputChecks: Map<string, OutputCheck | null>;
+  /** tools/call past the SDK's Protocol (lean-request.ts); undefined where it cannot be installed */
+  lean?: LeanRequest;
+}
+
+/** the transports whose connection closed (the server exited, its pipe broke): a failed call on one is UPSTREAM_CLOSED */
+export const closedTransports = new WeakSet<Transport>();
+/** the transports that found a message over mcp.maxMessage: the SDK then closes them, and the close is what callers see */
+export const overLimitTransports = new WeakSet<Transport>();
+
+/**
+ * The result schema mcpx hands the SDK for what it only relays (tools/call, tools/list): it accepts
+ * the message as it came. The SDK's zod schemas checked every result field by field; mcpx reads a
+ * result through resultText/asCallResult, which accept any shape, and checks what it relies on
+ * itself (docs/decisions/0011). A plain { safeParse } object is the SDK's zod-v3 path (lib
+ * zod-compat: no `_zod`).
+ */
+export const PASS_THROUGH = { safeParse: (data: unknown) => ({ success: true as const, data }) };
+
+type AjvProvider = typeof import("@modelcontextprotocol/sdk/validation/ajv");
+let outputAjv: InstanceType<AjvProvider["AjvJsonSchemaValidator"]> | undefined;
+
+/**
+ * The SDK's Ajv provider, one for the process and built when a schema is first compiled. Handed to
+ * every Client too: a Client builds its own by default (an Ajv with its formats, CPU a one-shot call
+ * spends while its server starts) and never uses it here, since mcpx checks outputs itself.
+ */
+export function outputValidator(provider: AjvProvider): jsonSchemaValidator {
+  return {
+    getValidator: (schema) => {
+      outputAjv ??= new provider.AjvJsonSchemaValidator();
+      return outputAjv.getValidator(schema);
+    },
+  };
+}
