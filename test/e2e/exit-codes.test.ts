@@ -87,9 +87,22 @@ describe("every exit code of the table, through the binary", () => {
     expect(frames.at(-1)).toMatchObject({ type: "end", exitCode: 130 });
   });
 
+  test("DAEMON_NOT_RUNNING: mcpx daemon status with no daemon exits 3 and says where it looked, on stdout", async () => {
+    const sb = sandbox();
+    const r = await mcpx(sb, ["daemon", "status"]);
+    expect(r.code).toBe(exitCodeOf("DAEMON_NOT_RUNNING"));
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/^not running on \/\S+\.sock\n$/);
+    expect(r.stderr).toBe("");
+  });
+
   test("the cases above cover every exit code the table declares", () => {
     const declared = new Set(ERROR_CODE_NAMES.map((c) => ERROR_CODES[c].exit));
-    const covered = new Set<number | "script">([...CASES.map((c) => ERROR_CODES[c.code].exit), ERROR_CODES.INTERRUPTED.exit]);
+    const covered = new Set<number | "script">([
+      ...CASES.map((c) => ERROR_CODES[c.code].exit),
+      ERROR_CODES.INTERRUPTED.exit,
+      ERROR_CODES.DAEMON_NOT_RUNNING.exit,
+    ]);
     expect([...declared].filter((e) => !covered.has(e))).toEqual([]);
   });
 });

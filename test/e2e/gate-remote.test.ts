@@ -12,6 +12,9 @@ import { mcpx, writeConfig } from "./support.ts";
 import { startDaemon, stopDaemons } from "./daemon-support.ts";
 
 const sb = sandbox();
+// one daemon for callers in other directories (other config chains): they name its address
+const SHARED = join(sb.dir, "shared.sock");
+sb.env.MCPX_DAEMON_ADDRESS = SHARED;
 const record = join(sb.dir, "daemon-record.jsonl");
 const GUARD = {
   name: "no-delete",

@@ -208,6 +208,7 @@ const NOT_RUN_BEHAVIOUR: Record<string, string> = {
   "hooks.observeGrace": "how long the process that ends waits for its own observe hooks: observe-grace.test.ts covers it",
   "daemon.address": "how --remote finds the daemon",
   "daemon.token": "how --remote authenticates",
+  "daemon.autoStart": "whether --remote starts a daemon when none answers: daemon-lifecycle.test.ts covers it",
   "--config": "which config file the client reads",
   "--remote": "the door itself",
   // ad-hoc servers (oneshot.test.ts): which servers the local pool has; --remote refuses them, and
