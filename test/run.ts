@@ -4,16 +4,16 @@
 // Usage: bun run test/run.ts [unit|e2e|PATH…]   (a PATH that is neither a file nor a folder picks
 // the test files whose path contains it, as bun test's own filter does)
 //
-// The files are split into shards, each its own bun test process with its own scratch directory, so
-// the suite uses every core: e2e tests mostly wait on the processes they start, and one bun test
-// process runs its files one after another. MCPX_TEST_SHARDS sets how many (1 is one bun test over
-// the paths as given); by default one per core, at most MAX_SHARDS. Files are dealt out by their cost
-// in test/weights.json (seconds, measured by running each file alone), heaviest first, each to the
-// shard with the least so far, so the heavy files go to different shards. A file not in the table
-// costs its size at the table's seconds per byte. MCPX_TEST_WEIGHTS=record writes the table anew from
-// the run: a file's time is from its first result to the next file's (bun test names a file when its
-// first result comes), with the shard's start and end at the ends; run it on a quiet machine. Each shard's output is shown one test file's block
-// at a time, prefixed with the shard, so a failure's text is never interleaved with another shard's.
+// The files are split into shards, each its own bun test process with its own scratch directory:
+// one bun test runs its files one after another and leaves a core idle. MCPX_TEST_SHARDS sets how
+// many (1 is one bun test over the paths as given); by default one per core, at most MAX_SHARDS.
+// Files are dealt out heaviest first, each to the shard with the least so far, so the heavy files go
+// to different shards; a file's cost is its seconds in test/weights.json, or for a file not in it,
+// its size at the table's seconds per byte. MCPX_TEST_WEIGHTS=record writes the table anew from the
+// run: a file's time runs from its first result to the next file's (bun test names a file when its
+// first result comes), the shard's start and end closing the ends; record on a quiet machine.
+// Each shard's output is shown a test file's block at a time behind the shard's [i/n], so a
+// failure's text is never interleaved with another shard's.
 
 import { spawn } from "bun";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
