@@ -3,7 +3,7 @@ BUN := node_modules/.bin/bun
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 SOURCES := $(shell find cmd lib launcher -name '*.ts') package.json build.ts
 
-.PHONY: all install build demo test test-unit test-e2e bench typecheck cycles lint format conformance release clean
+.PHONY: all install build demo test test-unit test-e2e test-release bench typecheck cycles lint format conformance release clean
 
 all: build demo
 
@@ -51,6 +51,10 @@ test-unit: node_modules/.installed
 
 test-e2e: dist/mcpx
 	$(BUN) run test/run.ts e2e
+
+# the documented `make release` checked for all six targets; in make test it builds this machine's only
+test-release: dist/mcpx
+	MCPX_TEST_RELEASE=all $(BUN) run test/run.ts test/e2e/docs-commands.test.ts
 
 # the MCP conformance suite against mcpx's /mcp handler (also part of make test)
 conformance: dist/mcpx

@@ -49,17 +49,19 @@ async function main(): Promise<number> {
 
   // the real daemon's /mcp, on loopback TCP with a token, reached through the token-adding proxy
   const token = crypto.randomUUID();
-  const daemonUrl = `http://127.0.0.1:${freePort()}`;
-  const daemon = Bun.spawn([MCPX, "daemon", "--daemon-address", daemonUrl], {
+  // port 0: the kernel picks one nobody holds, and the daemon names it (a probed free port could be
+  // taken by a test running beside this one before the daemon binds it)
+  const daemon = Bun.spawn([MCPX, "daemon", "--daemon-address", "http://127.0.0.1:0"], {
     cwd: dir,
     env: { ...env, MCPX_DAEMON_TOKEN: token },
     stdin: "ignore",
     stdout: "inherit",
     stderr: "pipe",
   });
-  const server = Bun.spawn([process.execPath, SERVER, daemonUrl, token], { cwd: dir, env, stdin: "pipe", stdout: "inherit", stderr: "pipe" });
+  let server: Bun.Subprocess<"pipe", "inherit", "pipe"> | undefined;
   try {
-    await saysListening(daemon);
+    const daemonUrl = await saysListening(daemon);
+    server = Bun.spawn([process.execPath, SERVER, daemonUrl, token], { cwd: dir, env, stdin: "pipe", stdout: "inherit", stderr: "pipe" });
     const port = await listeningPort(server);
     const url = `http://127.0.0.1:${port}/mcp`;
     process.stderr.write(`conformance: ${cli} against ${url}\n`);
@@ -78,36 +80,30 @@ async function main(): Promise<number> {
     process.stderr.write(`conformance: ${verdict}\n`);
     return code;
   } finally {
-    server.stdin.end(); // its stdin closing ends it
+    server?.stdin.end(); // its stdin closing ends it
     daemon.kill("SIGTERM");
     const killer = setTimeout(() => {
-      server.kill("SIGKILL");
+      server?.kill("SIGKILL");
       daemon.kill("SIGKILL");
     }, 5000);
-    await Promise.all([server.exited, daemon.exited]);
+    await Promise.all([server?.exited, daemon.exited]);
     clearTimeout(killer);
   }
 }
 
-/** a loopback port nobody listens on right now */
-function freePort(): number {
-  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const port = probe.port;
-  probe.stop(true);
-  return port;
-}
-
-/** waits for the daemon's "listening" line on stderr, then keeps its stderr drained */
-async function saysListening(proc: Bun.Subprocess<"ignore", "inherit", "pipe">): Promise<void> {
+/** waits for the daemon's "listening on ADDRESS" line on stderr and returns ADDRESS, then keeps its stderr drained */
+async function saysListening(proc: Bun.Subprocess<"ignore", "inherit", "pipe">): Promise<string> {
   const reader = proc.stderr.getReader();
   const dec = new TextDecoder();
   let seen = "";
   const deadline = setTimeout(() => proc.kill("SIGKILL"), START_TIMEOUT_MS);
   try {
-    while (!seen.includes("listening")) {
+    let address: string | undefined;
+    while (address === undefined) {
       const { value, done } = await reader.read();
       if (done) throw new Error(`the daemon ended before listening:\n${seen}`);
       seen += dec.decode(value, { stream: true });
+      address = /mcpx daemon listening on (\S+)\n/.exec(seen)?.[1];
     }
     void (async () => {
       for (;;) {
@@ -116,6 +112,7 @@ async function saysListening(proc: Bun.Subprocess<"ignore", "inherit", "pipe">):
         process.stderr.write(r.value);
       }
     })();
+    return address;
   } finally {
     clearTimeout(deadline);
   }

@@ -12,7 +12,10 @@
 //   MCP server of a client that lists its tools. `mcpx`, `curl` and `make` (the README's first block
 //   only: it *is* the suite, so it is checked to be exactly `make` and `make test`, not run; and
 //   `make release`, run in the repository, whose binaries are then checked: sums, headers, and the
-//   linux-x64 one runs) are the programs this test can run; any other is a failure to fix here.
+//   one for this machine runs) are the programs this test can run; any other is a failure to fix here.
+//   In the suite `make release` builds only this machine's target (RELEASE_TARGETS): the other five
+//   come out of the same build.ts loop with only Bun's --target changed, so one proves the command
+//   and the checks; `make test-release` (MCPX_TEST_RELEASE=all) builds and checks all six.
 // - ```json, ```jsonc: a config example. A first line `// PATH` says where the file goes (default
 //   `.mcpx.json`); files other than a config file (a plugin manifest) are written for the config
 //   examples after them in the same doc. A config is loaded by `mcpx settings list` and `mcpx hooks
@@ -186,8 +189,29 @@ const RELEASE: Record<string, { format: "elf" | "macho"; machine: number }> = {
   "mcpx-darwin-x64": { format: "macho", machine: 0x01000007 },
 };
 
+/** this machine's release binary: the one it can run, and the one the suite builds */
+function hostRelease(): string {
+  // glibcVersionRuntime is absent under musl
+  const header = (process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header;
+  const musl = process.platform === "linux" && header?.glibcVersionRuntime === undefined;
+  const name = `mcpx-${process.platform}-${process.arch}${musl ? "-musl" : ""}`;
+  if (!(name in RELEASE)) throw new Error(`this machine (${name}) is no release target: ${Object.keys(RELEASE).join(", ")}`);
+  return name;
+}
+
+/** the binaries this run of `make release` builds: this machine's, or all of them when MCPX_TEST_RELEASE=all */
+function releaseBuilt(): string[] {
+  const which = process.env.MCPX_TEST_RELEASE;
+  if (which === "all") return Object.keys(RELEASE);
+  if (which === undefined || which === "" || which === "host") return [hostRelease()];
+  throw new Error(`MCPX_TEST_RELEASE is ${JSON.stringify(which)}: use host (the default) or all`);
+}
+
 async function checkRelease(what: string): Promise<void> {
-  const proc = Bun.spawn(["make", "release"], { cwd: ROOT, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const built = releaseBuilt();
+  // make reads RELEASE_TARGETS from the environment: the command stays the documented `make release`
+  const env = { ...process.env, RELEASE_TARGETS: built.length === Object.keys(RELEASE).length ? "" : built.map((n) => n.replace(/^mcpx-/, "")).join(" ") };
+  const proc = Bun.spawn(["make", "release"], { cwd: ROOT, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   expectSuccess(what, { code, stdout, stderr });
   const dir = join(ROOT, "dist/release");
@@ -195,7 +219,7 @@ async function checkRelease(what: string): Promise<void> {
     .trim()
     .split("\n")
     .map((l) => l.split(/\s+/));
-  expect(sums.map(([, name]) => name).sort()).toEqual(Object.keys(RELEASE).sort());
+  expect(sums.map(([, name]) => name).sort()).toEqual(built.sort());
   for (const [hash, name] of sums) {
     const bytes = readFileSync(join(dir, name!));
     expect(`${name} ${new Bun.CryptoHasher("sha256").update(bytes).digest("hex")}`).toBe(`${name} ${hash}`);
@@ -211,7 +235,7 @@ async function checkRelease(what: string): Promise<void> {
     expect({ name, ...got }).toEqual({ name, ...want });
   }
   // the one this machine can run is a working mcpx
-  const native = Bun.spawn([join(dir, "mcpx-linux-x64"), "exec", "return 6 * 7"], {
+  const native = Bun.spawn([join(dir, hostRelease()), "exec", "return 6 * 7"], {
     cwd: dir,
     env: { PATH: process.env.PATH!, HOME: join(dir, ".home") },
     stdout: "pipe",

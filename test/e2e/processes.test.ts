@@ -230,13 +230,19 @@ describe.concurrent("SIGKILL of the host leaves nothing under init", () => {
 });
 
 describe.concurrent("a hook's timeout bounds everything it started", () => {
-  /** mcpx exec with one script.before run hook (argv through sh), its marker in the hook's $0 */
-  async function withHook(label: string, shell: string, timeout: string) {
+  /**
+   * mcpx exec with one script.before run hook (argv through sh), its marker in the hook's $0; with
+   * `started`, a file the hook makes once all it starts is running, the proof it ran instead of a scan
+   * of the process table, which can miss a hook that answers at once and is ended soon after
+   */
+  async function withHook(label: string, shell: string, timeout: string, started?: string) {
     const m = marker(label);
     const config = writeConfig(sb, `${label}.json`, { hooks: [{ on: "script", phase: "before", run: ["sh", "-c", shell, m], timeout }] });
     const run = mcpx(sb, ["exec", "--config", config, "--output", "stream", 'console.log("[script ran]")']);
-    await appeared(m);
-    return { m, r: await run };
+    if (started === undefined) await appeared(m);
+    const r = await run;
+    if (started !== undefined) expect({ started: existsSync(started) }).toEqual({ started: true });
+    return { m, r };
   }
   const hookFrame = (stdout: string) =>
     stdout
@@ -248,7 +254,11 @@ describe.concurrent("a hook's timeout bounds everything it started", () => {
   const grandchild = 'setsid sh -c "while :; do sleep 1; done" "$0" &';
 
   test("a run hook that answers and exits while its setsid grandchild keeps stdout open does not hold the run, and the grandchild is ended", async () => {
-    const { m, r } = await withHook("hook-grandchild-stdout", `${grandchild} echo '{}'; exit 0`, "30s");
+    const started = `${sb.dir}/hook-grandchild-started`;
+    // the grandchild says it runs; the hook answers once it does
+    const child = `setsid sh -c "touch '${started}'; while :; do sleep 1; done" "$0" &`;
+    const waitForChild = `until [ -e '${started}' ]; do sleep 0.02; done;`;
+    const { m, r } = await withHook("hook-grandchild-stdout", `${child} ${waitForChild} echo '{}'; exit 0`, "30s", started);
     expectExit(r, 0);
     expect(r.stdout).toContain("[script ran]");
     expect(hookFrame(r.stdout)).not.toHaveProperty("failed");
