@@ -93,6 +93,52 @@ interface Outcome {
 const children = new Set<ReturnType<typeof spawn>>();
 const scratches = new Set<string>();
 
+/**
+ * A daemon a test started in the background (mcpx daemon start, or --remote on demand) and did not
+ * stop outlives bun test: its pid file is in a sandbox of the shard's scratch directory. Each is
+ * ended here and named, and counts as a failure: every spawned process must be ended by its test.
+ */
+function stopLeftDaemons(scratch: string): string[] {
+  // a zombie has ended: whoever adopted it may never reap it
+  const running = (pid: number) => {
+    try {
+      return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, "latin1"));
+    } catch {
+      return false;
+    }
+  };
+  const left: string[] = [];
+  const walk = (dir: string, depth: number) => {
+    let entries: import("node:fs").Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const p = join(dir, e.name);
+      if (e.isDirectory() && depth < 8) walk(p, depth + 1);
+      else if (e.isFile() && e.name.endsWith(".pid")) {
+        const pid = Number(readFileSync(p, "utf8").trim());
+        let cmdline = "";
+        try {
+          cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+        } catch {
+          continue;
+        }
+        if (!cmdline.split("\0").includes("daemon")) continue;
+        // SIGTERM first: the daemon then ends its servers and runtimes too
+        process.kill(pid, "SIGTERM");
+        for (let waited = 0; waited < 5000 && running(pid); waited += 50) Bun.sleepSync(50);
+        if (running(pid)) process.kill(pid, "SIGKILL");
+        left.push(`pid ${pid} (${p})`);
+      }
+    }
+  };
+  walk(scratch, 0);
+  return left;
+}
+
 /** one bun test over `paths`, its output passed on a test file's block at a time behind `prefix` */
 async function runShard(paths: string[], prefix: string): Promise<Outcome> {
   // the tests' sandboxes go here (test/e2e/harness.ts), and all of it goes once bun test has ended
@@ -121,12 +167,14 @@ async function runShard(paths: string[], prefix: string): Promise<Outcome> {
   fileEnds(performance.now());
   const code = await proc.exited;
   children.delete(proc);
+  const leftDaemons = stopLeftDaemons(scratch);
+  if (leftDaemons.length) console.error(`${prefix}daemons the tests left running, now stopped (a failure): ${leftDaemons.join("; ")}`);
   rmSync(scratch, { recursive: true, force: true });
   scratches.delete(scratch);
   const count = (re: RegExp) => Number(re.exec(stderrText)?.[1] ?? 0);
   return {
     passed: count(/^\s*(\d+) pass$/m),
-    failed: count(/^\s*(\d+) fail$/m) + count(/^\s*(\d+) errors?$/m),
+    failed: count(/^\s*(\d+) fail$/m) + count(/^\s*(\d+) errors?$/m) + leftDaemons.length,
     skipped: count(/^\s*(\d+) skip$/m),
     code,
     seconds,
