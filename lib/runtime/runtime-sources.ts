@@ -7,9 +7,19 @@
 import type { Kind, RuntimeShape } from "./kinds.ts";
 import { discard, fits, startRuntime, type RuntimeSource, type StartedRuntime } from "./ready-runtime.ts";
 import { trace } from "../util/trace.ts";
+import { HAS_PROC, readEntry } from "../process/proc-table.ts";
 
-/** a started runtime that is still waiting for a run (not ended from outside) */
-const waiting = (r: StartedRuntime) => r.child.exitCode === null && r.child.signalCode === null;
+/**
+ * A started runtime that is still waiting for a run (not ended from outside). Bun sets exitCode only
+ * once its event loop has seen the child's exit, which may be after a run was handed to a runtime
+ * killed a moment before: /proc says at once (a killed child is a zombie until Bun reaps it).
+ */
+function waiting(r: StartedRuntime): boolean {
+  if (r.child.exitCode !== null || r.child.signalCode !== null) return false;
+  if (!HAS_PROC) return true;
+  const state = readEntry(r.child.pid)?.state;
+  return state !== undefined && state !== "Z";
+}
 
 /**
  * `have` when it was started in exactly the shape wanted and still waits; otherwise it is ended and
