@@ -5,7 +5,8 @@
 
 import { UsageError } from "../lib/errors/usage-error.ts";
 import { parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
-import { SETTINGS, flagName, flagSpellings, settingsFor } from "../lib/settings/registry.ts";
+import { SETTINGS } from "../lib/settings/registry.ts";
+import { flagName, flagSpellings, settingsFor } from "../lib/settings/setting-names.ts";
 import { out } from "../lib/util/fd-write.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand, type Command, type CommandName } from "./commands.ts";

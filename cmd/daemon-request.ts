@@ -11,7 +11,7 @@ import { McpxError } from "../lib/errors/mcpx-error.ts";
 import { refuseStayingFlags } from "../lib/exec/remote.ts";
 import type { Catalogue } from "../lib/mcp/catalogue.ts";
 import type { Session } from "../lib/session/session.ts";
-import type { CommandName } from "../lib/settings/registry.ts";
+import type { CommandName } from "../lib/settings/setting-decl.ts";
 
 /** whether this command goes to the daemon: --remote, or the remote setting (MCPX_REMOTE, "remote" in a config) */
 export function wantsDaemon(own: Record<string, unknown>, session: Session): boolean {

@@ -4,7 +4,8 @@
 import type { ArgsDef, CommandDef } from "citty";
 import type { OwnFlag } from "../lib/settings/flags.ts";
 import { COMMON_FLAGS } from "../lib/settings/flags.ts";
-import { envName, flagName, settingsFor, type CommandName } from "../lib/settings/registry.ts";
+import type { CommandName } from "../lib/settings/setting-decl.ts";
+import { envName, flagName, settingsFor } from "../lib/settings/setting-names.ts";
 import { formatDuration } from "../lib/settings/duration.ts";
 
 export function cittyArgs(command: CommandName, own: Record<string, OwnFlag>, ...positionals: Array<{ name: string; description: string }>): ArgsDef {

@@ -6,7 +6,7 @@
 
 import { resolve } from "node:path";
 import type { Session } from "../session/session.ts";
-import { declOf, envName } from "../settings/registry.ts";
+import { declOf, envName } from "../settings/setting-names.ts";
 import { err } from "../util/fd-write.ts";
 import { formatAddress, sessionAddress, type DaemonAddress } from "./address.ts";
 import { DaemonClientError } from "./client.ts";

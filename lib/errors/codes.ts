@@ -10,7 +10,7 @@ export interface ErrorCodeDecl {
   /**
    * the `name` an error of this code carries, thrown (McpxError takes it from here) or in an error frame
    * (frameError), so the two never disagree; a failed call's answer is a ToolError whatever its code,
-   * because that is the class the script's call rejects with (launcher/runtime.ts)
+   * because that is the class the script's call rejects with (launcher/serialize.ts)
    */
   name: string;
   /**

@@ -21,7 +21,7 @@ export function frameError(code: ErrorCode, message: string, data?: unknown): Fr
 
 /**
  * a failed call's answer: a ToolError whatever the code, because that is what the script's call
- * rejects with (launcher/runtime.ts revives it by that name); the code says why
+ * rejects with (launcher/serialize.ts revives it by that name); the code says why
  */
 export function callError(code: ErrorCode, message: string, data?: unknown): FrameError {
   return { ...frameError(code, message, data), name: errorNameOf("TOOL_ERROR") };

@@ -5,7 +5,7 @@
 import * as v from "valibot";
 import { DURATION_PATTERN, parseDuration } from "../settings/duration.ts";
 import { RUNTIMES } from "../settings/choices.ts";
-import type { SettingDecl } from "../settings/registry.ts";
+import type { SettingDecl } from "../settings/setting-decl.ts";
 import { OUTPUT_MODES, RUN_SETTINGS } from "./options.ts";
 import { SANDBOX_MODES } from "./door-policy.ts";
 

@@ -6,7 +6,8 @@
 // phases, and the CLI's start does not pay for building a schema it never checks against.
 
 import { parseDuration } from "../settings/duration.ts";
-import { SETTINGS, type SettingDecl } from "../settings/registry.ts";
+import { SETTINGS } from "../settings/registry.ts";
+import type { SettingDecl } from "../settings/setting-decl.ts";
 
 /**
  * How a door answers: text (the script's stdout), json (one envelope), stream (the frames as NDJSON).

@@ -9,7 +9,8 @@ import { hooksFromSetting, PER_RUN_POINTS } from "../hooks/build-gate.ts";
 import type { Session } from "../session/session.ts";
 import { formatDuration } from "../settings/duration.ts";
 import { UsageError } from "../errors/usage-error.ts";
-import { settingsFor, type CommandName } from "../settings/registry.ts";
+import type { CommandName } from "../settings/setting-decl.ts";
+import { settingsFor } from "../settings/setting-names.ts";
 import type { Sourced } from "../settings/resolve.ts";
 import { RUN_SETTINGS } from "./options.ts";
 

@@ -1,7 +1,7 @@
 // What ends a run's processes when the host itself cannot: a host killed with SIGKILL (or one that
 // crashes) runs none of its own cleanup, so a hook it started (a `run` hook in a group of its own)
 // would run on until it finished by itself. A script's runtime watches its host on its own
-// (launcher/runtime.ts watchHost); a command such as `sleep 600` cannot. So before a host starts its
+// (launcher/handoff.ts watchHost); a command such as `sleep 600` cannot. So before a host starts its
 // first lineage root it starts one small watcher: a POSIX shell that reads a pipe from the host until
 // its end. A host that exits normally says `bye` first, and the watcher just exits (the host waits
 // for it to be reaped: a zombie left to init may never go). An end without

@@ -1,5 +1,5 @@
 // The files a run's runtime loads, all content-addressed in the cache: the in-script runtime
-// (launcher/runtime.ts and its imports sys.ts, unwrap.ts, wire.ts, embedded in the binary as text),
+// (launcher/runtime.ts and the launcher modules it imports, embedded in the binary as text),
 // the entry of a runtime started before its run, the run's launcher, and Node's transpiled copies.
 // The in-script runtime is written to a directory of its own. The host never
 // imports these as modules: the bundler cannot embed one file both ways (bun 1.4: a text import and a
@@ -16,11 +16,29 @@ import { dirname, join } from "node:path";
 import { fillTemplate, phaseBlock, type PhaseLine } from "../../launcher/template.ts";
 import type { ScriptPhase } from "../settings/registry.ts";
 // @ts-expect-error a text import of a .ts file
+import captureSource from "../../launcher/capture.ts" with { type: "text" };
+// @ts-expect-error a text import of a .ts file
+import channelSource from "../../launcher/channel.ts" with { type: "text" };
+// @ts-expect-error a text import of a .ts file
+import globalsSource from "../../launcher/globals.ts" with { type: "text" };
+// @ts-expect-error a text import of a .ts file
+import handoffSource from "../../launcher/handoff.ts" with { type: "text" };
+// @ts-expect-error a text import of a .ts file
 import runtimeSource from "../../launcher/runtime.ts" with { type: "text" };
 // @ts-expect-error a text import of a .ts file
-import unwrapSource from "../../launcher/unwrap.ts" with { type: "text" };
+import scriptLoadSource from "../../launcher/script-load.ts" with { type: "text" };
+// @ts-expect-error a text import of a .ts file
+import serializeSource from "../../launcher/serialize.ts" with { type: "text" };
 // @ts-expect-error a text import of a .ts file
 import sysSource from "../../launcher/sys.ts" with { type: "text" };
+// @ts-expect-error a text import of a .ts file
+import sysBunSource from "../../launcher/sys-bun.ts" with { type: "text" };
+// @ts-expect-error a text import of a .ts file
+import sysDenoSource from "../../launcher/sys-deno.ts" with { type: "text" };
+// @ts-expect-error a text import of a .ts file
+import sysNodeSource from "../../launcher/sys-node.ts" with { type: "text" };
+// @ts-expect-error a text import of a .ts file
+import unwrapSource from "../../launcher/unwrap.ts" with { type: "text" };
 // @ts-expect-error a text import of a .ts file
 import wireSource from "../../launcher/wire.ts" with { type: "text" };
 import { writeContentDir, writeContentFile } from "../paths/content-file.ts";
@@ -30,15 +48,24 @@ const runtimeDirs = new Map<string, string>();
 /**
  * The directory holding runtime.ts and its imports for this build of mcpx. Once per cache directory
  * and process: a run asks for it several times (the early runtime, the bundle, the wire), and each
- * time would hash all four sources again.
+ * time would hash all its sources again.
  */
 function runtimeDir(cacheDir: string): string {
   let dir = runtimeDirs.get(cacheDir);
   // wire.ts sorts last, and writeContentDir writes it last: the set is complete when it is there
   if (dir === undefined || !existsSync(join(dir, "wire.ts"))) {
     const files = {
+      "capture.ts": captureSource as string,
+      "channel.ts": channelSource as string,
+      "globals.ts": globalsSource as string,
+      "handoff.ts": handoffSource as string,
       "runtime.ts": runtimeSource as string,
+      "script-load.ts": scriptLoadSource as string,
+      "serialize.ts": serializeSource as string,
       "sys.ts": sysSource as string,
+      "sys-bun.ts": sysBunSource as string,
+      "sys-deno.ts": sysDenoSource as string,
+      "sys-node.ts": sysNodeSource as string,
       "unwrap.ts": unwrapSource as string,
       "wire.ts": wireSource as string,
     };

@@ -31,7 +31,7 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
   if (sockDir.note) h.frame({ type: "log", level: "warn", message: sockDir.note });
   const sockPath = join(sockDir.dir, `${spec.runId.slice(0, 12)}.sock`);
   const handoff: Handoff = {
-    host: process.pid, // the launcher ends its group when this process is gone (launcher/runtime.ts watchHost)
+    host: process.pid, // the launcher ends its group when this process is gone (launcher/handoff.ts watchHost)
     sock: sockPath,
     token,
     nonce,
@@ -141,7 +141,7 @@ async function spawnWithHandoffFile(
   const env: Record<string, string | undefined> = { ...(sandbox ? sandbox.args.sandboxEnv(spec.env, spec.cacheDir) : spec.env), ...cmd.env, ...lineage.env() };
 
   let spawned: SpawnedRuntime;
-  // a sandboxed script's variables travel with the run and are set inside it (launcher/runtime.ts)
+  // a sandboxed script's variables travel with the run and are set inside it (launcher/handoff.ts)
   const handoffFd = handoffFile(handoffPath, spec.sandbox ? { ...handoff, env: spec.sandbox.callerEnv } : handoff, !spec.sandbox);
   try {
     const cmdline = spec.sandbox ? [...cmd.argv, handoffPath] : cmd.argv;

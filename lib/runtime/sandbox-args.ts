@@ -66,7 +66,7 @@ const SANDBOX_PASS_ENV = ["HOME", "PATH", "DENO_DIR", "XDG_CACHE_HOME", "NPM_CON
  * A sandboxed run starts from an environment of its own: only what Deno needs to find its cache and
  * the registry, from the serving process's environment, and a DENO_DIR of mcpx's (sandbox-deno-dir.ts).
  * mcpx's own environment (API keys, tokens) is not there at all, and neither is anything the caller
- * set: those variables are set inside the run, after Deno has started (launcher/runtime.ts), so no
+ * set: those variables are set inside the run, after Deno has started (launcher/handoff.ts), so no
  * LD_PRELOAD, DENO_* or allocator variable a caller names can change how the runtime starts.
  */
 export function sandboxEnv(env: Record<string, string | undefined>, cacheDir: string): Record<string, string | undefined> {

@@ -2,7 +2,9 @@
 // describe a setting, a variable or a flag that does not exist. test/gen-docs.ts writes it between
 // the markers below; test/unit/docs.test.ts fails when the file is stale.
 
-import { SETTINGS, envName, flagSpellings, type CommandName, type SettingDecl, type SettingKind } from "./registry.ts";
+import { SETTINGS } from "./registry.ts";
+import type { CommandName, SettingDecl, SettingKind } from "./setting-decl.ts";
+import { envName, flagSpellings } from "./setting-names.ts";
 
 export const GENERATED_BEGIN = "<!-- BEGIN GENERATED settings -->";
 export const GENERATED_END = "<!-- END GENERATED settings -->";

@@ -8,7 +8,8 @@
 import { UsageError } from "../errors/usage-error.ts";
 import { suggest } from "../util/did-you-mean.ts";
 import type { FlagValue } from "./resolve.ts";
-import { flagSpellings, settingsFor, type CommandName } from "./registry.ts";
+import type { CommandName } from "./setting-decl.ts";
+import { flagSpellings, settingsFor } from "./setting-names.ts";
 
 export interface OwnFlag {
   type: "string" | "boolean";

@@ -1,67 +1,14 @@
 // The settings registry: one declaration per setting. The config key, the MCPX_* variable, the
 // flags, --help text, docs/settings.md and the /v1/settings rows are all derived from this table,
-// and test/unit/settings-surfaces.test.ts fails when a setting is unreachable from any of them.
+// and test/unit/settings-surfaces.test.ts fails when a setting is unreachable from any of them. A
+// declaration's shape is setting-decl.ts; the names and lookups derived from the table, setting-names.ts.
 
 import { LEVELS, RUNTIMES } from "./choices.ts";
 import { IMPORT_KINDS } from "../config/import-kinds.ts";
-
-export type SettingKind = "string" | "int" | "bool" | "duration" | "enum" | "list" | "source" | "json";
-
-export interface SettingDecl {
-  /** dotted path; also the config key (nested or literally dotted) */
-  path: string;
-  kind: SettingKind;
-  /** default as it would be written in a config file; lists default to [] */
-  default: unknown;
-  description: string;
-  /** accepted values, for kind "enum" */
-  values?: readonly string[];
-  /** extra flag spellings, without the leading dashes (e.g. "before" for script.before) */
-  aliases?: readonly string[];
-  /** commands whose flags include this setting; all run-shaped commands by default */
-  commands?: readonly CommandName[];
-  /**
-   * How a run on the daemon (--remote, /v1/exec, mcpx_exec) gets it (docs/daemon.md):
-   * - "options": an ExecOptions field of its own carries it (script phases, runtime, timeout, script hooks)
-   * - "run": ExecOptions.settings carries it, and the stricter of the run's and the daemon's value applies
-   * - "caller": the caller uses it itself (where the daemon is, how to render)
-   * Absent: it belongs to the process that runs the gate and the pool (the daemon's models, plugins,
-   * read limit), and `--remote` refuses a flag for it rather than drop it.
-   */
-  remote?: "options" | "run" | "caller";
-  /** a token or key: every surface shows only whether it is set, and no script's environment inherits it */
-  secret?: true;
-  /** the variable, where a convention other tools follow fixes it (MCP_HOOK_SERVERS); else derived from the path */
-  env?: string;
-  /**
-   * Why a project's config file (a repository's .mcpx.json, docs/decisions/0015) may set it only once
-   * the user trusts that file: it runs code ("runs") or widens what runs or what decides ("widens").
-   * lib/trust/project-trust.ts withholds it from an untrusted file; absent: any file may set it.
-   */
-  trust?: "runs" | "widens";
-}
-
-// `auth` takes no setting's flag: none changes what a login does (its log lines follow logging.* from
-// the config and the environment), and a flag that is accepted and dropped is worse than none
-export type CommandName =
-  | "run"
-  | "exec"
-  | "call"
-  | "ls"
-  | "types"
-  | "settings"
-  | "hooks"
-  | "daemon"
-  | "serve"
-  | "auth"
-  | "config"
-  | "trust"
-  | "doctor"
-  | "completion";
+import { EVERY, type CommandName, type SettingDecl } from "./setting-decl.ts";
 
 /** commands that run scripts (serve and daemon: the defaults for runs whose request leaves a field out) */
 const RUNS: readonly CommandName[] = ["run", "exec", "serve", "daemon"];
-const EVERY: readonly CommandName[] = ["run", "exec", "call", "ls", "types", "settings", "hooks", "daemon", "serve", "config", "doctor"];
 /** commands through which hooks can fire (or be inspected) */
 const HOOKED: readonly CommandName[] = ["run", "exec", "call", "settings", "hooks", "daemon", "serve"];
 
@@ -447,48 +394,3 @@ export type SettingValue<P extends SettingPath> =
 
 /** reads one resolved setting, typed by its declaration (Session.get) */
 export type SettingGetter = <P extends SettingPath>(path: P) => SettingValue<P>;
-
-const BY_PATH = new Map(SETTINGS.map((s) => [s.path, s]));
-
-/** a setting's declaration by its path */
-export function declOf(path: string): SettingDecl | undefined {
-  return BY_PATH.get(path);
-}
-
-/** list-shaped kinds layer by the null-splice rule; scalars by plain precedence */
-export function isListKind(kind: SettingKind): boolean {
-  return kind === "list" || kind === "source" || kind === "json";
-}
-
-/** script.onError → MCPX_SCRIPT_ON_ERROR, unless the declaration names its own variable */
-export function envName(path: string): string {
-  return (
-    BY_PATH.get(path)?.env ??
-    "MCPX_" +
-      path
-        .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
-        .replace(/\./g, "_")
-        .toUpperCase()
-  );
-}
-
-/** the variables of secret settings: never inherited by a script (execute.ts) */
-export const SECRET_ENV_NAMES: readonly string[] = SETTINGS.filter((s) => s.secret).map((s) => envName(s.path));
-
-/** script.onError → script-on-error (the long flag, without dashes) */
-export function flagName(path: string): string {
-  return path
-    .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
-    .replace(/\./g, "-")
-    .toLowerCase();
-}
-
-/** every flag spelling of a setting, long form first */
-export function flagSpellings(decl: SettingDecl): string[] {
-  return [flagName(decl.path), ...(decl.aliases ?? [])];
-}
-
-/** `mcpx settings` takes every setting's flags, so it can show what a flag would do to a value */
-export function settingsFor(command: CommandName): SettingDecl[] {
-  return command === "settings" ? [...SETTINGS] : SETTINGS.filter((s) => (s.commands ?? EVERY).includes(command));
-}

@@ -10,7 +10,9 @@ import { spliceLayers } from "../config/null-splice.ts";
 import { suggest } from "../util/did-you-mean.ts";
 import { isPlainObject, jsonType } from "../util/json-type.ts";
 import { parseDuration } from "./duration.ts";
-import { SETTINGS, envName, isListKind, type SettingDecl } from "./registry.ts";
+import { SETTINGS } from "./registry.ts";
+import { isListKind, type SettingDecl } from "./setting-decl.ts";
+import { envName } from "./setting-names.ts";
 
 /** a setting that does not parse or cannot work: exit 2 (lib/errors/codes.ts SETTINGS) */
 export class SettingsError extends McpxError {

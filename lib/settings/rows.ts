@@ -1,7 +1,7 @@
 // One row per setting, the shape `mcpx settings` prints and /v1/settings serves: one rule for
 // secrets on both, from the registry's `secret` flag.
 
-import { envName, flagSpellings } from "./registry.ts";
+import { envName, flagSpellings } from "./setting-names.ts";
 import type { ResolvedSetting, Sourced } from "./resolve.ts";
 
 export interface SettingRow {

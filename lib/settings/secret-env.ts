@@ -1,6 +1,6 @@
 // mcpx's secrets never reach a process it starts: one function for every child's environment.
 
-import { SECRET_ENV_NAMES } from "./registry.ts";
+import { SECRET_ENV_NAMES } from "./setting-names.ts";
 
 /**
  * The variables of secret settings (the registry's `secret` rows: daemon.token, model.apiKey) stay

@@ -20,7 +20,9 @@ import type { ImportResult } from "../config/imports.ts";
 import { ConfigError } from "../config/errors.ts";
 import { locateKey, parseJsonc, type Position } from "../config/jsonc.ts";
 import type { ServerConfig } from "../config/server-config.ts";
-import { SETTINGS, settingsFor, type CommandName, type SettingDecl } from "../settings/registry.ts";
+import { SETTINGS } from "../settings/registry.ts";
+import type { CommandName, SettingDecl } from "../settings/setting-decl.ts";
+import { settingsFor } from "../settings/setting-names.ts";
 import { isPlainObject } from "../util/json-type.ts";
 import { readRecord, recordPath } from "./trust-store.ts";
 

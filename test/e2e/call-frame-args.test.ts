@@ -1,6 +1,6 @@
 // A call's arguments reach the server as the launcher's safeJson writes them, whatever the script
 // passed: the launcher writes a call frame's envelope itself and gives only the arguments to safeJson
-// (launcher/runtime.ts callFrame, docs/decisions/0011), so these pin that the frame is still the one
+// (launcher/handoff.ts callFrame, docs/decisions/0011), so these pin that the frame is still the one
 // JSON.stringify-with-replacer wrote: bigint as text, a repeated object as "[Circular]", an Error as
 // {name, message, …}, undefined and functions as JSON has them, no arguments as {}, and characters
 // outside ASCII intact. On Bun and on Deno, whose launchers share the code.

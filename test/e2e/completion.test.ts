@@ -5,7 +5,7 @@
 
 import { describe, expect, test } from "bun:test";
 import { COMMAND_DESCRIPTIONS } from "../../cmd/commands.ts";
-import { flagSpellings, settingsFor } from "../../lib/settings/registry.ts";
+import { flagSpellings, settingsFor } from "../../lib/settings/setting-names.ts";
 import { MCPX, sandbox } from "./harness.ts";
 import { expectExit, mcpx } from "./support.ts";
 

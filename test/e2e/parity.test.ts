@@ -9,7 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { join } from "node:path";
 import { AD_HOC_FLAGS, SCRIPT_FLAGS } from "../../cmd/own-flags.ts";
-import { flagName, settingsFor } from "../../lib/settings/registry.ts";
+import { flagName, settingsFor } from "../../lib/settings/setting-names.ts";
 import { MCPX, fakeServer, sandbox } from "./harness.ts";
 import { mcpx, writeConfig } from "./support.ts";
 

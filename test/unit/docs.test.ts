@@ -4,7 +4,8 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { GENERATED_BEGIN, GENERATED_END, settingsMarkdown, withGeneratedSettings } from "../../lib/settings/docs.ts";
-import { SETTINGS, envName, flagSpellings } from "../../lib/settings/registry.ts";
+import { SETTINGS } from "../../lib/settings/registry.ts";
+import { envName, flagSpellings } from "../../lib/settings/setting-names.ts";
 import { SETTINGS_DOC } from "../gen-docs.ts";
 
 describe("docs/settings.md", () => {

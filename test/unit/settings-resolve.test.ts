@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { parseCommandArgs } from "../../lib/settings/flags.ts";
-import type { SettingDecl } from "../../lib/settings/registry.ts";
+import type { SettingDecl } from "../../lib/settings/setting-decl.ts";
 import { SettingsError, resolveSettings, scalarFromText, type FlagValue, type SettingsInput } from "../../lib/settings/resolve.ts";
 import { suggest } from "../../lib/util/did-you-mean.ts";
 import { removeTempRoots, tempRoot, write } from "./temp-files.ts";
