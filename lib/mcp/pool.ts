@@ -373,16 +373,20 @@ export class Pool extends ServerEntries {
     });
     // only over mcpx's own stdio transport, whose messages are already checked for what routing them reads
     const lean = transport instanceof StdioTransport ? leanRequests(client, transport, McpError) : undefined;
-    const conn: Connection = { client, transport, outputChecks: new Map(), lean };
+    return this.startedOn(server, cfg, { client, transport, outputChecks: new Map(), lean });
+  }
+
+  /** a connection once its server answered: the start's onSuccess hooks (which may refuse it), then server.started */
+  private async startedOn(server: string, cfg: ServerConfig, conn: Connection): Promise<Connection> {
     if (this.opts.startGate) {
       try {
         // listed only if the gate asks: a call that already knows its tool (mcpx call from the
         // catalogue cache) then never waits for a tools/list
         // the tools a script can call: `_` lifecycle hook tools are never counted (as mcpx ls and mcpx_namespaces count)
-        const tools = async () => (await listingOf(conn, () => this.listAll(server, client))).filter((t) => !isHookToolName(t.name)).length;
+        const tools = async () => (await listingOf(conn, () => this.listAll(server, conn.client))).filter((t) => !isHookToolName(t.name)).length;
         await this.opts.startGate(cfg, "onSuccess", { tools });
       } catch (err) {
-        await this.stop(client);
+        await this.stop(conn.client);
         throw err;
       }
     }
@@ -420,20 +424,8 @@ export class Pool extends ServerEntries {
    * A connection in the 2026-07-28 era, through the SDK v2 client: its requests carry the `_meta`
    * envelope the SDK adds, so they do not take the lean path (which writes 2025 requests as they are).
    */
-  private async opened2026(server: string, cfg: ServerConfig, transport: Transport, v2: unknown): Promise<Connection> {
-    const client = v2 as Client;
-    const conn: Connection = { client, transport, outputChecks: new Map() };
-    if (this.opts.startGate) {
-      try {
-        const tools = async () => (await listingOf(conn, () => this.listAll(server, client))).filter((t) => !isHookToolName(t.name)).length;
-        await this.opts.startGate(cfg, "onSuccess", { tools });
-      } catch (err) {
-        await this.stop(client);
-        throw err;
-      }
-    }
-    this.opts.onEvent?.("server.started", { server });
-    return conn;
+  private opened2026(server: string, cfg: ServerConfig, transport: Transport, v2: unknown): Promise<Connection> {
+    return this.startedOn(server, cfg, { client: v2 as Client, transport, outputChecks: new Map() });
   }
 
   private async listAll(server: string, client: Client): Promise<Tool[]> {
