@@ -18,6 +18,7 @@ export type ServerConfig =
       /** the tool whose file it came from (an import kind, e.g. "cursor"); absent for mcpx's own config */
       imported?: string;
       toolFilter?: ToolFilter;
+      protocolVersion?: PinnedProtocolVersion;
     }
   | {
       name: string;
@@ -29,7 +30,16 @@ export type ServerConfig =
       /** "sse": the legacy HTTP+SSE transport ("type": "sse", or a url ending in /sse); absent: Streamable HTTP */
       transport?: "sse";
       toolFilter?: ToolFilter;
+      protocolVersion?: PinnedProtocolVersion;
     };
+
+/**
+ * The protocol revisions an entry may pin (`protocolVersion`; docs/decisions/0020): the 2025
+ * `initialize` handshake alone (no server/discover probe), or the 2026-07-28 era alone (no fallback).
+ * Absent: the era is negotiated (lib/mcp/protocol-era.ts).
+ */
+export const PINNABLE_PROTOCOL_VERSIONS = ["2025-11-25", "2026-07-28"] as const;
+type PinnedProtocolVersion = (typeof PINNABLE_PROTOCOL_VERSIONS)[number];
 
 /**
  * The tools the user turned on or off for this server (enabledTools/disabledTools; Codex's

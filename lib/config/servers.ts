@@ -14,19 +14,26 @@ import { ConfigError } from "./errors.ts";
 import { expandServer } from "./expand.ts";
 import type { Env } from "./find.ts";
 import { formatKeyPath, type Position } from "./jsonc.ts";
-import { endsInSse, type BrokenServer, type ServerConfig, type ToolFilter } from "./server-config.ts";
+import { endsInSse, PINNABLE_PROTOCOL_VERSIONS, type BrokenServer, type ServerConfig, type ToolFilter } from "./server-config.ts";
 import { closest } from "../util/did-you-mean.ts";
 import { isPlainObject } from "../util/json-type.ts";
 
 export type { BrokenServer, ServerConfig };
 
-const STDIO_KEYS = ["type", "command", "args", "env", "cwd", "enabledTools", "disabledTools"] as const;
-const HTTP_KEYS = ["type", "url", "headers", "enabledTools", "disabledTools"] as const;
+const STDIO_KEYS = ["type", "command", "args", "env", "cwd", "enabledTools", "disabledTools", "protocolVersion"] as const;
+const HTTP_KEYS = ["type", "url", "headers", "enabledTools", "disabledTools", "protocolVersion"] as const;
 const TYPES = ["stdio", "http", "streamable-http", "sse"] as const;
 
 const str = (what: string) => v.pipe(v.string(`must be a string: ${what}`), v.nonEmpty(`must not be empty: ${what}`));
 const toolNames = () =>
   v.optional(v.array(v.string("must be a string: a tool name"), 'must be an array of tool names as the server lists them, e.g. ["echo"]'));
+const protocolVersion = () =>
+  v.optional(
+    v.picklist(
+      PINNABLE_PROTOCOL_VERSIONS,
+      `must be one of ${PINNABLE_PROTOCOL_VERSIONS.map((p) => JSON.stringify(p)).join(", ")} (the protocol revision to pin; leave it out to negotiate)`,
+    ),
+  );
 const strMap = (what: string) =>
   v.optional(v.record(v.string(), v.string('must be a string (quote numbers and booleans, e.g. "8080")'), `must be an object of ${what}`), () => ({}));
 
@@ -40,6 +47,7 @@ const stdioEntry = once(() =>
     cwd: v.optional(str("the directory to start the server in")),
     enabledTools: toolNames(),
     disabledTools: toolNames(),
+    protocolVersion: protocolVersion(),
   }),
 );
 
@@ -50,6 +58,7 @@ const httpEntry = once(() =>
     headers: strMap("header names to string values"),
     enabledTools: toolNames(),
     disabledTools: toolNames(),
+    protocolVersion: protocolVersion(),
   }),
 );
 
@@ -185,11 +194,21 @@ function validateEntry(
             keys: filterKeys,
           },
         };
+  const pin = o.protocolVersion === undefined ? {} : { protocolVersion: o.protocolVersion };
   if ("command" in o) {
-    const base = { name, kind: "stdio" as const, command: o.command, args: o.args, env: o.env, origin: file, ...filter };
+    const base = { name, kind: "stdio" as const, command: o.command, args: o.args, env: o.env, origin: file, ...filter, ...pin };
     return o.cwd === undefined ? base : { ...base, cwd: o.cwd };
   }
-  return { name, kind: "http", url: o.url, headers: o.headers, origin: file, ...(o.type === "sse" ? { transport: "sse" as const } : {}), ...filter };
+  return {
+    name,
+    kind: "http",
+    url: o.url,
+    headers: o.headers,
+    origin: file,
+    ...(o.type === "sse" ? { transport: "sse" as const } : {}),
+    ...filter,
+    ...pin,
+  };
 }
 
 // Decides stdio vs http from command/url, checking "type" agrees; the failure cases are the

@@ -35,7 +35,11 @@ export const overLimitTransports = new WeakSet<Transport>();
  * itself (docs/decisions/0011). A plain { safeParse } object is the SDK's zod-v3 path (lib
  * zod-compat: no `_zod`).
  */
-export const PASS_THROUGH = { safeParse: (data: unknown) => ({ success: true as const, data }) };
+export const PASS_THROUGH = {
+  safeParse: (data: unknown) => ({ success: true as const, data }),
+  // the same for the SDK v2 client of a 2026-era connection, which takes a Standard Schema (v1 ignores it)
+  "~standard": { version: 1, vendor: "mcpx", validate: (value: unknown) => ({ value }) },
+};
 
 type AjvProvider = typeof import("@modelcontextprotocol/sdk/validation/ajv");
 let outputAjv: InstanceType<AjvProvider["AjvJsonSchemaValidator"]> | undefined;

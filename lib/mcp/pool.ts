@@ -6,6 +6,7 @@
 
 import "./zod-interpreted.ts";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { BrokenServer, ServerConfig } from "../config/servers.ts";
 import { isHookToolName } from "./tool-names.ts";
 import { filterTools } from "./tool-filter.ts";
@@ -23,6 +24,7 @@ import { legacySseStatus, serverTransport, startError } from "./server-transport
 import { ServerEntries } from "./server-entries.ts";
 import { listingOf, listTools } from "./tool-list.ts";
 import { UpstreamError } from "./upstream-error.ts";
+import { connectModern, MODERN_REVISION, readVerdict, writeVerdict, type Negotiated } from "./protocol-era.ts";
 
 export type { CallResult, Tool };
 
@@ -34,6 +36,8 @@ export interface PoolOptions {
   startTimeoutMs: number;
   /** mcp.maxMessage: the stdio read limit for one message from a server */
   maxMessageBytes: number;
+  /** where each entry's protocol era verdict is remembered (lib/mcp/protocol-era.ts eraDir); undefined: probed at every start */
+  eraDir?: string;
   /** where OAuth logins are stored (lib/mcp/oauth/store.ts authDir); undefined: HTTP servers get no OAuth */
   authDir?: string;
   /** the environment a stdio server inherits before its own `env` (see docs/decisions/0002) */
@@ -300,11 +304,14 @@ export class Pool extends ServerEntries {
     return o && this.conns.get(server) === o.p ? o.conn : undefined;
   }
 
-  /** @param legacy the retry over legacy SSE after a Streamable HTTP 404/405: its config, and what the first attempt was told */
-  private async open(server: string, legacy?: { cfg: ServerConfig; first: string }): Promise<Connection> {
+  /**
+   * @param legacy the retry over legacy SSE after a Streamable HTTP 404/405: its config, and what the first attempt was told
+   * @param probed the restart after the probe ended the server's connection: the 2025 handshake alone, without a probe
+   */
+  private async open(server: string, legacy?: { cfg: ServerConfig; first: string }, probed = false): Promise<Connection> {
     const cfg = legacy?.cfg ?? this.entry(server);
-    // the retry is the same start: its before hooks have run
-    if (!legacy) await this.opts.startGate?.(cfg, "before", {});
+    // a retry is the same start: its before hooks have run
+    if (!legacy && !probed) await this.opts.startGate?.(cfg, "before", {});
     const transport = await serverTransport(cfg, this.opts);
     let client: Client | undefined;
     transport.onclose = () => {
@@ -325,6 +332,14 @@ export class Pool extends ServerEntries {
     const spawning = transport instanceof StdioTransport ? transport.start() : undefined;
     spawning?.catch(() => {});
     trace(`${server}: spawned`);
+    const negotiated = probed ? undefined : await this.negotiate(server, cfg, transport);
+    if (negotiated?.era === "modern") return this.opened2026(server, cfg, transport, negotiated.client);
+    if (negotiated?.closed) {
+      // the server ended its connection at the probe (some 2025 servers exit on any request before
+      // initialize): it is a 2025 server, started again for the handshake once
+      await transport.close().catch(() => {});
+      return this.open(server, legacy, true);
+    }
     const [{ Client }, ajv] = await Promise.all([import("@modelcontextprotocol/sdk/client/index.js"), import("@modelcontextprotocol/sdk/validation/ajv")]);
     trace(`${server}: sdk loaded`);
     client = new Client({ name: "mcpx", version: VERSION }, { capabilities: {}, jsonSchemaValidator: outputValidator(ajv) });
@@ -332,6 +347,7 @@ export class Pool extends ServerEntries {
     try {
       await connecting;
       trace(`${server}: initialized`);
+      if ((negotiated || probed) && this.opts.eraDir) writeVerdict(this.opts.eraDir, cfg, { era: "legacy" });
     } catch (err) {
       await this.stop(client);
       const status = legacySseStatus(cfg, err);
@@ -357,21 +373,59 @@ export class Pool extends ServerEntries {
     });
     // only over mcpx's own stdio transport, whose messages are already checked for what routing them reads
     const lean = transport instanceof StdioTransport ? leanRequests(client, transport, McpError) : undefined;
-    const conn: Connection = { client, transport, outputChecks: new Map(), lean };
+    return this.startedOn(server, cfg, { client, transport, outputChecks: new Map(), lean });
+  }
+
+  /** a connection once its server answered: the start's onSuccess hooks (which may refuse it), then server.started */
+  private async startedOn(server: string, cfg: ServerConfig, conn: Connection): Promise<Connection> {
     if (this.opts.startGate) {
       try {
         // listed only if the gate asks: a call that already knows its tool (mcpx call from the
         // catalogue cache) then never waits for a tools/list
         // the tools a script can call: `_` lifecycle hook tools are never counted (as mcpx ls and mcpx_namespaces count)
-        const tools = async () => (await listingOf(conn, () => this.listAll(server, client))).filter((t) => !isHookToolName(t.name)).length;
+        const tools = async () => (await listingOf(conn, () => this.listAll(server, conn.client))).filter((t) => !isHookToolName(t.name)).length;
         await this.opts.startGate(cfg, "onSuccess", { tools });
       } catch (err) {
-        await this.stop(client);
+        await this.stop(conn.client);
         throw err;
       }
     }
     this.opts.onEvent?.("server.started", { server });
     return conn;
+  }
+
+  /**
+   * The 2026-07-28 era for an entry that pins it, was found to speak it, or has no verdict yet (a stdio
+   * server: it is probed with server/discover on its own connection; docs/decisions/0020). Undefined:
+   * the 2025 handshake as ever, with no probe. A "legacy" answer is a server that offered no 2026
+   * revision; its verdict is remembered once its initialize succeeds.
+   */
+  private async negotiate(server: string, cfg: ServerConfig, transport: Transport): Promise<Negotiated | undefined> {
+    const pin = cfg.protocolVersion;
+    if (pin === "2025-11-25") return undefined;
+    const remembered = this.opts.eraDir === undefined ? undefined : readVerdict(this.opts.eraDir, cfg);
+    if (remembered?.era === "legacy" && pin === undefined) return undefined;
+    const prior = remembered?.era === "modern" ? remembered.discover : undefined;
+    if (pin === undefined && !prior && cfg.kind !== "stdio") return undefined;
+    try {
+      const negotiated = await connectModern(transport, { timeoutMs: this.opts.startTimeoutMs, pinned: pin === MODERN_REVISION, ...(prior ? { prior } : {}) });
+      trace(`${server}: era ${negotiated.era}`);
+      if (negotiated.era === "modern" && !prior && this.opts.eraDir) writeVerdict(this.opts.eraDir, cfg, { era: "modern", discover: negotiated.discover });
+      return negotiated;
+    } catch (err) {
+      await transport.close().catch(() => {});
+      const error = await startError(server, cfg, err, transport, { startTimeoutMs: this.opts.startTimeoutMs });
+      await this.opts.startGate?.(cfg, "onError", { error });
+      throw error;
+    }
+  }
+
+  /**
+   * A connection in the 2026-07-28 era, through the SDK v2 client: its requests carry the `_meta`
+   * envelope the SDK adds, so they do not take the lean path (which writes 2025 requests as they are).
+   */
+  private opened2026(server: string, cfg: ServerConfig, transport: Transport, v2: unknown): Promise<Connection> {
+    return this.startedOn(server, cfg, { client: v2 as Client, transport, outputChecks: new Map() });
   }
 
   private async listAll(server: string, client: Client): Promise<Tool[]> {

@@ -13,6 +13,8 @@ import { writeCachedTools } from "../mcp/tool-list-cache.ts";
 import { Pool } from "../mcp/pool.ts";
 import { UpstreamError } from "../mcp/upstream-error.ts";
 import { authDir } from "../mcp/oauth/store.ts";
+import { eraDir } from "../mcp/protocol-era.ts";
+import { stateDir } from "../paths/dirs.ts";
 import type { Sourced } from "../settings/resolve.ts";
 import { loadPlugins } from "../plugins/load.ts";
 import type { Plugin } from "../plugins/manifest.ts";
@@ -85,6 +87,7 @@ export function openEngine(session: Session, opts: EngineOptions): Engine {
     maxMessageBytes: session.get("mcp.maxMessage"),
     baseEnv: session.env,
     authDir: authDir(session.env),
+    eraDir: eraDir(stateDir(session.env)),
     broken: { ...session.config.broken, ...Object.fromEntries(untrusted.map((u) => [u.name, u])) },
     onTools: (server, tools) => {
       if (!toolsChecked.has(server)) {

@@ -63,6 +63,8 @@ describe("MCPX_TRACE", () => {
     const first = ["main: call", "command loaded", "config", "engine"];
     const firstEnd = [
       "fake: spawned",
+      // the first start of an entry with no era verdict probes it (docs/decisions/0020); the next does not
+      "fake: era legacy",
       "fake: sdk loaded",
       "argument checker warm",
       "fake: initialized",

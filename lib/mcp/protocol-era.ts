@@ -1,0 +1,105 @@
+// Which protocol era a server is spoken to in (docs/decisions/0020-protocol-eras.md): the 2025 era
+// (`initialize`, the SDK v1 client mcpx has always used, byte for byte) or the 2026-07-28 era (no
+// `initialize`: `server/discover` and a `_meta` envelope on every request, the SDK v2 client). An
+// entry's `protocolVersion` pins it; otherwise the verdict remembered for the entry decides; otherwise
+// the SDK v2 client probes with `server/discover` on the server's own transport, and a server that
+// offers no 2026 revision is spoken to with `initialize` on the same connection (no second spawn).
+// The verdict is remembered in the state directory per entry, keyed by what starts it, so a stdio
+// server started for one command does not pay the probe each time.
+
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Client as V2Client, DiscoverResult } from "@modelcontextprotocol/client";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { ServerConfig } from "../config/servers.ts";
+import { sha256 } from "../paths/content-file.ts";
+import { stableStringify } from "../util/stable-json.ts";
+import { VERSION } from "../version.ts";
+
+/** the 2026 revision mcpx speaks */
+export const MODERN_REVISION = "2026-07-28";
+
+/** what is remembered of one entry's negotiation */
+export type Verdict = { era: "legacy" } | { era: "modern"; discover: DiscoverResult };
+
+/**
+ * How long the first contact's probe waits for an answer before taking a silent stdio server for a
+ * 2025 one (the SDK's rule: a 2025 server may never answer an unknown request before `initialize`).
+ * Its own bound, not mcp.startTimeout: `initialize` then still gets the whole start timeout.
+ */
+const PROBE_TIMEOUT_MS = 5000;
+
+/** the file of an entry's verdict: the hash of what starts it (not its origin), so an edited entry is probed afresh */
+function verdictFile(dir: string, cfg: ServerConfig): string {
+  const { origin: _o, toolFilter: _f, imported: _i, protocolVersion: _p, ...identity } = cfg;
+  return join(dir, `${sha256(stableStringify(identity)).slice(0, 24)}.json`);
+}
+
+/** the state directory's folder of verdicts */
+export function eraDir(stateDir: string): string {
+  return join(stateDir, "protocol-eras");
+}
+
+export function readVerdict(dir: string, cfg: ServerConfig): Verdict | undefined {
+  try {
+    const v = JSON.parse(readFileSync(verdictFile(dir, cfg), "utf8")) as { era?: unknown; discover?: unknown };
+    if (v.era === "legacy") return { era: "legacy" };
+    if (v.era === "modern" && v.discover && typeof v.discover === "object") return { era: "modern", discover: v.discover as DiscoverResult };
+  } catch {}
+  return undefined;
+}
+
+/** remembers a verdict; a state directory that cannot be written only costs the next start a probe */
+export function writeVerdict(dir: string, cfg: ServerConfig, verdict: Verdict): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(verdictFile(dir, cfg), JSON.stringify({ server: cfg.name, ...verdict, storedAt: new Date().toISOString() }));
+  } catch {}
+}
+
+/**
+ * The transport as the probe sees it: everything is the transport's, but a close the SDK makes when
+ * the probe finds no 2026 revision is not carried out, so the 2025 handshake can follow on the same
+ * connection (the process, for stdio, is not spent). Once `keep()` is called closes go through.
+ */
+function probeView(transport: Transport): { view: Transport; keep(): void } {
+  let probing = true;
+  const view = new Proxy(transport, {
+    get(target, key) {
+      if (key === "close" && probing) return async () => {};
+      const value = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+    set(target, key, value) {
+      return Reflect.set(target, key, value, target);
+    },
+  });
+  return { view, keep: () => (probing = false) };
+}
+
+/** a connected SDK v2 client in the 2026 era, or why the server is to be spoken to in the 2025 era */
+export type Negotiated = { era: "modern"; client: V2Client; discover: DiscoverResult } | { era: "legacy"; closed: boolean; error: unknown };
+
+/**
+ * Connects the SDK v2 client in the 2026 era: from a remembered (or pinned) verdict's advertisement
+ * without a round trip, or by probing. A pin never falls back: its failure is thrown. Without a pin a
+ * server that offers no 2026 revision gives "legacy" (with `closed` when the probe ended its connection).
+ */
+export async function connectModern(transport: Transport, opts: { timeoutMs: number; prior?: DiscoverResult; pinned: boolean }): Promise<Negotiated> {
+  const { Client, SdkError, SdkErrorCode } = await import("@modelcontextprotocol/client");
+  const client = new Client(
+    { name: "mcpx", version: VERSION },
+    { capabilities: {}, versionNegotiation: { mode: { pin: MODERN_REVISION }, probe: { timeoutMs: Math.min(PROBE_TIMEOUT_MS, opts.timeoutMs) } } },
+  );
+  const { view, keep } = probeView(transport);
+  try {
+    await client.connect(view as never, { timeout: opts.timeoutMs, ...(opts.prior ? { prior: { kind: "modern", discover: opts.prior } } : {}) });
+  } catch (error) {
+    keep();
+    const refused = error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed;
+    if (opts.pinned || !refused) throw error;
+    return { era: "legacy", closed: /closed/.test(String((error as Error).message)), error };
+  }
+  keep();
+  return { era: "modern", client, discover: client.getDiscoverResult()! };
+}
