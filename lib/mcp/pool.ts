@@ -7,7 +7,7 @@
 import "./zod-interpreted.ts";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { BrokenServer, ServerConfig } from "../config/servers.ts";
+import type { ServerConfig } from "../config/servers.ts";
 import { isHookToolName } from "./tool-names.ts";
 import { filterTools } from "./tool-filter.ts";
 import type { CallResult, Tool } from "./tool.ts";
@@ -24,39 +24,10 @@ import { legacySseStatus, serverTransport, startError } from "./server-transport
 import { ServerEntries } from "./server-entries.ts";
 import { listingOf, listTools } from "./tool-list.ts";
 import { UpstreamError } from "./upstream-error.ts";
-import { connectModern, MODERN_REVISION, readVerdict, writeVerdict, type Negotiated } from "./protocol-era.ts";
+import { negotiateEra, writeVerdict } from "./protocol-era.ts";
+import type { PoolOptions } from "./pool-options.ts";
 
 export type { CallResult, Tool };
-
-export interface PoolOptions {
-  /** where server stderr and lifecycle notes go */
-  log(level: "debug" | "info" | "warn" | "error", message: string): void;
-  callTimeoutMs: number;
-  /** mcp.startTimeout: spawn (or connect) to initialize answered */
-  startTimeoutMs: number;
-  /** mcp.maxMessage: the stdio read limit for one message from a server */
-  maxMessageBytes: number;
-  /** where each entry's protocol era verdict is remembered (lib/mcp/protocol-era.ts eraDir); undefined: probed at every start */
-  eraDir?: string;
-  /** where OAuth logins are stored (lib/mcp/oauth/store.ts authDir); undefined: HTTP servers get no OAuth */
-  authDir?: string;
-  /** the environment a stdio server inherits before its own `env` (see docs/decisions/0002) */
-  baseEnv: Record<string, string | undefined>;
-  /**
-   * the server.start point: called with "before" (throw to refuse the start), then "onSuccess"
-   * (throw to refuse the started server) with `tools`, which lists the server's tools and gives
-   * their count when a hook's payload needs it, or "onError" with the error
-   */
-  startGate?(server: ServerConfig, phase: "before" | "onSuccess" | "onError", info: { tools?: () => Promise<number>; error?: Error }): Promise<void>;
-  /** lifecycle events for the bus: server.started, server.stopped, tools.changed */
-  onEvent?(kind: "server.started" | "server.stopped" | "tools.changed", data: Record<string, unknown>): void;
-  /** a tool's notifications/progress during a call (a status line shows it); undefined once the call ends */
-  onProgress?(server: string, tool: string, progress: { progress: number; total?: number; message?: string } | undefined): void;
-  /** told each time a server's tool list is read (the catalogue cache keeps it) */
-  onTools?(server: string, tools: Tool[]): void;
-  /** configured entries that cannot be used: a script sees their namespaces, and using one is the error */
-  broken?: Readonly<Record<string, BrokenServer>>;
-}
 
 export class Pool extends ServerEntries {
   private readonly conns = new Map<string, Promise<Connection>>();
@@ -332,7 +303,7 @@ export class Pool extends ServerEntries {
     const spawning = transport instanceof StdioTransport ? transport.start() : undefined;
     spawning?.catch(() => {});
     trace(`${server}: spawned`);
-    const negotiated = probed ? undefined : await this.negotiate(server, cfg, transport);
+    const negotiated = probed ? undefined : await negotiateEra(server, cfg, transport, this.opts);
     if (negotiated?.era === "modern") return this.opened2026(server, cfg, transport, negotiated.client);
     if (negotiated?.closed) {
       // the server ended its connection at the probe (some 2025 servers exit on any request before
@@ -392,32 +363,6 @@ export class Pool extends ServerEntries {
     }
     this.opts.onEvent?.("server.started", { server });
     return conn;
-  }
-
-  /**
-   * The 2026-07-28 era for an entry that pins it, was found to speak it, or has no verdict yet (a stdio
-   * server: it is probed with server/discover on its own connection; docs/decisions/0020). Undefined:
-   * the 2025 handshake as ever, with no probe. A "legacy" answer is a server that offered no 2026
-   * revision; its verdict is remembered once its initialize succeeds.
-   */
-  private async negotiate(server: string, cfg: ServerConfig, transport: Transport): Promise<Negotiated | undefined> {
-    const pin = cfg.protocolVersion;
-    if (pin === "2025-11-25") return undefined;
-    const remembered = this.opts.eraDir === undefined ? undefined : readVerdict(this.opts.eraDir, cfg);
-    if (remembered?.era === "legacy" && pin === undefined) return undefined;
-    const prior = remembered?.era === "modern" ? remembered.discover : undefined;
-    if (pin === undefined && !prior && cfg.kind !== "stdio") return undefined;
-    try {
-      const negotiated = await connectModern(transport, { timeoutMs: this.opts.startTimeoutMs, pinned: pin === MODERN_REVISION, ...(prior ? { prior } : {}) });
-      trace(`${server}: era ${negotiated.era}`);
-      if (negotiated.era === "modern" && !prior && this.opts.eraDir) writeVerdict(this.opts.eraDir, cfg, { era: "modern", discover: negotiated.discover });
-      return negotiated;
-    } catch (err) {
-      await transport.close().catch(() => {});
-      const error = await startError(server, cfg, err, transport, { startTimeoutMs: this.opts.startTimeoutMs });
-      await this.opts.startGate?.(cfg, "onError", { error });
-      throw error;
-    }
   }
 
   /**

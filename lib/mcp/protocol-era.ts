@@ -15,9 +15,12 @@ import type { ServerConfig } from "../config/servers.ts";
 import { sha256 } from "../paths/content-file.ts";
 import { stableStringify } from "../util/stable-json.ts";
 import { VERSION } from "../version.ts";
+import type { PoolOptions } from "./pool-options.ts";
+import { startError } from "./server-transport.ts";
+import { trace } from "../util/trace.ts";
 
 /** the 2026 revision mcpx speaks */
-export const MODERN_REVISION = "2026-07-28";
+const MODERN_REVISION = "2026-07-28";
 
 /** what is remembered of one entry's negotiation */
 export type Verdict = { era: "legacy" } | { era: "modern"; discover: DiscoverResult };
@@ -40,7 +43,7 @@ export function eraDir(stateDir: string): string {
   return join(stateDir, "protocol-eras");
 }
 
-export function readVerdict(dir: string, cfg: ServerConfig): Verdict | undefined {
+function readVerdict(dir: string, cfg: ServerConfig): Verdict | undefined {
   try {
     const v = JSON.parse(readFileSync(verdictFile(dir, cfg), "utf8")) as { era?: unknown; discover?: unknown };
     if (v.era === "legacy") return { era: "legacy" };
@@ -85,7 +88,7 @@ export type Negotiated = { era: "modern"; client: V2Client; discover: DiscoverRe
  * without a round trip, or by probing. A pin never falls back: its failure is thrown. Without a pin a
  * server that offers no 2026 revision gives "legacy" (with `closed` when the probe ended its connection).
  */
-export async function connectModern(transport: Transport, opts: { timeoutMs: number; prior?: DiscoverResult; pinned: boolean }): Promise<Negotiated> {
+async function connectModern(transport: Transport, opts: { timeoutMs: number; prior?: DiscoverResult; pinned: boolean }): Promise<Negotiated> {
   const { Client, SdkError, SdkErrorCode } = await import("@modelcontextprotocol/client");
   const client = new Client(
     { name: "mcpx", version: VERSION },
@@ -102,4 +105,35 @@ export async function connectModern(transport: Transport, opts: { timeoutMs: num
   }
   keep();
   return { era: "modern", client, discover: client.getDiscoverResult()! };
+}
+
+/**
+ * The 2026-07-28 era for an entry that pins it, was found to speak it, or has no verdict yet (a stdio
+ * server: it is probed with server/discover on its own connection; docs/decisions/0020). Undefined:
+ * the 2025 handshake as ever, with no probe. A "legacy" answer is a server that offered no 2026
+ * revision; its verdict is remembered once its initialize succeeds.
+ */
+export async function negotiateEra(
+  server: string,
+  cfg: ServerConfig,
+  transport: Transport,
+  opts: Pick<PoolOptions, "eraDir" | "startTimeoutMs" | "startGate">,
+): Promise<Negotiated | undefined> {
+  const pin = cfg.protocolVersion;
+  if (pin === "2025-11-25") return undefined;
+  const remembered = opts.eraDir === undefined ? undefined : readVerdict(opts.eraDir, cfg);
+  if (remembered?.era === "legacy" && pin === undefined) return undefined;
+  const prior = remembered?.era === "modern" ? remembered.discover : undefined;
+  if (pin === undefined && !prior && cfg.kind !== "stdio") return undefined;
+  try {
+    const negotiated = await connectModern(transport, { timeoutMs: opts.startTimeoutMs, pinned: pin === MODERN_REVISION, ...(prior ? { prior } : {}) });
+    trace(`${server}: era ${negotiated.era}`);
+    if (negotiated.era === "modern" && !prior && opts.eraDir) writeVerdict(opts.eraDir, cfg, { era: "modern", discover: negotiated.discover });
+    return negotiated;
+  } catch (err) {
+    await transport.close().catch(() => {});
+    const error = await startError(server, cfg, err, transport, { startTimeoutMs: opts.startTimeoutMs });
+    await opts.startGate?.(cfg, "onError", { error });
+    throw error;
+  }
 }

@@ -1,0 +1,35 @@
+// What a Pool is made with (pool.ts): its limits, where it keeps what it remembers, and the hooks
+// and listeners the engine wires to it (lib/session/engine.ts).
+
+import type { BrokenServer, ServerConfig } from "../config/servers.ts";
+import type { Tool } from "./tool.ts";
+
+export interface PoolOptions {
+  /** where server stderr and lifecycle notes go */
+  log(level: "debug" | "info" | "warn" | "error", message: string): void;
+  callTimeoutMs: number;
+  /** mcp.startTimeout: spawn (or connect) to initialize answered */
+  startTimeoutMs: number;
+  /** mcp.maxMessage: the stdio read limit for one message from a server */
+  maxMessageBytes: number;
+  /** where each entry's protocol era verdict is remembered (lib/mcp/protocol-era.ts eraDir); undefined: probed at every start */
+  eraDir?: string;
+  /** where OAuth logins are stored (lib/mcp/oauth/store.ts authDir); undefined: HTTP servers get no OAuth */
+  authDir?: string;
+  /** the environment a stdio server inherits before its own `env` (see docs/decisions/0002) */
+  baseEnv: Record<string, string | undefined>;
+  /**
+   * the server.start point: called with "before" (throw to refuse the start), then "onSuccess"
+   * (throw to refuse the started server) with `tools`, which lists the server's tools and gives
+   * their count when a hook's payload needs it, or "onError" with the error
+   */
+  startGate?(server: ServerConfig, phase: "before" | "onSuccess" | "onError", info: { tools?: () => Promise<number>; error?: Error }): Promise<void>;
+  /** lifecycle events for the bus: server.started, server.stopped, tools.changed */
+  onEvent?(kind: "server.started" | "server.stopped" | "tools.changed", data: Record<string, unknown>): void;
+  /** a tool's notifications/progress during a call (a status line shows it); undefined once the call ends */
+  onProgress?(server: string, tool: string, progress: { progress: number; total?: number; message?: string } | undefined): void;
+  /** told each time a server's tool list is read (the catalogue cache keeps it) */
+  onTools?(server: string, tools: Tool[]): void;
+  /** configured entries that cannot be used: a script sees their namespaces, and using one is the error */
+  broken?: Readonly<Record<string, BrokenServer>>;
+}
