@@ -23,12 +23,15 @@ import { legacySseStatus, serverTransport, startError } from "./server-transport
 import { ServerEntries } from "./server-entries.ts";
 import { listingOf, listTools } from "./tool-list.ts";
 import { UpstreamError } from "./upstream-error.ts";
+import { mcpLevelOf, serverLogOf, serverLogText, type CallNotes, type Progress, type ServerLog } from "./server-notes.ts";
 
 export type { CallResult, Tool };
 
 export interface PoolOptions {
-  /** where server stderr and lifecycle notes go */
-  log(level: "debug" | "info" | "warn" | "error", message: string): void;
+  /** where server stderr, lifecycle notes and a server's logs that no run takes go; `source`: the server a log came from */
+  log(level: "debug" | "info" | "warn" | "error", message: string, source?: string): void;
+  /** logging.level: what each server that declares logging is asked for (logging/setLevel) */
+  logLevel?: "debug" | "info" | "warn" | "error" | "silent";
   callTimeoutMs: number;
   /** mcp.startTimeout: spawn (or connect) to initialize answered */
   startTimeoutMs: number;
@@ -46,8 +49,11 @@ export interface PoolOptions {
   startGate?(server: ServerConfig, phase: "before" | "onSuccess" | "onError", info: { tools?: () => Promise<number>; error?: Error }): Promise<void>;
   /** lifecycle events for the bus: server.started, server.stopped, tools.changed */
   onEvent?(kind: "server.started" | "server.stopped" | "tools.changed", data: Record<string, unknown>): void;
-  /** a tool's notifications/progress during a call (a status line shows it); undefined once the call ends */
-  onProgress?(server: string, tool: string, progress: { progress: number; total?: number; message?: string } | undefined): void;
+  /**
+   * a tool's notifications/progress during a call (a status line shows it); undefined once the call
+   * ends. Given only where it is shown: a call asks for progress only where someone takes it
+   */
+  onProgress?(server: string, tool: string, progress: Progress | undefined): void;
   /** told each time a server's tool list is read (the catalogue cache keeps it) */
   onTools?(server: string, tools: Tool[]): void;
   /** configured entries that cannot be used: a script sees their namespaces, and using one is the error */
@@ -63,6 +69,8 @@ export class Pool extends ServerEntries {
   private readonly busy = new Map<string, number>();
   /** servers being stopped (a dropped server is no longer in conns): close() waits for them too */
   private readonly stopping = new Set<Promise<void>>();
+  /** the runs that called each server and are still going: its logs go to them (server-notes.ts) */
+  private readonly listeners = new Map<string, Set<CallNotes>>();
 
   constructor(
     servers: Readonly<Record<string, ServerConfig>>,
@@ -110,6 +118,7 @@ export class Pool extends ServerEntries {
    * The one way a tools/call goes upstream, reachable only through the SEND_TOOLS_CALL capability that
    * only the gate's call point holds (lib/mcp/upstream-call.ts): nothing else can send one.
    * @param keepOnTimeout hook tools: a single timeout must not restart the server (design §5)
+   * @param notes the run's: where the server's logs and the call's progress go, and its end, which cancels the call
    */
   [SEND_TOOLS_CALL](
     server: string,
@@ -117,9 +126,12 @@ export class Pool extends ServerEntries {
     args: Record<string, unknown>,
     timeoutMs = this.opts.callTimeoutMs,
     keepOnTimeout = false,
+    notes?: CallNotes,
   ): Promise<CallResult> {
+    if (notes) this.listen(server, notes);
     const calling =
-      this.callNow(server, tool, args, timeoutMs, keepOnTimeout) ?? this.inUse(server, () => this.callOn(server, tool, args, timeoutMs, keepOnTimeout));
+      this.callNow(server, tool, args, timeoutMs, keepOnTimeout, notes) ??
+      this.inUse(server, () => this.callOn(server, tool, args, timeoutMs, keepOnTimeout, notes));
     return this.opts.onProgress ? calling.finally(() => this.opts.onProgress!(server, tool, undefined)) : calling;
   }
 
@@ -147,18 +159,25 @@ export class Pool extends ServerEntries {
    * (docs/decisions/0011); the server is busy, and then used, exactly as inUse counts it. Undefined
    * sends the call the usual way.
    */
-  private callNow(server: string, tool: string, args: Record<string, unknown>, timeoutMs: number, keepOnTimeout: boolean): Promise<CallResult> | undefined {
+  private callNow(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    timeoutMs: number,
+    keepOnTimeout: boolean,
+    notes: CallNotes | undefined,
+  ): Promise<CallResult> | undefined {
     const conn = this.openNow(server);
     if (!conn?.lean || conn.outputChecks.get(tool) !== null) return undefined;
     const idle = this.busyWith(server);
-    const onprogress = this.progressOf(server, tool);
-    return conn.lean("tools/call", { name: tool, arguments: args }, timeoutMs, onprogress).then(
+    const onprogress = this.progressOf(server, tool, notes);
+    return conn.lean("tools/call", { name: tool, arguments: args }, timeoutMs, onprogress, notes).then(
       (result) => {
-        if (!isPlainObject(result)) return this.callFailed(conn, server, tool, notAResult(tool, result), timeoutMs, keepOnTimeout).finally(idle);
+        if (!isPlainObject(result)) return this.callFailed(conn, server, tool, notAResult(tool, result), timeoutMs, keepOnTimeout, notes).finally(idle);
         idle();
         return result as CallResult;
       },
-      (err) => this.callFailed(conn, server, tool, err, timeoutMs, keepOnTimeout).finally(idle),
+      (err) => this.callFailed(conn, server, tool, err, timeoutMs, keepOnTimeout, notes).finally(idle),
     );
   }
 
@@ -172,10 +191,44 @@ export class Pool extends ServerEntries {
     }
   }
 
-  /** a call's notifications/progress, for opts.onProgress (a status line); undefined when nobody listens */
-  private progressOf(server: string, tool: string): ((p: { progress: number; total?: number; message?: string }) => void) | undefined {
-    const onProgress = this.opts.onProgress;
-    return onProgress && ((p) => onProgress(server, tool, p));
+  /**
+   * a call's notifications/progress, for opts.onProgress (a status line) and the run's progress frames;
+   * undefined when nobody takes them, and then no progressToken is sent
+   */
+  private progressOf(server: string, tool: string, notes: CallNotes | undefined): ((p: Progress) => void) | undefined {
+    const shown = this.opts.onProgress;
+    if (!notes) return shown && ((p) => shown(server, tool, p));
+    return (p) => {
+      shown?.(server, tool, p);
+      notes.progress(server, tool, p);
+    };
+  }
+
+  /** the run takes the server's logs from now until it ends, when its calls still in flight are cancelled */
+  private listen(server: string, notes: CallNotes): void {
+    let runs = this.listeners.get(server);
+    if (runs?.has(notes)) return;
+    if (!runs) {
+      runs = new Set();
+      this.listeners.set(server, runs);
+    }
+    runs.add(notes);
+    notes.signal.addEventListener(
+      "abort",
+      () => {
+        this.listeners.get(server)?.delete(notes);
+        // the SDK's own requests (a server without the lean path) were given the signal itself
+        this.openNow(server)?.lean?.cancel(notes, "the run ended");
+      },
+      { once: true },
+    );
+  }
+
+  /** a server's notifications/message: to the runs that called it, or to the process's log when none is going */
+  private serverLog(l: ServerLog): void {
+    const runs = this.listeners.get(l.server);
+    if (runs?.size) for (const run of runs) run.log(l);
+    else this.opts.log(l.level, serverLogText(l), l.server);
   }
 
   /** counts the server as busy (and used now) until the function it gives back is called */
@@ -188,7 +241,14 @@ export class Pool extends ServerEntries {
     };
   }
 
-  private async callOn(server: string, tool: string, args: Record<string, unknown>, timeoutMs: number, keepOnTimeout: boolean): Promise<CallResult> {
+  private async callOn(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    timeoutMs: number,
+    keepOnTimeout: boolean,
+    notes: CallNotes | undefined,
+  ): Promise<CallResult> {
     // an open connection and a tool called before are used as they are: no promise turn to wait for either
     const conn = this.openNow(server) ?? (await this.connect(server));
     try {
@@ -196,23 +256,33 @@ export class Pool extends ServerEntries {
       const known = conn.outputChecks.get(tool);
       const check = known !== undefined ? known : await outputCheck(conn, tool);
       const params = { name: tool, arguments: args };
-      const onprogress = this.progressOf(server, tool);
+      const onprogress = this.progressOf(server, tool, notes);
       const result = conn.lean
-        ? await conn.lean("tools/call", params, timeoutMs, onprogress)
+        ? await conn.lean("tools/call", params, timeoutMs, onprogress, notes)
         : ((await conn.client.request({ method: "tools/call", params }, PASS_THROUGH as never, {
             timeout: timeoutMs,
             ...(onprogress ? { onprogress } : {}),
+            // the SDK tells the server with notifications/cancelled when the run's end aborts it
+            ...(notes ? { signal: notes.signal } : {}),
           })) as unknown);
       if (!isPlainObject(result)) throw notAResult(tool, result);
       if (check) await checkOutput(tool, result as CallResult, check);
       return result as CallResult;
     } catch (err) {
-      return this.callFailed(conn, server, tool, err, timeoutMs, keepOnTimeout);
+      return this.callFailed(conn, server, tool, err, timeoutMs, keepOnTimeout, notes);
     }
   }
 
   /** a failed tools/call, said as the UpstreamError its cause calls for (call-failure.ts); a server that hung or closed is dropped */
-  private async callFailed(conn: Connection, server: string, tool: string, cause: unknown, timeoutMs: number, keepOnTimeout: boolean): Promise<never> {
+  private async callFailed(
+    conn: Connection,
+    server: string,
+    tool: string,
+    cause: unknown,
+    timeoutMs: number,
+    keepOnTimeout: boolean,
+    notes?: CallNotes,
+  ): Promise<never> {
     const failed = await failedCall(
       {
         server,
@@ -222,6 +292,7 @@ export class Pool extends ServerEntries {
         maxMessageBytes: this.opts.maxMessageBytes,
         overLimit: overLimitTransports.has(conn.transport),
         closed: closedTransports.has(conn.transport),
+        cancelled: notes?.signal.aborted,
       },
       cause,
     );
@@ -325,9 +396,15 @@ export class Pool extends ServerEntries {
     const spawning = transport instanceof StdioTransport ? transport.start() : undefined;
     spawning?.catch(() => {});
     trace(`${server}: spawned`);
-    const [{ Client }, ajv] = await Promise.all([import("@modelcontextprotocol/sdk/client/index.js"), import("@modelcontextprotocol/sdk/validation/ajv")]);
+    const [{ Client }, ajv, { McpError, ToolListChangedNotificationSchema, LoggingMessageNotificationSchema }] = await Promise.all([
+      import("@modelcontextprotocol/sdk/client/index.js"),
+      import("@modelcontextprotocol/sdk/validation/ajv"),
+      import("@modelcontextprotocol/sdk/types.js"),
+    ]);
     trace(`${server}: sdk loaded`);
     client = new Client({ name: "mcpx", version: VERSION }, { capabilities: {}, jsonSchemaValidator: outputValidator(ajv) });
+    // before initialize: a server may log as soon as it is initialized
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => this.serverLog(serverLogOf(server, n.params)));
     const connecting = client.connect(transport, { timeout: this.opts.startTimeoutMs });
     try {
       await connecting;
@@ -345,7 +422,11 @@ export class Pool extends ServerEntries {
       await this.opts.startGate?.(cfg, "onError", { error });
       throw error;
     }
-    const { McpError, ToolListChangedNotificationSchema } = await import("@modelcontextprotocol/sdk/types.js");
+    // not awaited: the server reads it before any request sent after it, and a one-shot call waits for no extra round trip
+    if (client.getServerCapabilities()?.logging && this.opts.logLevel)
+      client
+        .setLoggingLevel(mcpLevelOf(this.opts.logLevel))
+        .catch((e: unknown) => this.opts.log("debug", `${server}: logging/setLevel failed: ${(e as Error).message}`));
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       const c = await this.conns.get(server);
       if (c) {
