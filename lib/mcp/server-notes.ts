@@ -51,6 +51,11 @@ export function serverLogOf(server: string, params: { level?: unknown; logger?: 
   return typeof params.logger === "string" ? { server, level, message, logger: params.logger } : { server, level, message };
 }
 
+/** a call's progress as one line's text (the status line, an mcpx_exec client's progress note): `fake.build: 40% step 2` */
+export function progressText(server: string, tool: string, p: Progress): string {
+  return `${server}.${tool}: ${p.total ? `${Math.round((p.progress / p.total) * 100)}%` : p.progress}${p.message ? ` ${p.message}` : ""}`;
+}
+
 /** a ServerLog as one line's text: the logger first, where the server named one */
 export function serverLogText(l: { message: string; logger?: string }): string {
   return l.logger ? `${l.logger}: ${l.message}` : l.message;

@@ -13,6 +13,7 @@ import { writeCachedTools } from "../mcp/tool-list-cache.ts";
 import { Pool } from "../mcp/pool.ts";
 import { UpstreamError } from "../mcp/upstream-error.ts";
 import { authDir } from "../mcp/oauth/store.ts";
+import { progressText } from "../mcp/server-notes.ts";
 import type { Sourced } from "../settings/resolve.ts";
 import { loadPlugins } from "../plugins/load.ts";
 import type { Plugin } from "../plugins/manifest.ts";
@@ -109,11 +110,7 @@ export function openEngine(session: Session, opts: EngineOptions): Engine {
       ? undefined
       : (server, tool, p) => {
           if (p === undefined) opts.status!.done(`call:${server}.${tool}`);
-          else
-            opts.status!.set(
-              `call:${server}.${tool}`,
-              `${server}.${tool}: ${p.total ? `${Math.round((p.progress / p.total) * 100)}%` : p.progress}${p.message ? ` ${p.message}` : ""}`,
-            );
+          else opts.status!.set(`call:${server}.${tool}`, progressText(server, tool, p));
         },
     startGate: async (cfg, phase, info) => {
       if (phase === "before")

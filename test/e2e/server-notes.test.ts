@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { recordedCalls, recordedCancels, readRecord } from "../../fixtures/servers/record.ts";
 import { everythingServer, fakeServer, sandbox } from "./harness.ts";
 import { execFrames, startDaemon, stopDaemons } from "./daemon-support.ts";
-import { expectExit, frameOrderProblems, leftoverProcesses, mcpx, parseFrames, uniqueMarker, writeConfig } from "./support.ts";
+import { writeFileSync } from "node:fs";
+import { expectExit, fileExists, frameOrderProblems, leftoverProcesses, mcpx, parseFrames, scriptAwaits, serve, uniqueMarker, writeConfig } from "./support.ts";
 
 afterAll(stopDaemons);
 
@@ -101,6 +102,38 @@ describe("a call's progress", () => {
     expectExit(r, 0);
     expect(r.stderr).toBe("");
     expect(recordedCalls(record, "progress").at(-1)).not.toHaveProperty("progressToken");
+  });
+});
+
+describe("through mcpx serve", () => {
+  test("mcpx_exec tells a client that asks for progress each step of a call, and each server log, by the server's name", async () => {
+    const notes: string[] = [];
+    // the SDK's client drops progress for a request it has already answered: the script ends only once
+    // the client has the last note (serve-tools.test.ts does the same)
+    const heard = join(sb.dir, `heard-loud-${process.pid}`);
+    const source = [
+      'await fake.progress({ steps: 2, ms: 1 }); await fake.log({ level: "error", message: "loud" });',
+      scriptAwaits(fileExists(heard), "the client heard the log"),
+    ].join("\n");
+    const onprogress = (p: { message?: string }) => {
+      notes.push(String(p.message));
+      if (p.message === "fake: loud") writeFileSync(heard, "");
+    };
+    const own = await serve(sb, { MCPX_EXEC_SANDBOX_ALLOW: JSON.stringify([{ read: [heard] }]) });
+    try {
+      const r = (await own.client.callTool({ name: "mcpx_exec", arguments: { source } }, undefined, { onprogress })) as { isError?: boolean };
+      expect(r.isError).toBe(false);
+      expect(notes).toEqual([
+        "started",
+        "fake.progress: 50% step 1 of 2",
+        "fake.progress: 100% step 2 of 2",
+        "called fake.progress",
+        "fake: loud",
+        "called fake.log",
+      ]);
+    } finally {
+      await own.close();
+    }
   });
 });
 
