@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { recordedCalls, recordedCancels, readRecord } from "../../fixtures/servers/record.ts";
-import { everythingServer, fakeServer, sandbox } from "./harness.ts";
+import { MCPX, everythingServer, fakeServer, sandbox } from "./harness.ts";
 import { execFrames, startDaemon, stopDaemons } from "./daemon-support.ts";
 import { writeFileSync } from "node:fs";
 import { expectExit, fileExists, frameOrderProblems, leftoverProcesses, mcpx, parseFrames, scriptAwaits, serve, uniqueMarker, writeConfig } from "./support.ts";
@@ -138,11 +138,43 @@ describe("through mcpx serve", () => {
 });
 
 describe("a run that ends cancels its calls upstream", () => {
-  test("a daemon's run that times out while a call hangs tells the server the call is cancelled, and the server stays", async () => {
+  /** a sandbox whose fake server hangs in `slow` and records what it receives */
+  function hangingServer(label: string) {
     const own = sandbox();
     const hung = join(own.dir, "hung.jsonl");
-    const marker = uniqueMarker("run-cancel");
+    const marker = uniqueMarker(label);
     writeConfig(own, ".mcpx.json", { mcpServers: { fake: fakeServer({ FAKE_MCP_HANG_TOOL: "slow", FAKE_MCP_RECORD: hung, MARKER: marker }) } });
+    return { own, hung, marker };
+  }
+
+  test("exec --timeout while a call hangs: exit 124, and the server was told the call is cancelled", async () => {
+    const { own, hung, marker } = hangingServer("exec-timeout-cancel");
+    const r = await mcpx(own, ["exec", "--timeout", "3s", "await fake.slow({ ms: 1 })"], { killAfterMs: KILL_AFTER_MS });
+    expectExit(r, 124);
+    expect(recordedCalls(hung, "slow")).toHaveLength(1);
+    await until(() => recordedCancels(hung).length > 0, "the server never recorded a cancellation");
+    expect(recordedCancels(hung)).toEqual([{ event: "cancelled", tool: "slow", reason: "the run ended", pid: expect.any(Number) }]);
+    expect(await leftoverProcesses(marker)).toEqual([]);
+  });
+
+  test("Ctrl-C (SIGINT) to mcpx exec while a call hangs: exit 130, and the server was told the call is cancelled", async () => {
+    const { own, hung, marker } = hangingServer("exec-sigint-cancel");
+    const proc = Bun.spawn([MCPX, "exec", "await fake.slow({ ms: 1 })"], { cwd: own.dir, env: own.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    try {
+      await until(() => recordedCalls(hung, "slow").length > 0, "the call never reached the server");
+      proc.kill("SIGINT");
+      const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+      expect({ code, stderr }).toMatchObject({ code: 130 });
+      await until(() => recordedCancels(hung).length > 0, "the server never recorded a cancellation");
+      expect(recordedCancels(hung).map((c) => c.tool)).toEqual(["slow"]);
+      expect(await leftoverProcesses(marker)).toEqual([]);
+    } finally {
+      proc.kill("SIGKILL");
+    }
+  });
+
+  test("a daemon's run that times out while a call hangs tells the server the call is cancelled, and the server stays", async () => {
+    const { own, hung, marker } = hangingServer("daemon-run-cancel");
     const d = await startDaemon(own);
     // 3s: the server's start must not use up the run's time, so the call reaches the server first
     const frames = await execFrames(d, { source: "await fake.slow({ ms: 1 })", timeout: "3s" });
