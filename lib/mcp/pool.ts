@@ -60,6 +60,17 @@ export interface PoolOptions {
   broken?: Readonly<Record<string, BrokenServer>>;
 }
 
+/** one tools/call on its way: what the pool's sending methods share */
+interface OneCall {
+  server: string;
+  tool: string;
+  args: Record<string, unknown>;
+  timeoutMs: number;
+  /** hook tools: a single timeout must not restart the server (design §5) */
+  keepOnTimeout: boolean;
+  notes: CallNotes | undefined;
+}
+
 export class Pool extends ServerEntries {
   private readonly conns = new Map<string, Promise<Connection>>();
   /** each open connection with the promise it came from: current only while conns still holds that promise */
@@ -129,9 +140,8 @@ export class Pool extends ServerEntries {
     notes?: CallNotes,
   ): Promise<CallResult> {
     if (notes) this.listen(server, notes);
-    const calling =
-      this.callNow(server, tool, args, timeoutMs, keepOnTimeout, notes) ??
-      this.inUse(server, () => this.callOn(server, tool, args, timeoutMs, keepOnTimeout, notes));
+    const c: OneCall = { server, tool, args, timeoutMs, keepOnTimeout, notes };
+    const calling = this.callNow(c) ?? this.inUse(server, () => this.callOn(c));
     return this.opts.onProgress ? calling.finally(() => this.opts.onProgress!(server, tool, undefined)) : calling;
   }
 
@@ -159,25 +169,19 @@ export class Pool extends ServerEntries {
    * (docs/decisions/0011); the server is busy, and then used, exactly as inUse counts it. Undefined
    * sends the call the usual way.
    */
-  private callNow(
-    server: string,
-    tool: string,
-    args: Record<string, unknown>,
-    timeoutMs: number,
-    keepOnTimeout: boolean,
-    notes: CallNotes | undefined,
-  ): Promise<CallResult> | undefined {
+  private callNow(c: OneCall): Promise<CallResult> | undefined {
+    const { server, tool, args, timeoutMs, notes } = c;
     const conn = this.openNow(server);
     if (!conn?.lean || conn.outputChecks.get(tool) !== null) return undefined;
     const idle = this.busyWith(server);
     const onprogress = this.progressOf(server, tool, notes);
     return conn.lean("tools/call", { name: tool, arguments: args }, timeoutMs, onprogress, notes).then(
       (result) => {
-        if (!isPlainObject(result)) return this.callFailed(conn, server, tool, notAResult(tool, result), timeoutMs, keepOnTimeout, notes).finally(idle);
+        if (!isPlainObject(result)) return this.callFailed(conn, c, notAResult(tool, result)).finally(idle);
         idle();
         return result as CallResult;
       },
-      (err) => this.callFailed(conn, server, tool, err, timeoutMs, keepOnTimeout, notes).finally(idle),
+      (err) => this.callFailed(conn, c, err).finally(idle),
     );
   }
 
@@ -241,14 +245,8 @@ export class Pool extends ServerEntries {
     };
   }
 
-  private async callOn(
-    server: string,
-    tool: string,
-    args: Record<string, unknown>,
-    timeoutMs: number,
-    keepOnTimeout: boolean,
-    notes: CallNotes | undefined,
-  ): Promise<CallResult> {
+  private async callOn(c: OneCall): Promise<CallResult> {
+    const { server, tool, args, timeoutMs, notes } = c;
     // an open connection and a tool called before are used as they are: no promise turn to wait for either
     const conn = this.openNow(server) ?? (await this.connect(server));
     try {
@@ -269,20 +267,13 @@ export class Pool extends ServerEntries {
       if (check) await checkOutput(tool, result as CallResult, check);
       return result as CallResult;
     } catch (err) {
-      return this.callFailed(conn, server, tool, err, timeoutMs, keepOnTimeout, notes);
+      return this.callFailed(conn, c, err);
     }
   }
 
   /** a failed tools/call, said as the UpstreamError its cause calls for (call-failure.ts); a server that hung or closed is dropped */
-  private async callFailed(
-    conn: Connection,
-    server: string,
-    tool: string,
-    cause: unknown,
-    timeoutMs: number,
-    keepOnTimeout: boolean,
-    notes?: CallNotes,
-  ): Promise<never> {
+  private async callFailed(conn: Connection, c: OneCall, cause: unknown): Promise<never> {
+    const { server, tool, timeoutMs, keepOnTimeout, notes } = c;
     const failed = await failedCall(
       {
         server,
