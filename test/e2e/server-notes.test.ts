@@ -97,6 +97,22 @@ describe("a call's progress", () => {
     expect(frames.find((f) => f.type === "progress")).toMatchObject({ server: "everything", tool });
   });
 
+  // util-linux `script` gives mcpx a terminal; its output is what the terminal showed
+  test.skipIf(!Bun.which("script"))("mcpx call on a terminal asks for progress and shows it on the status line", async () => {
+    // five steps of 300 ms: the line is drawn once work has gone on for 400 ms (lib/util/status-line.ts)
+    const command = `${MCPX} call fake.progress steps=5 ms=300`;
+    const r = Bun.spawn(["script", "-q", "-e", "-c", command, "/dev/null"], {
+      cwd: sb.dir,
+      env: { ...sb.env, TERM: "xterm" },
+      stdin: "ignore",
+      stdout: "pipe",
+    });
+    const [shown, code] = await Promise.all([new Response(r.stdout).text(), r.exited]);
+    expect({ code, shown }).toMatchObject({ code: 0, shown: expect.stringMatching(/fake\.progress: \d+% step \d of 5/) });
+    expect(shown).toContain("done");
+    expect(recordedCalls(record, "progress").at(-1)).toHaveProperty("progressToken");
+  });
+
   test("mcpx call without a terminal asks for no progress, and writes no status line", async () => {
     const r = await mcpx(sb, ["call", "fake.progress", "steps=2", "ms=1"], { killAfterMs: KILL_AFTER_MS });
     expectExit(r, 0);
