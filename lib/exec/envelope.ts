@@ -8,7 +8,8 @@ export interface Envelope {
   exitCode: number;
   result: unknown;
   emits: unknown[];
-  logs: Array<{ level: string; message: string }>;
+  /** the script's logs, and the servers' (with server, and logger where one was named) */
+  logs: Array<{ level: string; message: string; server?: string; logger?: string }>;
   stdout: string;
   stderr: string;
   calls: Array<Omit<Extract<Frame, { type: "call" }>, "type">>;
@@ -36,7 +37,7 @@ export function foldFrame(env: Envelope, f: Frame): void {
       env.stderr += f.data;
       break;
     case "log":
-      env.logs.push({ level: f.level, message: f.message });
+      env.logs.push("server" in f ? (body as Envelope["logs"][number]) : { level: f.level, message: f.message });
       break;
     case "emit":
       env.emits.push(f.value);

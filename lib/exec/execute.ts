@@ -28,6 +28,7 @@ import { scriptEnv } from "../runtime/script-env.ts";
 import type { RuntimeSource } from "../runtime/ready-runtime.ts";
 import { decideSandbox, type RunLimits, type SandboxContext } from "./door-policy.ts";
 import { stricterLimit } from "../hooks/policy.ts";
+import type { CallNotes } from "../mcp/server-notes.ts";
 
 export interface ExecContext {
   /** the pool the run's calls go to and the bus its events go on */
@@ -57,18 +58,41 @@ export function execute(opts: ExecOptions, ctx: ExecContext): AsyncIterable<Fram
   // server.start hooks fired by this run's calls report into this run's stream, and so do the calls its hooks make
   // the run's id is made here, so that what its calls start (server.start hooks) can name the run
   const runId = crypto.randomUUID();
+  const ended = new AbortController();
   void runContext
-    .run({ runId, hookFrame: (f) => q.push({ type: "hook", ...f }), frame: (f) => q.push(f as Frame) }, () => run(opts, ctx, q, runId))
+    .run({ runId, hookFrame: (f) => q.push({ type: "hook", ...f }), frame: (f) => q.push(f as Frame) }, () => run(opts, ctx, q, runId, ended))
     .catch((err) => {
       // a bug here must still end the stream with exactly one error and an end
       q.push({ type: "error", error: frameError("INTERNAL", String((err as Error)?.stack ?? err)) });
       q.push({ type: "end", exitCode: exitCodeOf("INTERNAL"), durationMs: 0 });
     })
-    .finally(() => q.close());
+    .finally(() => {
+      ended.abort();
+      q.close();
+    });
   return q;
 }
 
-async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, runId: string): Promise<void> {
+/**
+ * What the run's calls are handed (lib/mcp/server-notes.ts): their servers' logs and their progress
+ * become frames, until the script is done. Then `ended` is aborted, which cancels upstream what its
+ * calls still have in flight (a timeout, an interrupt, a script that did not wait for a call), and the
+ * frames of such calls are no longer the run's: one that came would stand after its result.
+ */
+function runNotes(q: PushQueue<Frame>, ended: AbortController): { notes: CallNotes; calls: Pick<PushQueue<Frame>, "push">; settle(): void } {
+  const over = ended.signal;
+  return {
+    notes: {
+      log: (l) => over.aborted || q.push({ type: "log", level: l.level, message: l.message, server: l.server, ...(l.logger ? { logger: l.logger } : {}) }),
+      progress: (server, tool, p) => over.aborted || q.push({ type: "progress", server, tool, ...p }),
+      signal: over,
+    },
+    calls: { push: (f) => over.aborted || q.push(f) },
+    settle: () => ended.abort(),
+  };
+}
+
+async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, runId: string, ended: AbortController): Promise<void> {
   const started = performance.now();
   const hookFrame = (f: HookFrameBody) => q.push({ type: "hook", ...f });
   q.push({ type: "start", runId });
@@ -156,10 +180,11 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, run
     callerEnv: Object.keys(opts.env).length > 0,
     runtimes: ctx.runtimes,
   };
+  const { notes, calls, settle } = runNotes(q, ended);
   const handlers = {
     frame: (f: Frame) => q.push(f),
     call: (server: string, tool: string, args: Record<string, unknown>, answered: (answer: CallAnswer) => void) =>
-      callThroughGate(ctx.engine, gate, { runId, server, tool, args }, q, answered),
+      callThroughGate(ctx.engine, gate, { runId, server, tool, args, notes }, calls, answered),
   };
 
   // the exit code of the last attempt, unless the hooks settled the run otherwise
@@ -187,6 +212,7 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, run
       final: (error) => error.code === frameCodeOf("INTERRUPTED"),
     },
   );
+  settle();
   if (!result) return usage(startFailure);
   if (result.ok && result.recovered) exitCode = 0;
   if (!result.ok && result.refused) exitCode = exitCodeOf("RESULT_REFUSED");

@@ -11,6 +11,10 @@ export type Frame =
   | ({ type: "hook" } & HookFrameBody)
   /** log, emit, stdout and stderr: what the script's runtime says (lib/runtime/run-spec.ts) */
   | ScriptFrame
+  /** a server's notifications/message during the run (lib/mcp/server-notes.ts): a log frame with its server */
+  | { type: "log"; level: ScriptLogLevel; message: string; server: string; logger?: string }
+  /** a call's notifications/progress */
+  | { type: "progress"; server: string; tool: string; progress: number; total?: number; message?: string }
   | {
       type: "call";
       server: string;
@@ -28,6 +32,7 @@ export type Frame =
   | { type: "end"; exitCode: number; durationMs: number };
 
 export type FrameType = Frame["type"];
+type ScriptLogLevel = Extract<ScriptFrame, { type: "log" }>["level"];
 
 /**
  * Every frame type, with where it may stand. The guard test proves each is produced by a real run.
@@ -37,11 +42,12 @@ export type FrameType = Frame["type"];
 export const FRAME_TYPES: Record<FrameType, { slot: "open" | "before" | "body" | "settle" | "final" | "after" | "close"; doc: string }> = {
   start: { slot: "open", doc: "first frame; carries runId" },
   hook: { slot: "body", doc: "a hook ran: {on, phase, action, effect, durationMs, changed, original?}; its slot follows its phase" },
-  log: { slot: "body", doc: "log(...) / log.warn(...) from the script" },
+  log: { slot: "body", doc: "log(...) / log.warn(...) from the script, or a server's log message (with server, logger?)" },
   emit: { slot: "body", doc: "emit(value) from the script" },
   stdout: { slot: "body", doc: "text the script wrote to stdout" },
   stderr: { slot: "body", doc: "text the script wrote to stderr" },
   call: { slot: "body", doc: "one upstream tools/call: server, tool, argsHash, durationMs, ok, destructiveHint" },
+  progress: { slot: "body", doc: "a call's progress as its server reports it: server, tool, progress, total?, message?" },
   result: { slot: "final", doc: "the run's value; exactly one of result|error" },
   error: { slot: "final", doc: "the run's error; exactly one of result|error" },
   end: { slot: "close", doc: "last frame: exitCode, durationMs" },

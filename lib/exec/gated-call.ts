@@ -14,6 +14,7 @@ import type { Gate, Payload } from "../hooks/types.ts";
 import { asCallResult, type Tool } from "../mcp/tool.ts";
 import { errorText, findTool, knownTool } from "../mcp/tool-call.ts";
 import { SEND_TOOLS_CALL } from "../mcp/upstream-call.ts";
+import type { CallNotes } from "../mcp/server-notes.ts";
 import { sha256 } from "../paths/content-file.ts";
 import type { EngineParts } from "../session/engine.ts";
 import type { PushQueue } from "../util/frame-queue.ts";
@@ -28,6 +29,8 @@ export interface CallRequest {
   args: Record<string, unknown>;
   /** the tool `tool` names, when the caller has it already (mcpx call, from the catalogue cache): not looked up again */
   known?: Tool;
+  /** the run's: where the server's logs and the call's progress go, and its end, which cancels the call */
+  notes?: CallNotes;
 }
 
 /** where a call's frames go (the run's queue, a door's collector) */
@@ -50,7 +53,7 @@ export function callThroughGate(engine: EngineParts, gate: Gate, req: CallReques
   const tool = gate.ready === undefined || settledReady.has(gate.ready) ? (req.known ?? knownTool(engine.pool, req.server, req.tool)) : undefined;
   if (!tool || !gateIsEmpty(gate, "call", { server: req.server, tool: tool.name })) return gatedCalls(engine, gate, req, q, answered);
   const t0 = performance.now();
-  return upstream(engine, gate, req.server, tool.name, req.args).then((answer) =>
+  return upstream(engine, gate, req.server, tool.name, req.args, req.notes).then((answer) =>
     report(engine, gate, req, q, answered, t0, answer, tool.name, req.args, destructiveHintOf(tool.annotations)),
   );
 }
@@ -78,7 +81,7 @@ async function gatedCalls(engine: EngineParts, gate: Gate, req: CallRequest, q: 
   }
   const destructiveHint = destructiveHintOf(annotations);
   if (gateIsEmpty(gate, "call", { server: req.server, tool: toolName }))
-    return done(await upstream(engine, gate, req.server, toolName, req.args), toolName, req.args, destructiveHint);
+    return done(await upstream(engine, gate, req.server, toolName, req.args, req.notes), toolName, req.args, destructiveHint);
 
   const payload: Payload = { runId: req.runId, call: { server: req.server, tool: toolName, arguments: req.args, annotations } };
   const before = await runGate(gate, "call", "before", payload, hookFrame);
@@ -88,7 +91,7 @@ async function gatedCalls(engine: EngineParts, gate: Gate, req: CallRequest, q: 
     return done(answer, toolName, payload.call!.arguments, destructiveHint);
   }
   const args = payload.call!.arguments;
-  const settled = await settleOutcome(gate, "call", payload, hookFrame, () => upstream(engine, gate, req.server, toolName, args), {
+  const settled = await settleOutcome(gate, "call", payload, hookFrame, () => upstream(engine, gate, req.server, toolName, args, req.notes), {
     refused: (r) => refusedError(req.server, toolName, r),
     recovered: asCallResult,
   });
@@ -153,8 +156,8 @@ function report(
 }
 
 /** the call sent upstream, in the turn it is made, and its outcome as an answer (never a rejection) */
-function upstream(engine: EngineParts, gate: Gate, server: string, tool: string, args: Record<string, unknown>): Promise<CallAnswer> {
-  return engine.pool[SEND_TOOLS_CALL](server, tool, args, gate.policy.callTimeoutMs).then(
+function upstream(engine: EngineParts, gate: Gate, server: string, tool: string, args: Record<string, unknown>, notes?: CallNotes): Promise<CallAnswer> {
+  return engine.pool[SEND_TOOLS_CALL](server, tool, args, gate.policy.callTimeoutMs, false, notes).then(
     (result): CallAnswer => {
       if (result.isError) {
         const message = `${server}.${tool} failed: ${errorText(result)}`;

@@ -42,6 +42,8 @@ export interface FailedCall {
   overLimit: boolean;
   /** the connection had closed */
   closed: boolean;
+  /** the run that made the call ended first, and cancelled it (server-notes.ts): the server is alive and stays */
+  cancelled?: boolean;
 }
 
 /** the error a failed call raises, and why the server is dropped when it must be (a hung or closed one would fail the next call too) */
@@ -61,6 +63,8 @@ export async function failedCall(c: FailedCall, cause: unknown): Promise<{ error
       ),
     };
   }
+  if (c.cancelled && !c.closed)
+    return { error: new UpstreamError(`tools/call "${tool}" on server "${server}" was cancelled: the run that made it ended`, server, "UPSTREAM_ERROR") };
   // a refresh the server refused in the middle of a session: the login is gone, not the server
   if (err instanceof AuthRequiredError) return { error: new UpstreamError(err.message, server, "AUTH_REQUIRED") };
   switch (callFailure(err, c.closed)) {

@@ -2,6 +2,7 @@
 // the two things of the SDK every request through it is handed: a result schema that passes the
 // message as it came, and the process's one Ajv provider.
 
+import type { CallNotes } from "./server-notes.ts";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
@@ -56,4 +57,15 @@ export function outputValidator(provider: AjvProvider): jsonSchemaValidator {
       return outputAjv.getValidator(schema);
     },
   };
+}
+
+/** one tools/call on its way: what the pool's sending methods share */
+export interface OneCall {
+  server: string;
+  tool: string;
+  args: Record<string, unknown>;
+  timeoutMs: number;
+  /** hook tools: a single timeout must not restart the server (design §5) */
+  keepOnTimeout: boolean;
+  notes: CallNotes | undefined;
 }

@@ -11,7 +11,8 @@
 // (RequestTimeout, data { timeout }) and tells the server with notifications/cancelled; a JSON-RPC
 // error answer is the SDK's McpError of that code; a closed connection fails every call in flight
 // with McpError ConnectionClosed, and a call made after it with "Not connected", as the SDK did;
-// progress notifications for a call reach its onprogress.
+// progress notifications for a call reach its onprogress. A caller's requests still in flight are
+// cancelled at its word (cancel(owner): a run that ended), the server told with notifications/cancelled.
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { McpError as SdkMcpError } from "@modelcontextprotocol/sdk/types.js";
@@ -20,8 +21,17 @@ import { isPlainObject } from "../util/json-type.ts";
 
 type Progress = { progress: number; total?: number; message?: string };
 
-/** sends one request and resolves to its result object as the server sent it */
-export type LeanRequest = (method: string, params: Record<string, unknown>, timeoutMs: number, onprogress?: (p: Progress) => void) => Promise<unknown>;
+/**
+ * sends one request and resolves to its result object as the server sent it; `owner` is whoever may
+ * cancel it (cancel(owner, reason): the request fails and the server is told)
+ */
+export type LeanRequest = ((
+  method: string,
+  params: Record<string, unknown>,
+  timeoutMs: number,
+  onprogress?: (p: Progress) => void,
+  owner?: object,
+) => Promise<unknown>) & { cancel(owner: object, reason: string): void };
 
 interface Pending {
   resolve(result: unknown): void;
@@ -30,6 +40,7 @@ interface Pending {
   deadline: number;
   timeoutMs: number;
   onprogress?: (p: Progress) => void;
+  owner?: object;
 }
 
 /** the SDK's own error codes (ErrorCode in @modelcontextprotocol/sdk/types.js) */
@@ -135,16 +146,25 @@ export function leanRequests(client: Client, transport: Transport, McpError: typ
     }
   };
 
-  return (method, params, timeoutMs, onprogress) =>
+  const request = (method: string, params: Record<string, unknown>, timeoutMs: number, onprogress?: (p: Progress) => void, owner?: object) =>
     new Promise((resolve, reject) => {
       if (closed) return reject(new Error("Not connected"));
       const id = (ids._requestMessageId as number)++;
       const deadline = performance.now() + timeoutMs;
-      pending.set(id, { resolve, reject, deadline, timeoutMs, onprogress });
+      pending.set(id, { resolve, reject, deadline, timeoutMs, onprogress, owner });
       if (deadline < armedFor) arm(deadline);
       const sent = onprogress ? { ...params, _meta: { ...(params._meta as object | undefined), progressToken: id } } : params;
       transport.send({ jsonrpc: "2.0", id, method, params: sent }).catch((err: unknown) => {
         if (pending.delete(id)) reject(err);
       });
     });
+  const cancel = (owner: object, reason: string) => {
+    for (const [id, p] of pending) {
+      if (p.owner !== owner) continue;
+      pending.delete(id);
+      transport.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason } }).catch(() => {});
+      p.reject(new Error(`cancelled: ${reason}`));
+    }
+  };
+  return Object.assign(request, { cancel });
 }

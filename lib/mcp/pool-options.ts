@@ -2,11 +2,14 @@
 // and listeners the engine wires to it (lib/session/engine.ts).
 
 import type { BrokenServer, ServerConfig } from "../config/servers.ts";
+import type { Progress } from "./server-notes.ts";
 import type { Tool } from "./tool.ts";
 
 export interface PoolOptions {
-  /** where server stderr and lifecycle notes go */
-  log(level: "debug" | "info" | "warn" | "error", message: string): void;
+  /** where server stderr, lifecycle notes and a server's logs that no run takes go; `source`: the server a log came from */
+  log(level: "debug" | "info" | "warn" | "error", message: string, source?: string): void;
+  /** logging.level: what each server that declares logging is asked for (logging/setLevel) */
+  logLevel?: "debug" | "info" | "warn" | "error" | "silent";
   callTimeoutMs: number;
   /** mcp.startTimeout: spawn (or connect) to initialize answered */
   startTimeoutMs: number;
@@ -26,8 +29,11 @@ export interface PoolOptions {
   startGate?(server: ServerConfig, phase: "before" | "onSuccess" | "onError", info: { tools?: () => Promise<number>; error?: Error }): Promise<void>;
   /** lifecycle events for the bus: server.started, server.stopped, tools.changed */
   onEvent?(kind: "server.started" | "server.stopped" | "tools.changed", data: Record<string, unknown>): void;
-  /** a tool's notifications/progress during a call (a status line shows it); undefined once the call ends */
-  onProgress?(server: string, tool: string, progress: { progress: number; total?: number; message?: string } | undefined): void;
+  /**
+   * a tool's notifications/progress during a call (a status line shows it); undefined once the call
+   * ends. Given only where it is shown: a call asks for progress only where someone takes it
+   */
+  onProgress?(server: string, tool: string, progress: Progress | undefined): void;
   /** told each time a server's tool list is read (the catalogue cache keeps it) */
   onTools?(server: string, tools: Tool[]): void;
   /** configured entries that cannot be used: a script sees their namespaces, and using one is the error */

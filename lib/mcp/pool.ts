@@ -1,12 +1,12 @@
 // The upstream pool: one SDK client per configured server, started on first use (a script that never
 // touches a server never starts it), dropped when its transport closes or a call hangs, so the next
 // call reconnects. Its parts: the configured entries (server-entries.ts), the transport and what a
-// failed start says (server-transport.ts), the tool list (tool-list.ts), and a failed call's error
-// (call-failure.ts) and output checks (output-check.ts); what it keeps per server is connection.ts.
+// failed start says (server-transport.ts), the protocol era (protocol-era.ts), the tool list
+// (tool-list.ts), a failed call's error (call-failure.ts), output checks (output-check.ts) and where
+// a server's logs and progress go (note-routing.ts); what it keeps per server is connection.ts.
 
 import "./zod-interpreted.ts";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ServerConfig } from "../config/servers.ts";
 import { isHookToolName } from "./tool-names.ts";
 import { filterTools } from "./tool-filter.ts";
@@ -18,7 +18,7 @@ import { leanRequests } from "./lean-request.ts";
 import { trace } from "../util/trace.ts";
 import { SEND_TOOLS_CALL } from "./upstream-call.ts";
 import { failedCall, notAResult } from "./call-failure.ts";
-import { closedTransports, overLimitTransports, outputValidator, PASS_THROUGH, type Connection } from "./connection.ts";
+import { closedTransports, overLimitTransports, outputValidator, PASS_THROUGH, type Connection, type OneCall } from "./connection.ts";
 import { checkOutput, outputCheck } from "./output-check.ts";
 import { legacySseStatus, serverTransport, startError } from "./server-transport.ts";
 import { ServerEntries } from "./server-entries.ts";
@@ -26,6 +26,8 @@ import { listingOf, listTools } from "./tool-list.ts";
 import { UpstreamError } from "./upstream-error.ts";
 import { negotiateEra, writeVerdict } from "./protocol-era.ts";
 import type { PoolOptions } from "./pool-options.ts";
+import { serverLogOf, type CallNotes } from "./server-notes.ts";
+import { NoteRouting } from "./note-routing.ts";
 
 export type { CallResult, Tool };
 
@@ -38,12 +40,15 @@ export class Pool extends ServerEntries {
   private readonly busy = new Map<string, number>();
   /** servers being stopped (a dropped server is no longer in conns): close() waits for them too */
   private readonly stopping = new Set<Promise<void>>();
+  /** where each server's logs and each call's progress go (note-routing.ts) */
+  private readonly notes: NoteRouting;
 
   constructor(
     servers: Readonly<Record<string, ServerConfig>>,
     private readonly opts: PoolOptions,
   ) {
     super(servers, opts.broken);
+    this.notes = new NoteRouting(opts, (server, notes) => this.openNow(server)?.lean?.cancel(notes, "the run ended"));
   }
 
   /** every tool the server lists, lifecycle hook tools included (callers partition them) */
@@ -85,6 +90,7 @@ export class Pool extends ServerEntries {
    * The one way a tools/call goes upstream, reachable only through the SEND_TOOLS_CALL capability that
    * only the gate's call point holds (lib/mcp/upstream-call.ts): nothing else can send one.
    * @param keepOnTimeout hook tools: a single timeout must not restart the server (design §5)
+   * @param notes the run's: where the server's logs and the call's progress go, and its end, which cancels the call
    */
   [SEND_TOOLS_CALL](
     server: string,
@@ -92,9 +98,11 @@ export class Pool extends ServerEntries {
     args: Record<string, unknown>,
     timeoutMs = this.opts.callTimeoutMs,
     keepOnTimeout = false,
+    notes?: CallNotes,
   ): Promise<CallResult> {
-    const calling =
-      this.callNow(server, tool, args, timeoutMs, keepOnTimeout) ?? this.inUse(server, () => this.callOn(server, tool, args, timeoutMs, keepOnTimeout));
+    if (notes) this.notes.listen(server, notes);
+    const c: OneCall = { server, tool, args, timeoutMs, keepOnTimeout, notes };
+    const calling = this.callNow(c) ?? this.inUse(server, () => this.callOn(c));
     return this.opts.onProgress ? calling.finally(() => this.opts.onProgress!(server, tool, undefined)) : calling;
   }
 
@@ -122,18 +130,19 @@ export class Pool extends ServerEntries {
    * (docs/decisions/0011); the server is busy, and then used, exactly as inUse counts it. Undefined
    * sends the call the usual way.
    */
-  private callNow(server: string, tool: string, args: Record<string, unknown>, timeoutMs: number, keepOnTimeout: boolean): Promise<CallResult> | undefined {
+  private callNow(c: OneCall): Promise<CallResult> | undefined {
+    const { server, tool, args, timeoutMs, notes } = c;
     const conn = this.openNow(server);
     if (!conn?.lean || conn.outputChecks.get(tool) !== null) return undefined;
     const idle = this.busyWith(server);
-    const onprogress = this.progressOf(server, tool);
-    return conn.lean("tools/call", { name: tool, arguments: args }, timeoutMs, onprogress).then(
+    const onprogress = this.notes.progressOf(server, tool, notes);
+    return conn.lean("tools/call", { name: tool, arguments: args }, timeoutMs, onprogress, notes).then(
       (result) => {
-        if (!isPlainObject(result)) return this.callFailed(conn, server, tool, notAResult(tool, result), timeoutMs, keepOnTimeout).finally(idle);
+        if (!isPlainObject(result)) return this.callFailed(conn, c, notAResult(tool, result)).finally(idle);
         idle();
         return result as CallResult;
       },
-      (err) => this.callFailed(conn, server, tool, err, timeoutMs, keepOnTimeout).finally(idle),
+      (err) => this.callFailed(conn, c, err).finally(idle),
     );
   }
 
@@ -147,12 +156,6 @@ export class Pool extends ServerEntries {
     }
   }
 
-  /** a call's notifications/progress, for opts.onProgress (a status line); undefined when nobody listens */
-  private progressOf(server: string, tool: string): ((p: { progress: number; total?: number; message?: string }) => void) | undefined {
-    const onProgress = this.opts.onProgress;
-    return onProgress && ((p) => onProgress(server, tool, p));
-  }
-
   /** counts the server as busy (and used now) until the function it gives back is called */
   private busyWith(server: string): () => void {
     this.busy.set(server, (this.busy.get(server) ?? 0) + 1);
@@ -163,7 +166,8 @@ export class Pool extends ServerEntries {
     };
   }
 
-  private async callOn(server: string, tool: string, args: Record<string, unknown>, timeoutMs: number, keepOnTimeout: boolean): Promise<CallResult> {
+  private async callOn(c: OneCall): Promise<CallResult> {
+    const { server, tool, args, timeoutMs, notes } = c;
     // an open connection and a tool called before are used as they are: no promise turn to wait for either
     const conn = this.openNow(server) ?? (await this.connect(server));
     try {
@@ -171,23 +175,26 @@ export class Pool extends ServerEntries {
       const known = conn.outputChecks.get(tool);
       const check = known !== undefined ? known : await outputCheck(conn, tool);
       const params = { name: tool, arguments: args };
-      const onprogress = this.progressOf(server, tool);
+      const onprogress = this.notes.progressOf(server, tool, notes);
       const result = conn.lean
-        ? await conn.lean("tools/call", params, timeoutMs, onprogress)
+        ? await conn.lean("tools/call", params, timeoutMs, onprogress, notes)
         : ((await conn.client.request({ method: "tools/call", params }, PASS_THROUGH as never, {
             timeout: timeoutMs,
             ...(onprogress ? { onprogress } : {}),
+            // the SDK tells the server with notifications/cancelled when the run's end aborts it
+            ...(notes ? { signal: notes.signal } : {}),
           })) as unknown);
       if (!isPlainObject(result)) throw notAResult(tool, result);
       if (check) await checkOutput(tool, result as CallResult, check);
       return result as CallResult;
     } catch (err) {
-      return this.callFailed(conn, server, tool, err, timeoutMs, keepOnTimeout);
+      return this.callFailed(conn, c, err);
     }
   }
 
   /** a failed tools/call, said as the UpstreamError its cause calls for (call-failure.ts); a server that hung or closed is dropped */
-  private async callFailed(conn: Connection, server: string, tool: string, cause: unknown, timeoutMs: number, keepOnTimeout: boolean): Promise<never> {
+  private async callFailed(conn: Connection, c: OneCall, cause: unknown): Promise<never> {
+    const { server, tool, timeoutMs, keepOnTimeout, notes } = c;
     const failed = await failedCall(
       {
         server,
@@ -197,6 +204,7 @@ export class Pool extends ServerEntries {
         maxMessageBytes: this.opts.maxMessageBytes,
         overLimit: overLimitTransports.has(conn.transport),
         closed: closedTransports.has(conn.transport),
+        cancelled: notes?.signal.aborted,
       },
       cause,
     );
@@ -304,16 +312,25 @@ export class Pool extends ServerEntries {
     spawning?.catch(() => {});
     trace(`${server}: spawned`);
     const negotiated = probed ? undefined : await negotiateEra(server, cfg, transport, this.opts);
-    if (negotiated?.era === "modern") return this.opened2026(server, cfg, transport, negotiated.client);
+    // the 2026-07-28 era, through the SDK v2 client: its requests carry the `_meta` envelope the SDK
+    // adds, so they do not take the lean path (which writes 2025 requests as they are)
+    if (negotiated?.era === "modern")
+      return this.startedOn(server, cfg, { client: negotiated.client as unknown as Client, transport, outputChecks: new Map() });
     if (negotiated?.closed) {
       // the server ended its connection at the probe (some 2025 servers exit on any request before
       // initialize): it is a 2025 server, started again for the handshake once
       await transport.close().catch(() => {});
       return this.open(server, legacy, true);
     }
-    const [{ Client }, ajv] = await Promise.all([import("@modelcontextprotocol/sdk/client/index.js"), import("@modelcontextprotocol/sdk/validation/ajv")]);
+    const [{ Client }, ajv, { McpError, ToolListChangedNotificationSchema, LoggingMessageNotificationSchema }] = await Promise.all([
+      import("@modelcontextprotocol/sdk/client/index.js"),
+      import("@modelcontextprotocol/sdk/validation/ajv"),
+      import("@modelcontextprotocol/sdk/types.js"),
+    ]);
     trace(`${server}: sdk loaded`);
     client = new Client({ name: "mcpx", version: VERSION }, { capabilities: {}, jsonSchemaValidator: outputValidator(ajv) });
+    // before initialize: a server may log as soon as it is initialized
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => this.notes.serverLog(serverLogOf(server, n.params)));
     const connecting = client.connect(transport, { timeout: this.opts.startTimeoutMs });
     try {
       await connecting;
@@ -332,7 +349,7 @@ export class Pool extends ServerEntries {
       await this.opts.startGate?.(cfg, "onError", { error });
       throw error;
     }
-    const { McpError, ToolListChangedNotificationSchema } = await import("@modelcontextprotocol/sdk/types.js");
+    this.notes.askLevel(server, client);
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       const c = await this.conns.get(server);
       if (c) {
@@ -363,14 +380,6 @@ export class Pool extends ServerEntries {
     }
     this.opts.onEvent?.("server.started", { server });
     return conn;
-  }
-
-  /**
-   * A connection in the 2026-07-28 era, through the SDK v2 client: its requests carry the `_meta`
-   * envelope the SDK adds, so they do not take the lean path (which writes 2025 requests as they are).
-   */
-  private opened2026(server: string, cfg: ServerConfig, transport: Transport, v2: unknown): Promise<Connection> {
-    return this.startedOn(server, cfg, { client: v2 as Client, transport, outputChecks: new Map() });
   }
 
   private async listAll(server: string, client: Client): Promise<Tool[]> {

@@ -24,6 +24,7 @@ import { refusedField } from "../trust/door-authority.ts";
 import { isPlainObject } from "../util/json-type.ts";
 import { agentCompact, agentStop, hookToolText } from "./agent-hooks.ts";
 import { execAnswer } from "./exec-answer.ts";
+import { progressText, serverLogText } from "../mcp/server-notes.ts";
 import { McpAgentHookArgsSchema, McpCallArgsSchema, McpExecArgsSchema, McpNamespacesArgsSchema, McpTypesArgsSchema, parseToolArgs } from "./schemas.ts";
 
 /** what every handler works with: the engine (pool, gate, bus) and the session (settings, dirs, log) */
@@ -212,7 +213,9 @@ function progressNote(f: Frame): string | undefined {
     case "hook":
       return `hook ${f.name ?? f.on} (${f.on}.${f.phase})`;
     case "log":
-      return f.message;
+      return "server" in f ? `${f.server}: ${serverLogText(f)}` : f.message;
+    case "progress":
+      return progressText(f.server, f.tool, f);
     default:
       // stdout and stderr arrive in the result, not piecemeal; so does the end (a note sent just
       // before the result is lost by the SDK's client, which dispatches notifications a tick late)

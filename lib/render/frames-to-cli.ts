@@ -6,6 +6,7 @@ import type { Frame, SerializedError } from "../exec/frames.ts";
 import type { OutputMode } from "../exec/options.ts";
 import { LEVEL_ORDER, formatLogLine, type Level, type LogFormat } from "../session/log-line.ts";
 import { err, out } from "../util/fd-write.ts";
+import { serverLogText } from "../mcp/server-notes.ts";
 
 export interface RenderOptions {
   mode: OutputMode;
@@ -56,7 +57,8 @@ function renderText(f: Frame, log: (level: Level, message: string | (() => strin
       err(f.data);
       break;
     case "log":
-      log(f.level, f.message);
+      if ("server" in f) log(f.level, serverLogText(f), f.server);
+      else log(f.level, f.message);
       break;
     case "emit":
       log("info", JSON.stringify(f.value), "emit");

@@ -15,6 +15,7 @@ import { UpstreamError } from "../mcp/upstream-error.ts";
 import { authDir } from "../mcp/oauth/store.ts";
 import { eraDir } from "../mcp/protocol-era.ts";
 import { stateDir } from "../paths/dirs.ts";
+import { progressText } from "../mcp/server-notes.ts";
 import type { Sourced } from "../settings/resolve.ts";
 import { loadPlugins } from "../plugins/load.ts";
 import type { Plugin } from "../plugins/manifest.ts";
@@ -81,7 +82,8 @@ export function openEngine(session: Session, opts: EngineOptions): Engine {
   for (const w of unmatchedServers(allHooks(), [...Object.keys(servers), ...Object.keys(session.config.broken ?? {})])) session.log("warn", w, "hooks");
   const toolsChecked = new Set<string>();
   const pool = new Pool(servers, {
-    log: (level, message) => session.log(level, message, "upstream"),
+    log: (level, message, source = "upstream") => session.log(level, message, source),
+    logLevel: session.get("logging.level"),
     callTimeoutMs: session.get("mcp.callTimeout"),
     startTimeoutMs: session.get("mcp.startTimeout"),
     maxMessageBytes: session.get("mcp.maxMessage"),
@@ -106,16 +108,13 @@ export function openEngine(session: Session, opts: EngineOptions): Engine {
       }
     },
     onEvent: (kind, data) => bus.publish(kind, data as never),
-    onProgress:
-      opts.status &&
-      ((server, tool, p) => {
-        if (p === undefined) opts.status!.done(`call:${server}.${tool}`);
-        else
-          opts.status!.set(
-            `call:${server}.${tool}`,
-            `${server}.${tool}: ${p.total ? `${Math.round((p.progress / p.total) * 100)}%` : p.progress}${p.message ? ` ${p.message}` : ""}`,
-          );
-      }),
+    // only where the line is drawn: without a terminal nobody sees it, and a call asks for no progress for it
+    onProgress: !opts.status?.live
+      ? undefined
+      : (server, tool, p) => {
+          if (p === undefined) opts.status!.done(`call:${server}.${tool}`);
+          else opts.status!.set(`call:${server}.${tool}`, progressText(server, tool, p));
+        },
     startGate: async (cfg, phase, info) => {
       if (phase === "before")
         opts.status?.set(`start:${cfg.name}`, `starting ${cfg.name} (${cfg.kind === "stdio" ? [cfg.command, ...cfg.args].join(" ") : cfg.url})…`);

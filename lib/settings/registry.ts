@@ -258,7 +258,7 @@ const DECLARED = [
     kind: "enum",
     default: "info",
     values: ["debug", "info", "warn", "error", "silent"],
-    description: "Lowest log level shown on stderr (debug also shows upstream servers' stderr)",
+    description: "Lowest log level shown on stderr, and asked of servers that log (logging/setLevel); debug also shows upstream servers' stderr",
     commands: EVERY,
     remote: "caller",
   },

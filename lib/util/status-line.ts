@@ -22,6 +22,8 @@ const FRAME_MS = 100;
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
 export interface StatusLine {
+  /** false: nothing is ever drawn (no terminal), so nothing need be gathered for it */
+  readonly live: boolean;
   /** shows (or updates) the line for one piece of work */
   set(key: string, text: string): void;
   /** that work ended: its line goes */
@@ -30,7 +32,7 @@ export interface StatusLine {
   close(): void;
 }
 
-const NONE: StatusLine = { set() {}, done() {}, close() {} };
+const NONE: StatusLine = { live: false, set() {}, done() {}, close() {} };
 
 /**
  * Whether fd 2 is a terminal. Reading process.stderr.isTTY materialises Bun's stderr stream, which
@@ -81,6 +83,7 @@ export function statusLine(env: Record<string, string | undefined>, isTTY = stde
     timer = undefined;
   };
   return {
+    live: true,
     set(key, text) {
       const since = work.get(key)?.since ?? Date.now();
       work.set(key, { text, since });
