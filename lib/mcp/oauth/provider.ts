@@ -186,7 +186,11 @@ export class LoginOAuthProvider implements OAuthClientProvider {
     this.saved = tokens;
   }
 
+  /** true once the flow reached the browser */
+  redirected = false;
+
   redirectToAuthorization(url: URL): void | Promise<void> {
+    this.redirected = true;
     return this.onRedirect(url);
   }
 
