@@ -29,7 +29,16 @@ export type ServerConfig =
       /** "sse": the legacy HTTP+SSE transport ("type": "sse", or a url ending in /sse); absent: Streamable HTTP */
       transport?: "sse";
       toolFilter?: ToolFilter;
+      /** a client registered with the authorization server beforehand ("oauth" in the entry); absent: dynamic registration */
+      oauth?: PreRegisteredClient;
     };
+
+/** "oauth": {"clientId": …, "clientSecret": "${VAR}"}: the client mcpx logs in as instead of registering one */
+export interface PreRegisteredClient {
+  clientId: string;
+  /** absent: a public client (PKCE only) */
+  clientSecret?: string;
+}
 
 /**
  * The tools the user turned on or off for this server (enabledTools/disabledTools; Codex's

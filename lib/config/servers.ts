@@ -21,7 +21,7 @@ import { isPlainObject } from "../util/json-type.ts";
 export type { BrokenServer, ServerConfig };
 
 const STDIO_KEYS = ["type", "command", "args", "env", "cwd", "enabledTools", "disabledTools"] as const;
-const HTTP_KEYS = ["type", "url", "headers", "enabledTools", "disabledTools"] as const;
+const HTTP_KEYS = ["type", "url", "headers", "oauth", "enabledTools", "disabledTools"] as const;
 const TYPES = ["stdio", "http", "streamable-http", "sse"] as const;
 
 const str = (what: string) => v.pipe(v.string(`must be a string: ${what}`), v.nonEmpty(`must not be empty: ${what}`));
@@ -48,6 +48,24 @@ const httpEntry = once(() =>
     type: v.optional(v.picklist(["http", "streamable-http", "sse"])),
     url: str('the Streamable HTTP endpoint, e.g. "https://example.com/mcp" (or a legacy SSE endpoint, e.g. ".../sse")'),
     headers: strMap("header names to string values"),
+    oauth: v.optional(
+      v.strictObject(
+        {
+          clientId: str("the client_id the authorization server issued for mcpx"),
+          clientSecret: v.optional(
+            v.pipe(
+              str("the client secret, as a ${VAR} reference"),
+              v.check(
+                (s) => /\$\{[A-Za-z_]/.test(s.replaceAll("$${", "")),
+                'must be a ${VAR} reference, e.g. "${NOTES_CLIENT_SECRET}": a secret does not belong in a config file',
+              ),
+            ),
+          ),
+        },
+        "must be an object with clientId and, for a confidential client, clientSecret (a ${VAR} reference): a client registered with the " +
+          "authorization server beforehand",
+      ),
+    ),
     enabledTools: toolNames(),
     disabledTools: toolNames(),
   }),
@@ -189,7 +207,18 @@ function validateEntry(
     const base = { name, kind: "stdio" as const, command: o.command, args: o.args, env: o.env, origin: file, ...filter };
     return o.cwd === undefined ? base : { ...base, cwd: o.cwd };
   }
-  return { name, kind: "http", url: o.url, headers: o.headers, origin: file, ...(o.type === "sse" ? { transport: "sse" as const } : {}), ...filter };
+  if (o.oauth && Object.keys(o.headers).some((h) => h.toLowerCase() === "authorization"))
+    return fail(at("oauth"), "is given with an Authorization header: a static token and an OAuth login exclude each other; keep one");
+  return {
+    name,
+    kind: "http",
+    url: o.url,
+    headers: o.headers,
+    origin: file,
+    ...(o.type === "sse" ? { transport: "sse" as const } : {}),
+    ...(o.oauth ? { oauth: o.oauth } : {}),
+    ...filter,
+  };
 }
 
 // Decides stdio vs http from command/url, checking "type" agrees; the failure cases are the

@@ -4,7 +4,9 @@
 // MCP_CONFORMANCE_CONTEXT, e.g. pre-registered client credentials) in the environment, and judges
 // what its servers saw.
 //
-// Every scenario gets its own HOME/XDG sandbox with one server entry, `conf`, for URL. Then:
+// Every scenario gets its own HOME/XDG sandbox with one server entry, `conf`, for URL
+// (with "oauth": {"clientId", "clientSecret": "${CONF_CLIENT_SECRET}"} when the scenario gives a
+// pre-registered client in MCP_CONFORMANCE_CONTEXT). Then:
 //   mcpx ls conf                   the tools; on AUTH_REQUIRED: mcpx auth conf, then ls again
 //   mcpx call conf TOOL ARGS       the scenario's tool (the first one listed, or the one it names),
 //                                  with the same one-login retry on AUTH_REQUIRED (a step-up)
@@ -30,11 +32,18 @@ const TOOL_ARGS: Record<string, string[]> = { add_numbers: ["a=2", "b=3"] };
 
 const sb = sandbox();
 const entry: Record<string, unknown> = { url };
+/** the variables the entry's ${VAR} references take (a secret is never written into the config) */
+const vars: Record<string, string> = {};
+if (typeof context.client_id === "string") {
+  // auth/pre-registration: a client the authorization server knows beforehand, as a person configures it
+  entry.oauth = { clientId: context.client_id, ...(typeof context.client_secret === "string" ? { clientSecret: "${CONF_CLIENT_SECRET}" } : {}) };
+  if (typeof context.client_secret === "string") vars.CONF_CLIENT_SECRET = context.client_secret;
+}
 sb.write(".mcpx.json", JSON.stringify({ mcpServers: { conf: entry } }, null, 2));
 
 async function mcpx(args: string[]): Promise<{ code: number; out: string }> {
   process.stderr.write(`$ mcpx ${args.join(" ")}\n`);
-  const proc = Bun.spawn([MCPX, ...args], { cwd: sb.dir, env: { ...sb.env, BROWSER }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([MCPX, ...args], { cwd: sb.dir, env: { ...sb.env, ...vars, BROWSER }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   process.stderr.write(out + err + `(exit ${code})\n`);
   return { code, out: out + err };

@@ -52,23 +52,28 @@ export async function login(cfg: HttpServer, opts: LoginOptions): Promise<LoginR
     );
   };
   try {
-    provider = new LoginOAuthProvider(store, callback.redirectUrl, (url) => {
-      opts.say(`mcpx: to authorize mcpx for "${cfg.name}", open this URL in a browser:\n\n  ${url.href}\n`);
-      const opener = openBrowser(url.href, opts.env);
-      opened = opener;
-      // "asked", not "opened": whether the opener managed is known only once it exits, and said then
-      opts.say(
-        opener
-          ? `mcpx: asked ${opener.program} to open it; waiting for the redirect to ${callback.redirectUrl}`
-          : `mcpx: no browser to open here; waiting for the redirect to ${callback.redirectUrl} (open the URL on this machine, or forward that port)`,
-      );
-      void opener?.exited.then((code) => {
-        if (code !== 0)
-          opts.say(
-            `mcpx: ${opener.program} could not open it (exit ${code}): open the URL above yourself; still waiting for the redirect to ${callback.redirectUrl}`,
-          );
-      });
-    });
+    provider = new LoginOAuthProvider(
+      store,
+      callback.redirectUrl,
+      (url) => {
+        opts.say(`mcpx: to authorize mcpx for "${cfg.name}", open this URL in a browser:\n\n  ${url.href}\n`);
+        const opener = openBrowser(url.href, opts.env);
+        opened = opener;
+        // "asked", not "opened": whether the opener managed is known only once it exits, and said then
+        opts.say(
+          opener
+            ? `mcpx: asked ${opener.program} to open it; waiting for the redirect to ${callback.redirectUrl}`
+            : `mcpx: no browser to open here; waiting for the redirect to ${callback.redirectUrl} (open the URL on this machine, or forward that port)`,
+        );
+        void opener?.exited.then((code) => {
+          if (code !== 0)
+            opts.say(
+              `mcpx: ${opener.program} could not open it (exit ${code}): open the URL above yourself; still waiting for the redirect to ${callback.redirectUrl}`,
+            );
+        });
+      },
+      cfg.oauth,
+    );
     const { auth } = await import("@modelcontextprotocol/sdk/client/auth.js");
     // the config's headers are not sent: they are for the MCP server, and the authorization server may be another party
     const challenge = cfg.transport === "sse" ? undefined : await challenged(cfg, provider).catch(fail);

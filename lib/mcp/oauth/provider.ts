@@ -8,7 +8,7 @@
 
 import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
-import type { ServerConfig } from "../../config/server-config.ts";
+import type { PreRegisteredClient, ServerConfig } from "../../config/server-config.ts";
 import { McpxError } from "../../errors/mcpx-error.ts";
 import { VERSION } from "../../version.ts";
 import { AuthStore } from "./store.ts";
@@ -44,6 +44,11 @@ function clientMetadata(redirectUrl: string): OAuthClientMetadata {
   };
 }
 
+/** the client of an entry's "oauth" as the SDK takes it; it is never written to the auth file (its secret stays in the environment) */
+function preRegistered(oauth: PreRegisteredClient | undefined): OAuthClientInformationMixed | undefined {
+  return oauth && { client_id: oauth.clientId, ...(oauth.clientSecret === undefined ? {} : { client_secret: oauth.clientSecret }) };
+}
+
 /** the redirect URI a stored client was registered with, if it is one of ours (a loopback callback) */
 export function registeredLoopback(client: OAuthClientInformationMixed | undefined): string | undefined {
   const uris = (client as { redirect_uris?: unknown } | undefined)?.redirect_uris;
@@ -65,13 +70,16 @@ export function registeredLoopback(client: OAuthClientInformationMixed | undefin
  */
 class StoredOAuthProvider implements OAuthClientProvider {
   private readonly store: AuthStore;
+  private readonly configured?: OAuthClientInformationMixed;
 
   constructor(
     private readonly server: string,
     dir: string,
     url: string,
+    oauth: PreRegisteredClient | undefined,
   ) {
     this.store = new AuthStore(dir, url);
+    this.configured = preRegistered(oauth);
   }
 
   get redirectUrl(): string {
@@ -84,7 +92,7 @@ class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   clientInformation(): OAuthClientInformationMixed | undefined {
-    const client = this.store.read().client;
+    const client = this.configured ?? this.store.read().client;
     // the SDK would register a new client here: that is the start of a login, which is `mcpx auth`'s job
     if (!client) throw new AuthRequiredError(this.server, "it answered 401 and mcpx holds no login for it");
     return client;
@@ -124,7 +132,7 @@ class StoredOAuthProvider implements OAuthClientProvider {
   saveDiscoveryState(state: OAuthDiscoveryState): void {
     const stored = this.store.read();
     // without a login there is nothing to keep it for: a call after --logout must not recreate the file
-    if (stored.client && JSON.stringify(stored.discovery) !== JSON.stringify(state)) this.store.write({ discovery: state });
+    if ((stored.client || stored.tokens) && JSON.stringify(stored.discovery) !== JSON.stringify(state)) this.store.write({ discovery: state });
   }
 
   discoveryState(): OAuthDiscoveryState | undefined {
@@ -138,16 +146,18 @@ class StoredOAuthProvider implements OAuthClientProvider {
  */
 export function storedAuthProvider(cfg: Extract<ServerConfig, { kind: "http" }>, dir: string | undefined): OAuthClientProvider | undefined {
   if (dir === undefined || Object.keys(cfg.headers).some((h) => h.toLowerCase() === "authorization")) return undefined;
-  return new StoredOAuthProvider(cfg.name, dir, cfg.url);
+  return new StoredOAuthProvider(cfg.name, dir, cfg.url, cfg.oauth);
 }
 
 /**
- * The provider `mcpx auth` drives: everything in memory, starting from the stored client when its
- * registered redirect URI is the one this login listens on (else the SDK registers afresh), and no
- * stored tokens (a login always asks). `commit()` writes client and tokens together.
+ * The provider `mcpx auth` drives: everything in memory, starting from the entry's pre-registered
+ * client, else the stored client when its registered redirect URI is the one this login listens on
+ * (else the SDK registers afresh), and no stored tokens (a login always asks). `commit()` writes
+ * client and tokens together (a pre-registered client is not written: it is in the config).
  */
 export class LoginOAuthProvider implements OAuthClientProvider {
   private client?: OAuthClientInformationMixed;
+  private readonly configured: boolean;
   private saved?: OAuthTokens;
   private verifier?: string;
   private discovery?: OAuthDiscoveryState;
@@ -157,9 +167,11 @@ export class LoginOAuthProvider implements OAuthClientProvider {
     private readonly store: AuthStore,
     readonly redirectUrl: string,
     private readonly onRedirect: (url: URL) => void | Promise<void>,
+    oauth?: PreRegisteredClient,
   ) {
     const stored = store.read().client;
-    if (registeredLoopback(stored) === redirectUrl) this.client = stored;
+    this.configured = oauth !== undefined;
+    this.client = preRegistered(oauth) ?? (registeredLoopback(stored) === redirectUrl ? stored : undefined);
   }
 
   get clientMetadata(): OAuthClientMetadata {
@@ -175,6 +187,7 @@ export class LoginOAuthProvider implements OAuthClientProvider {
   }
 
   saveClientInformation(info: OAuthClientInformationMixed): void {
+    // a pre-registered client is only ever stamped with its issuer here, never replaced by a registration
     this.client = info;
   }
 
@@ -204,6 +217,9 @@ export class LoginOAuthProvider implements OAuthClientProvider {
   }
 
   invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): void {
+    // A pre-registered client and its flow stay: registering another is no option, so the SDK's retry
+    // after invalid_client meets the same refusal, which is the error to show.
+    if (this.configured && (scope === "all" || scope === "client")) return;
     if (scope === "all" || scope === "client") this.client = undefined;
     if (scope === "all" || scope === "tokens") this.saved = undefined;
     if (scope === "all" || scope === "verifier") this.verifier = undefined;
@@ -221,7 +237,7 @@ export class LoginOAuthProvider implements OAuthClientProvider {
   /** writes the client and the tokens the flow ended with; false when it has none to write */
   commit(): boolean {
     if (!this.saved || !this.client) return false;
-    this.store.write({ client: this.client, tokens: this.saved, discovery: this.discovery, savedAt: Date.now() });
+    this.store.write({ client: this.configured ? undefined : this.client, tokens: this.saved, discovery: this.discovery, savedAt: Date.now() });
     return true;
   }
 }
