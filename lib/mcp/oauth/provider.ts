@@ -49,6 +49,18 @@ function preRegistered(oauth: PreRegisteredClient | undefined): OAuthClientInfor
   return oauth && { client_id: oauth.clientId, ...(oauth.clientSecret === undefined ? {} : { client_secret: oauth.clientSecret }) };
 }
 
+/** the scopes of `wanted` (space-separated, RFC 6749 §3.3) that `granted` lacks */
+function missingScopes(wanted: string, granted: string): string[] {
+  const have = new Set(granted.split(" ").filter(Boolean));
+  return wanted.split(" ").filter((s) => s && !have.has(s));
+}
+
+/** `a` and then what `b` adds, as one scope value */
+function scopeUnion(a: string | null, b: string): string {
+  const first = (a ?? "").split(" ").filter(Boolean);
+  return [...first, ...missingScopes(b, first.join(" "))].join(" ");
+}
+
 /** the redirect URI a stored client was registered with, if it is one of ours (a loopback callback) */
 export function registeredLoopback(client: OAuthClientInformationMixed | undefined): string | undefined {
   const uris = (client as { redirect_uris?: unknown } | undefined)?.redirect_uris;
@@ -109,8 +121,19 @@ class StoredOAuthProvider implements OAuthClientProvider {
     this.store.write({ tokens, savedAt: Date.now() });
   }
 
-  redirectToAuthorization(): never {
-    throw new AuthRequiredError(this.server, this.store.read().tokens ? "its token expired and could not be refreshed" : "mcpx holds no token for it");
+  redirectToAuthorization(url: URL): never {
+    const stored = this.store.read();
+    const wanted = url.searchParams.get("scope") ?? undefined;
+    if (!stored.tokens) throw new AuthRequiredError(this.server, "mcpx holds no token for it");
+    // the scope the SDK would ask for now (the challenge's): kept for `mcpx auth`, which starts from a 401 and may never see this 403
+    if (wanted && wanted !== stored.wantedScope) this.store.write({ wantedScope: wanted });
+    const lacking = wanted && stored.tokens.scope !== undefined ? missingScopes(wanted, stored.tokens.scope) : [];
+    throw new AuthRequiredError(
+      this.server,
+      lacking.length
+        ? `it asks for scope "${wanted}", and the stored login has "${stored.tokens.scope}" (no ${lacking.join(", ")}); \`mcpx auth ${this.server}\` asks for it`
+        : "its token expired and could not be refreshed",
+    );
   }
 
   saveCodeVerifier(): void {
@@ -204,6 +227,9 @@ export class LoginOAuthProvider implements OAuthClientProvider {
 
   redirectToAuthorization(url: URL): void | Promise<void> {
     this.redirected = true;
+    // a step-up another command met (StoredOAuthProvider records it): this login asks for that scope too
+    const wanted = this.store.read().wantedScope;
+    if (wanted) url.searchParams.set("scope", scopeUnion(url.searchParams.get("scope"), wanted));
     return this.onRedirect(url);
   }
 
@@ -237,7 +263,13 @@ export class LoginOAuthProvider implements OAuthClientProvider {
   /** writes the client and the tokens the flow ended with; false when it has none to write */
   commit(): boolean {
     if (!this.saved || !this.client) return false;
-    this.store.write({ client: this.configured ? undefined : this.client, tokens: this.saved, discovery: this.discovery, savedAt: Date.now() });
+    this.store.write({
+      client: this.configured ? undefined : this.client,
+      tokens: this.saved,
+      discovery: this.discovery,
+      savedAt: Date.now(),
+      wantedScope: undefined,
+    });
     return true;
   }
 }
