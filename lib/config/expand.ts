@@ -30,11 +30,7 @@ export function expandServer(server: ServerConfig, env: Env, fail: (key: JSONPat
   if (server.kind === "http") {
     const out: ServerConfig = { ...server, url: one(server.url, "url"), headers: map(server.headers, "headers") };
     if (server.oauth) {
-      const { clientId, clientSecret } = server.oauth;
-      out.oauth = {
-        clientId: one(clientId, "oauth", "clientId"),
-        ...(clientSecret === undefined ? {} : { clientSecret: one(clientSecret, "oauth", "clientSecret") }),
-      };
+      out.oauth = Object.fromEntries(Object.entries(server.oauth).map(([k, val]) => [k, one(val, "oauth", k)]));
     }
     return out;
   }

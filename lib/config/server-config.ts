@@ -33,11 +33,16 @@ export type ServerConfig =
       oauth?: PreRegisteredClient;
     };
 
-/** "oauth": {"clientId": …, "clientSecret": "${VAR}"}: the client mcpx logs in as instead of registering one */
+/**
+ * "oauth": {"clientId": …, "clientSecret": "${VAR}"}: the client mcpx logs in as instead of registering
+ * one; or {"clientMetadataUrl": "https://…"}: the Client ID Metadata Document mcpx is known by where the
+ * authorization server accepts those (else it registers dynamically). Exactly one of the two.
+ */
 export interface PreRegisteredClient {
-  clientId: string;
-  /** absent: a public client (PKCE only) */
+  clientId?: string;
+  /** only with clientId; absent: a public client (PKCE only) */
   clientSecret?: string;
+  clientMetadataUrl?: string;
 }
 
 /**

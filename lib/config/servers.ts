@@ -51,7 +51,16 @@ const httpEntry = once(() =>
     oauth: v.optional(
       v.strictObject(
         {
-          clientId: str("the client_id the authorization server issued for mcpx"),
+          clientId: v.optional(str("the client_id the authorization server issued for mcpx")),
+          clientMetadataUrl: v.optional(
+            v.pipe(
+              str("the https URL of mcpx's Client ID Metadata Document"),
+              v.check(
+                (s) => /^https:\/\/[^/]+\/./.test(s) || s.includes("${"),
+                'must be an https:// URL with a path, e.g. "https://example.com/mcpx/client.json": the Client ID Metadata Document mcpx is known by',
+              ),
+            ),
+          ),
           clientSecret: v.optional(
             v.pipe(
               str("the client secret, as a ${VAR} reference"),
@@ -63,7 +72,7 @@ const httpEntry = once(() =>
           ),
         },
         "must be an object with clientId and, for a confidential client, clientSecret (a ${VAR} reference): a client registered with the " +
-          "authorization server beforehand",
+          "authorization server beforehand; or with clientMetadataUrl, the https URL of mcpx's Client ID Metadata Document",
       ),
     ),
     enabledTools: toolNames(),
@@ -207,6 +216,10 @@ function validateEntry(
     const base = { name, kind: "stdio" as const, command: o.command, args: o.args, env: o.env, origin: file, ...filter };
     return o.cwd === undefined ? base : { ...base, cwd: o.cwd };
   }
+  if (o.oauth && (o.oauth.clientId === undefined) === (o.oauth.clientMetadataUrl === undefined))
+    return fail(at("oauth"), "needs clientId (a client registered beforehand) or clientMetadataUrl (a Client ID Metadata Document), not both nor neither");
+  if (o.oauth?.clientSecret !== undefined && o.oauth.clientId === undefined)
+    return fail(at("oauth", "clientSecret"), "goes with clientId: a Client ID Metadata Document client has no secret");
   if (o.oauth && Object.keys(o.headers).some((h) => h.toLowerCase() === "authorization"))
     return fail(at("oauth"), "is given with an Authorization header: a static token and an OAuth login exclude each other; keep one");
   return {

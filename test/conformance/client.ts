@@ -6,7 +6,8 @@
 //
 // Every scenario gets its own HOME/XDG sandbox with one server entry, `conf`, for URL
 // (with "oauth": {"clientId", "clientSecret": "${CONF_CLIENT_SECRET}"} when the scenario gives a
-// pre-registered client in MCP_CONFORMANCE_CONTEXT). Then:
+// pre-registered client in MCP_CONFORMANCE_CONTEXT; with "oauth": {"clientMetadataUrl"} for
+// auth/basic-cimd). Then:
 //   mcpx ls conf                   the tools; on AUTH_REQUIRED: mcpx auth conf, then ls again
 //   mcpx call conf TOOL ARGS       the scenario's tool (the first one listed, or the one it names),
 //                                  with the same one-login retry on AUTH_REQUIRED (a step-up)
@@ -38,6 +39,11 @@ if (typeof context.client_id === "string") {
   // auth/pre-registration: a client the authorization server knows beforehand, as a person configures it
   entry.oauth = { clientId: context.client_id, ...(typeof context.client_secret === "string" ? { clientSecret: "${CONF_CLIENT_SECRET}" } : {}) };
   if (typeof context.client_secret === "string") vars.CONF_CLIENT_SECRET = context.client_secret;
+}
+if (scenario === "auth/basic-cimd") {
+  // where a person would give the URL their Client ID Metadata Document is hosted at; the suite's
+  // authorization server expects this one (and does not fetch it)
+  entry.oauth = { clientMetadataUrl: "https://conformance-test.local/client-metadata.json" };
 }
 sb.write(".mcpx.json", JSON.stringify({ mcpServers: { conf: entry } }, null, 2));
 

@@ -460,7 +460,7 @@ describe("mcpServers", () => {
     expect(problem({ n: { url, oauth: { clientId: "c", clientSecret: "literal" } } })).toContain(
       'key mcpServers.n.oauth.clientSecret: must be a ${VAR} reference, e.g. "${NOTES_CLIENT_SECRET}"',
     );
-    expect(problem({ n: { url, oauth: { clientSecret: "${S}" } } }, { S: "x" })).toContain("key mcpServers.n.oauth.clientId: must be an object with clientId");
+    expect(problem({ n: { url, oauth: { clientSecret: "${S}" } } }, { S: "x" })).toContain("key mcpServers.n.oauth: needs clientId");
     expect(problem({ n: { url, oauth: { clientId: "c", client_secret: "${S}" } } })).toContain(
       "key mcpServers.n.oauth.client_secret: must be an object with clientId and, for a confidential client, clientSecret",
     );
@@ -469,6 +469,19 @@ describe("mcpServers", () => {
       "key mcpServers.n.oauth: is given with an Authorization header",
     );
     expect(problem({ n: { command: "x", oauth: { clientId: "c" } } })).toContain('"oauth" belongs to http servers (url)');
+    expect(problem({ n: { url, oauth: { clientMetadataUrl: "http://x.test/c.json" } } })).toContain(
+      "key mcpServers.n.oauth.clientMetadataUrl: must be an https:// URL with a path",
+    );
+    expect(problem({ n: { url, oauth: { clientId: "c", clientMetadataUrl: "https://x.test/c.json" } } })).toContain(
+      "key mcpServers.n.oauth: needs clientId (a client registered beforehand) or clientMetadataUrl",
+    );
+    expect(problem({ n: { url, oauth: {} } })).toContain("key mcpServers.n.oauth: needs clientId");
+    expect(problem({ n: { url, oauth: { clientMetadataUrl: "https://x.test/c.json", clientSecret: "${S}" } } }, { S: "x" })).toContain(
+      "key mcpServers.n.oauth.clientSecret: goes with clientId",
+    );
+    expect(parse({ n: { url, oauth: { clientMetadataUrl: "https://x.test/mcpx/client.json" } } }).n).toMatchObject({
+      oauth: { clientMetadataUrl: "https://x.test/mcpx/client.json" },
+    });
     expect(problem({ n: { url, oauth: { clientId: "c", clientSecret: "${NOPE}" } } })).toContain(
       "key mcpServers.n.oauth.clientSecret: variable NOPE is not set",
     );

@@ -46,7 +46,8 @@ function clientMetadata(redirectUrl: string): OAuthClientMetadata {
 
 /** the client of an entry's "oauth" as the SDK takes it; it is never written to the auth file (its secret stays in the environment) */
 function preRegistered(oauth: PreRegisteredClient | undefined): OAuthClientInformationMixed | undefined {
-  return oauth && { client_id: oauth.clientId, ...(oauth.clientSecret === undefined ? {} : { client_secret: oauth.clientSecret }) };
+  if (oauth?.clientId === undefined) return undefined;
+  return { client_id: oauth.clientId, ...(oauth.clientSecret === undefined ? {} : { client_secret: oauth.clientSecret }) };
 }
 
 /** the scopes of `wanted` (space-separated, RFC 6749 §3.3) that `granted` lacks */
@@ -193,9 +194,15 @@ export class LoginOAuthProvider implements OAuthClientProvider {
     oauth?: PreRegisteredClient,
   ) {
     const stored = store.read().client;
-    this.configured = oauth !== undefined;
-    this.client = preRegistered(oauth) ?? (registeredLoopback(stored) === redirectUrl ? stored : undefined);
+    this.configured = oauth?.clientId !== undefined;
+    this.clientMetadataUrl = oauth?.clientMetadataUrl;
+    // a client known by its metadata document has no registered redirect URI: it is reused as it is
+    const reusable = registeredLoopback(stored) === redirectUrl || (this.clientMetadataUrl !== undefined && stored?.client_id === this.clientMetadataUrl);
+    this.client = preRegistered(oauth) ?? (reusable ? stored : undefined);
   }
+
+  /** the entry's Client ID Metadata Document URL: the SDK uses it as client_id where the authorization server accepts those */
+  readonly clientMetadataUrl?: string;
 
   get clientMetadata(): OAuthClientMetadata {
     return clientMetadata(this.redirectUrl);
