@@ -12,24 +12,15 @@
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { findCli } from "./suite-cli.ts";
 
-const ROOT = resolve(import.meta.dir, "../..");
 const BASELINE = join(import.meta.dir, "expected-failures.yml");
 const CLIENT = join(import.meta.dir, "client.ts");
 /** scenarios run at once; each starts an authorization server, a resource server and several mcpx processes */
 const PARALLEL = 3;
 /** timing-sensitive scenarios, run alone once the others are done */
 const ALONE = new Set(["sse-retry"]);
-
-function findCli(): string | undefined {
-  if (process.env.MCPX_CONFORMANCE_CLI) return process.env.MCPX_CONFORMANCE_CLI;
-  try {
-    return Bun.resolveSync("@modelcontextprotocol/conformance/dist/index.js", ROOT);
-  } catch {
-    return undefined;
-  }
-}
 
 /** the client scenarios `conformance list` names, without the extension ones */
 async function clientScenarios(cli: string): Promise<string[]> {
