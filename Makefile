@@ -56,9 +56,11 @@ test-e2e: dist/mcpx
 test-release: dist/mcpx
 	MCPX_TEST_RELEASE=all $(BUN) run test/run.ts test/e2e/docs-commands.test.ts
 
-# the MCP conformance suite against mcpx's /mcp handler (also part of make test)
+# the MCP conformance suite against mcpx's /mcp handler, then its client scenarios against mcpx
+# ls/auth/call (both also part of make test)
 conformance: dist/mcpx
 	$(BUN) run test/conformance/run.ts
+	$(BUN) run test/conformance/client-run.ts
 
 # mcporter is only the peer the bench compares with, and wants Node >= 24: it is installed here, into a
 # cache of its own, so `npm install` of the project has no engine warnings (test/unit/engines.test.ts)

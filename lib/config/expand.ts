@@ -20,7 +20,7 @@ import type { ServerConfig } from "./server-config.ts";
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
 
 /**
- * Expands the strings of one server entry: command, args, env values, cwd, url, header values.
+ * Expands the strings of one server entry: command, args, env values, cwd, url, header values, oauth.
  * Names (server names, env and header names) are never expanded. `fail` gets the key path inside
  * the entry (e.g. ["env", "TOKEN"]) so the error can name mcpServers.foo.env.TOKEN.
  */
@@ -28,7 +28,11 @@ export function expandServer(server: ServerConfig, env: Env, fail: (key: JSONPat
   const one = (value: string, ...key: JSONPath) => expandVars(value, env, (detail) => fail(key, detail));
   const map = (values: Record<string, string>, field: string) => Object.fromEntries(Object.entries(values).map(([k, val]) => [k, one(val, field, k)]));
   if (server.kind === "http") {
-    return { ...server, url: one(server.url, "url"), headers: map(server.headers, "headers") };
+    const out: ServerConfig = { ...server, url: one(server.url, "url"), headers: map(server.headers, "headers") };
+    if (server.oauth) {
+      out.oauth = Object.fromEntries(Object.entries(server.oauth).map(([k, val]) => [k, one(val, "oauth", k)]));
+    }
+    return out;
   }
   const out: ServerConfig = {
     ...server,

@@ -31,6 +31,8 @@ export type ServerConfig =
       transport?: "sse";
       toolFilter?: ToolFilter;
       protocolVersion?: PinnedProtocolVersion;
+      /** a client registered with the authorization server beforehand ("oauth" in the entry); absent: dynamic registration */
+      oauth?: PreRegisteredClient;
     };
 
 /**
@@ -40,6 +42,18 @@ export type ServerConfig =
  */
 export const PINNABLE_PROTOCOL_VERSIONS = ["2025-11-25", "2026-07-28"] as const;
 type PinnedProtocolVersion = (typeof PINNABLE_PROTOCOL_VERSIONS)[number];
+
+/**
+ * "oauth": {"clientId": …, "clientSecret": "${VAR}"}: the client mcpx logs in as instead of registering
+ * one; or {"clientMetadataUrl": "https://…"}: the Client ID Metadata Document mcpx is known by where the
+ * authorization server accepts those (else it registers dynamically). Exactly one of the two.
+ */
+export interface PreRegisteredClient {
+  clientId?: string;
+  /** only with clientId; absent: a public client (PKCE only) */
+  clientSecret?: string;
+  clientMetadataUrl?: string;
+}
 
 /**
  * The tools the user turned on or off for this server (enabledTools/disabledTools; Codex's

@@ -21,7 +21,7 @@ import { isPlainObject } from "../util/json-type.ts";
 export type { BrokenServer, ServerConfig };
 
 const STDIO_KEYS = ["type", "command", "args", "env", "cwd", "enabledTools", "disabledTools", "protocolVersion"] as const;
-const HTTP_KEYS = ["type", "url", "headers", "enabledTools", "disabledTools", "protocolVersion"] as const;
+const HTTP_KEYS = ["type", "url", "headers", "oauth", "enabledTools", "disabledTools", "protocolVersion"] as const;
 const TYPES = ["stdio", "http", "streamable-http", "sse"] as const;
 
 const str = (what: string) => v.pipe(v.string(`must be a string: ${what}`), v.nonEmpty(`must not be empty: ${what}`));
@@ -56,6 +56,33 @@ const httpEntry = once(() =>
     type: v.optional(v.picklist(["http", "streamable-http", "sse"])),
     url: str('the Streamable HTTP endpoint, e.g. "https://example.com/mcp" (or a legacy SSE endpoint, e.g. ".../sse")'),
     headers: strMap("header names to string values"),
+    oauth: v.optional(
+      v.strictObject(
+        {
+          clientId: v.optional(str("the client_id the authorization server issued for mcpx")),
+          clientMetadataUrl: v.optional(
+            v.pipe(
+              str("the https URL of mcpx's Client ID Metadata Document"),
+              v.check(
+                (s) => /^https:\/\/[^/]+\/./.test(s) || s.includes("${"),
+                'must be an https:// URL with a path, e.g. "https://example.com/mcpx/client.json": the Client ID Metadata Document mcpx is known by',
+              ),
+            ),
+          ),
+          clientSecret: v.optional(
+            v.pipe(
+              str("the client secret, as a ${VAR} reference"),
+              v.check(
+                (s) => /\$\{[A-Za-z_]/.test(s.replaceAll("$${", "")),
+                'must be a ${VAR} reference, e.g. "${NOTES_CLIENT_SECRET}": a secret does not belong in a config file',
+              ),
+            ),
+          ),
+        },
+        "must be an object with clientId and, for a confidential client, clientSecret (a ${VAR} reference): a client registered with the " +
+          "authorization server beforehand; or with clientMetadataUrl, the https URL of mcpx's Client ID Metadata Document",
+      ),
+    ),
     enabledTools: toolNames(),
     disabledTools: toolNames(),
     protocolVersion: protocolVersion(),
@@ -199,6 +226,12 @@ function validateEntry(
     const base = { name, kind: "stdio" as const, command: o.command, args: o.args, env: o.env, origin: file, ...filter, ...pin };
     return o.cwd === undefined ? base : { ...base, cwd: o.cwd };
   }
+  if (o.oauth && (o.oauth.clientId === undefined) === (o.oauth.clientMetadataUrl === undefined))
+    return fail(at("oauth"), "needs clientId (a client registered beforehand) or clientMetadataUrl (a Client ID Metadata Document), not both nor neither");
+  if (o.oauth?.clientSecret !== undefined && o.oauth.clientId === undefined)
+    return fail(at("oauth", "clientSecret"), "goes with clientId: a Client ID Metadata Document client has no secret");
+  if (o.oauth && Object.keys(o.headers).some((h) => h.toLowerCase() === "authorization"))
+    return fail(at("oauth"), "is given with an Authorization header: a static token and an OAuth login exclude each other; keep one");
   return {
     name,
     kind: "http",
@@ -206,6 +239,7 @@ function validateEntry(
     headers: o.headers,
     origin: file,
     ...(o.type === "sse" ? { transport: "sse" as const } : {}),
+    ...(o.oauth ? { oauth: o.oauth } : {}),
     ...filter,
     ...pin,
   };

@@ -141,7 +141,11 @@ export function withholdServers(
 function serverWhy(server: ServerConfig, raw: unknown): string | undefined {
   if (server.kind === "stdio") return "it starts a program";
   const entry = isPlainObject(raw) ? raw : {};
-  const strings = [entry.url, ...(isPlainObject(entry.headers) ? Object.values(entry.headers) : [])].filter((s): s is string => typeof s === "string");
+  const strings = [
+    entry.url,
+    ...(isPlainObject(entry.headers) ? Object.values(entry.headers) : []),
+    ...(isPlainObject(entry.oauth) ? Object.values(entry.oauth) : []),
+  ].filter((s): s is string => typeof s === "string");
   return strings.some(usesVariable) ? "it sends values of your environment (${VAR}) to a url the file names" : undefined;
 }
 

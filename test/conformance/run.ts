@@ -13,6 +13,7 @@
 
 import { join, resolve } from "node:path";
 import { sandbox } from "../e2e/harness.ts";
+import { findCli } from "./suite-cli.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const BASELINE = join(import.meta.dir, "expected-failures.yml");
@@ -23,15 +24,6 @@ const FAKE = join(ROOT, "fixtures/servers/fake-server.ts");
 export const CONFORMANCE_VERSION = "0.1.16";
 /** how long the HTTP server may take to say `listening` */
 const START_TIMEOUT_MS = 15_000;
-
-function findCli(): string | undefined {
-  if (process.env.MCPX_CONFORMANCE_CLI) return process.env.MCPX_CONFORMANCE_CLI;
-  try {
-    return Bun.resolveSync("@modelcontextprotocol/conformance/dist/index.js", ROOT);
-  } catch {
-    return undefined;
-  }
-}
 
 async function main(): Promise<number> {
   const cli = findCli();

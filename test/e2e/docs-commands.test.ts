@@ -32,6 +32,8 @@
 //                                       `mcpx ls`; a shell block's sandbox has that fixture configured as
 //                                       `notes`. BROWSER is the fake browser (fixtures/servers/fake-browser.ts),
 //                                       which follows the printed URL back to mcpx's loopback callback.
+//                                       The fixture also knows the client docs/auth.md shows as
+//                                       registered beforehand, its secret in NOTES_CLIENT_SECRET.
 // - ```dockerfile: a container recipe. There is no Docker engine here, so each line must be a FROM or
 //   a COPY of a binary `make release` builds; test/e2e/container.test.ts runs that binary in an
 //   empty root holding nothing else.
@@ -248,13 +250,15 @@ async function checkRelease(what: string): Promise<void> {
 // ── the local stand-in for a network MCP server ──────────────────────────────
 
 let remote: Daemon | undefined;
+/** the client docs/auth.md shows as registered beforehand, known to the fixture; its secret is the variable the doc names */
+const DOC_CLIENT = { id: "mcpx-at-acme", secret: "doc-client-secret", variable: "NOTES_CLIENT_SECRET" };
 /** the stand-in for an OAuth-protected server (blocks marked oauth) */
 let oauth: OAuthFixture | undefined;
 beforeAll(async () => {
   const sb = sandbox();
   sb.write(".mcpx.json", "{}\n");
   remote = await startDaemon(sb, ["--daemon-address", "http://127.0.0.1:0"], { env: { MCPX_DAEMON_TOKEN: TOKEN } });
-  oauth = await startOAuthServer(sb.env);
+  oauth = await startOAuthServer(sb.env, { FAKE_OAUTH_CLIENT: `${DOC_CLIENT.id}:${DOC_CLIENT.secret}` });
 });
 afterAll(async () => {
   await stopDaemons();
@@ -263,7 +267,11 @@ afterAll(async () => {
 
 /** a network (or oauth) block's text with every non-loopback URL origin pointed at the local server */
 function localised(block: DocBlock): { text: string; env: Record<string, string> } {
-  if (block.marker === "oauth") return { text: block.body.replace(/https?:\/\/(?!127\.0\.0\.1|localhost|\[::1\])[^/"'\s]+/g, oauth!.origin), env: { BROWSER } };
+  if (block.marker === "oauth")
+    return {
+      text: block.body.replace(/https?:\/\/(?!127\.0\.0\.1|localhost|\[::1\])[^/"'\s]+/g, oauth!.origin),
+      env: { BROWSER, [DOC_CLIENT.variable]: DOC_CLIENT.secret },
+    };
   const local = new URL(remote!.address).origin;
   const text = block.body.replace(/https?:\/\/(?!127\.0\.0\.1|localhost|\[::1\])[^/"'\s]+/g, local);
   const env = Object.fromEntries([...block.body.matchAll(/\$\{(\w+)\}/g)].map((m) => [m[1]!, TOKEN]));

@@ -194,3 +194,39 @@ describe("a refused login", () => {
     expect(existsSync(join(sb2.env.XDG_STATE_HOME!, "mcpx", "auth")) ? readdirSync(join(sb2.env.XDG_STATE_HOME!, "mcpx", "auth")) : []).toEqual([]);
   });
 });
+
+describe("an HTTP server whose client was registered beforehand (the entry's oauth)", () => {
+  const sb3 = sandbox();
+  const record3 = join(sb3.dir, "oauth-events.jsonl");
+  let known: OAuthFixture;
+  beforeAll(async () => {
+    known = await startOAuthServer(sb3.env, { FAKE_OAUTH_CLIENT: "mcpx-at-acme:s3cret-from-env", FAKE_OAUTH_RECORD: record3 });
+    writeConfig(sb3, ".mcpx.json", { mcpServers: { notes: { url: known.url, oauth: { clientId: "mcpx-at-acme", clientSecret: "${NOTES_SECRET}" } } } });
+  });
+  afterAll(() => known.stop());
+  const env = { BROWSER, NOTES_SECRET: "s3cret-from-env" };
+
+  test("mcpx auth logs in as that client with the secret from the environment, registers none, and writes neither to the auth file", async () => {
+    const r = await mcpx(sb3, ["auth", "notes"], { env, killAfterMs: 30_000 });
+    expectExit(r, 0);
+    const ev = oauthEvents(record3);
+    expect(ev.filter((e) => e.event === "register")).toEqual([]);
+    expect(ev.filter((e) => e.event === "token").map((e) => [e.grant, e.client])).toEqual([["authorization_code", "mcpx-at-acme"]]);
+    const dir = join(sb3.env.XDG_STATE_HOME!, "mcpx", "auth");
+    const text = readdirSync(dir)
+      .map((f) => readFileSync(join(dir, f), "utf8"))
+      .join("");
+    expect(text).not.toContain("s3cret-from-env");
+    expect(text).not.toContain('"client"');
+    const who = await mcpx(sb3, ["call", "notes.whoami"], { env });
+    expectExit(who, 0);
+    expect(who.stdout.trim()).toBe("mcpx-at-acme");
+  });
+
+  test("a wrong secret in the environment is the authorization server's refusal, naming the server", async () => {
+    const r = await mcpx(sb3, ["auth", "notes"], { env: { ...env, NOTES_SECRET: "wrong" }, killAfterMs: 30_000 });
+    expectExit(r, 1);
+    expect(r.stderr).toContain('server "notes"');
+    expect(r.stderr).toMatch(/invalid_client|Invalid client/i);
+  });
+});

@@ -48,6 +48,13 @@ describe("mcpx trust", () => {
     expect(r.stderr).toContain("mcpServers.web");
   });
 
+  test("a url server whose oauth client secret takes a variable waits for trust too: the secret would go to its authorization server", async () => {
+    const sb = sandbox();
+    shipped(sb, "repo/.mcpx.json", { mcpServers: { web: { url: "http://127.0.0.1:9/mcp", oauth: { clientId: "c", clientSecret: "${WEB_SECRET}" } } } });
+    const r = await mcpx(sb, ["ls"], { cwd: join(sb.dir, "repo"), env: { WEB_SECRET: "s3cret" } });
+    expect(r.stdout).toMatch(/^web\tnot trusted, not started/m);
+  });
+
   test("with no path it trusts every untrusted file in force here, after which the file is used in full; trusting again changes nothing", async () => {
     const { sb, file, cwd } = repo();
     const t = await mcpx(sb, ["trust"], { cwd });

@@ -443,6 +443,50 @@ describe("mcpServers", () => {
     );
   });
 
+  test("an http entry's oauth gives a pre-registered client, its secret taken from a variable", () => {
+    const got = parse(
+      { n: { url: "https://x.test/mcp", oauth: { clientId: "mcpx-${ENV_NAME}", clientSecret: "${NOTES_SECRET}" } } },
+      {
+        ENV_NAME: "prod",
+        NOTES_SECRET: "s3cret",
+      },
+    );
+    expect(got.n).toMatchObject({ kind: "http", oauth: { clientId: "mcpx-prod", clientSecret: "s3cret" } });
+    expect(parse({ n: { url: "https://x.test/mcp", oauth: { clientId: "public-one" } } }).n).toMatchObject({ oauth: { clientId: "public-one" } });
+  });
+
+  test("a bad oauth names the key and what it accepts", () => {
+    const url = "https://x.test/mcp";
+    expect(problem({ n: { url, oauth: { clientId: "c", clientSecret: "literal" } } })).toContain(
+      'key mcpServers.n.oauth.clientSecret: must be a ${VAR} reference, e.g. "${NOTES_CLIENT_SECRET}"',
+    );
+    expect(problem({ n: { url, oauth: { clientSecret: "${S}" } } }, { S: "x" })).toContain("key mcpServers.n.oauth: needs clientId");
+    expect(problem({ n: { url, oauth: { clientId: "c", client_secret: "${S}" } } })).toContain(
+      "key mcpServers.n.oauth.client_secret: must be an object with clientId and, for a confidential client, clientSecret",
+    );
+    expect(problem({ n: { url, oauth: "c" } })).toContain("key mcpServers.n.oauth: must be an object with clientId");
+    expect(problem({ n: { url, oauth: { clientId: "c" }, headers: { authorization: "Bearer t" } } })).toContain(
+      "key mcpServers.n.oauth: is given with an Authorization header",
+    );
+    expect(problem({ n: { command: "x", oauth: { clientId: "c" } } })).toContain('"oauth" belongs to http servers (url)');
+    expect(problem({ n: { url, oauth: { clientMetadataUrl: "http://x.test/c.json" } } })).toContain(
+      "key mcpServers.n.oauth.clientMetadataUrl: must be an https:// URL with a path",
+    );
+    expect(problem({ n: { url, oauth: { clientId: "c", clientMetadataUrl: "https://x.test/c.json" } } })).toContain(
+      "key mcpServers.n.oauth: needs clientId (a client registered beforehand) or clientMetadataUrl",
+    );
+    expect(problem({ n: { url, oauth: {} } })).toContain("key mcpServers.n.oauth: needs clientId");
+    expect(problem({ n: { url, oauth: { clientMetadataUrl: "https://x.test/c.json", clientSecret: "${S}" } } }, { S: "x" })).toContain(
+      "key mcpServers.n.oauth.clientSecret: goes with clientId",
+    );
+    expect(parse({ n: { url, oauth: { clientMetadataUrl: "https://x.test/mcpx/client.json" } } }).n).toMatchObject({
+      oauth: { clientMetadataUrl: "https://x.test/mcpx/client.json" },
+    });
+    expect(problem({ n: { url, oauth: { clientId: "c", clientSecret: "${NOPE}" } } })).toContain(
+      "key mcpServers.n.oauth.clientSecret: variable NOPE is not set",
+    );
+  });
+
   test("a url that is not http(s) after expansion is an error", () => {
     expect(problem({ a: { url: "${HOST}/mcp" } }, { HOST: "x.test" })).toContain('key mcpServers.a.url: "x.test/mcp" is not an http:// or https:// URL');
   });

@@ -1,7 +1,13 @@
-// `mcpx auth NAME`: the OAuth 2.1 authorization code flow with PKCE, run by the SDK's auth() with the
-// login provider: discovery (RFC 9728 then 8414), dynamic client registration when no client for this
+// `mcpx auth NAME`: the OAuth 2.1 authorization code flow with PKCE, run by the SDK with the login
+// provider: discovery (RFC 9728 then 8414), dynamic client registration when no client for this
 // redirect URI is stored, the authorization URL (printed, and opened where there is a browser), the
 // loopback redirect, the code exchange. Only a finished flow writes anything.
+//
+// The flow starts the way the server asks for it: an SDK client connects and lists tools with the
+// login provider, so the server's own 401 challenge (WWW-Authenticate: its resource_metadata URL,
+// which may be anywhere, and the scope it wants) drives discovery, exactly as in the transport of
+// every other command. A server that challenges nothing is logged in to from its well-known
+// metadata, as asked.
 
 import "../zod-interpreted.ts";
 import type { ServerConfig } from "../../config/server-config.ts";
@@ -10,6 +16,7 @@ import { openBrowser, type Opened } from "./browser.ts";
 import { listenForCallback } from "./callback.ts";
 import { LoginOAuthProvider, registeredLoopback } from "./provider.ts";
 import { AuthStore } from "./store.ts";
+import { VERSION } from "../../version.ts";
 
 export type HttpServer = Extract<ServerConfig, { kind: "http" }>;
 
@@ -45,35 +52,82 @@ export async function login(cfg: HttpServer, opts: LoginOptions): Promise<LoginR
     );
   };
   try {
-    provider = new LoginOAuthProvider(store, callback.redirectUrl, (url) => {
-      opts.say(`mcpx: to authorize mcpx for "${cfg.name}", open this URL in a browser:\n\n  ${url.href}\n`);
-      const opener = openBrowser(url.href, opts.env);
-      opened = opener;
-      // "asked", not "opened": whether the opener managed is known only once it exits, and said then
-      opts.say(
-        opener
-          ? `mcpx: asked ${opener.program} to open it; waiting for the redirect to ${callback.redirectUrl}`
-          : `mcpx: no browser to open here; waiting for the redirect to ${callback.redirectUrl} (open the URL on this machine, or forward that port)`,
-      );
-      void opener?.exited.then((code) => {
-        if (code !== 0)
-          opts.say(
-            `mcpx: ${opener.program} could not open it (exit ${code}): open the URL above yourself; still waiting for the redirect to ${callback.redirectUrl}`,
-          );
-      });
-    });
+    provider = new LoginOAuthProvider(
+      store,
+      callback.redirectUrl,
+      (url) => {
+        opts.say(`mcpx: to authorize mcpx for "${cfg.name}", open this URL in a browser:\n\n  ${url.href}\n`);
+        const opener = openBrowser(url.href, opts.env);
+        opened = opener;
+        // "asked", not "opened": whether the opener managed is known only once it exits, and said then
+        opts.say(
+          opener
+            ? `mcpx: asked ${opener.program} to open it; waiting for the redirect to ${callback.redirectUrl}`
+            : `mcpx: no browser to open here; waiting for the redirect to ${callback.redirectUrl} (open the URL on this machine, or forward that port)`,
+        );
+        void opener?.exited.then((code) => {
+          if (code !== 0)
+            opts.say(
+              `mcpx: ${opener.program} could not open it (exit ${code}): open the URL above yourself; ` +
+                `still waiting for the redirect to ${callback.redirectUrl}`,
+            );
+        });
+      },
+      cfg.oauth,
+    );
     const { auth } = await import("@modelcontextprotocol/sdk/client/auth.js");
     // the config's headers are not sent: they are for the MCP server, and the authorization server may be another party
-    const started = await auth(provider, { serverUrl: cfg.url }).catch(fail);
-    if (started !== "REDIRECT") fail(new Error("the server issued tokens without a login, which mcpx does not expect"));
+    const challenge = cfg.transport === "sse" ? undefined : await challenged(cfg, provider).catch(fail);
+    if (!challenge) {
+      const started = await auth(provider, { serverUrl: cfg.url }).catch(fail);
+      if (started !== "REDIRECT") fail(new Error("the server issued tokens without a login, which mcpx does not expect"));
+    }
     const code = await callback.code.catch(fail);
-    const finished = await auth(provider, { serverUrl: cfg.url, authorizationCode: code }).catch(fail);
-    if (finished !== "AUTHORIZED" || !provider.commit()) fail(new Error("the code exchange gave no tokens"));
+    if (challenge) await challenge.finishAuth(code).catch(fail);
+    else if ((await auth(provider, { serverUrl: cfg.url, authorizationCode: code }).catch(fail)) !== "AUTHORIZED")
+      fail(new Error("the code exchange gave no tokens"));
+    if (!provider.commit()) fail(new Error("the code exchange gave no tokens"));
     const tokens = provider.tokens()!;
     return { file: store.file, expiresIn: tokens.expires_in, scope: tokens.scope };
   } finally {
     callback.close();
     await opened?.settle();
+  }
+}
+
+/**
+ * Connects to the server with the login provider and lists its tools, which is where a server asks
+ * for authorization (on initialize, or on its first request after it). The transport that met the
+ * challenge, once it started the login (the provider was sent to the browser); undefined when the
+ * server asked for nothing. The transport keeps the challenge's resource_metadata and scope for the
+ * code exchange (its finishAuth). Its standalone GET stream is answered 405 here, without a request:
+ * a second 401 there would start a second, concurrent authorization.
+ */
+async function challenged(cfg: HttpServer, provider: LoginOAuthProvider): Promise<{ finishAuth(code: string): Promise<void> } | undefined> {
+  const [{ Client }, { StreamableHTTPClientTransport }, { UnauthorizedError }] = await Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
+    import("@modelcontextprotocol/sdk/client/auth.js"),
+  ]);
+  const endpoint = new URL(cfg.url).href;
+  const noStream: typeof fetch = Object.assign(
+    (input: string | URL | Request, init?: RequestInit) =>
+      (init?.method ?? "GET") === "GET" && String(input instanceof Request ? input.url : input) === endpoint
+        ? Promise.resolve(new Response(null, { status: 405 }))
+        : fetch(input, init),
+    { preconnect: fetch.preconnect },
+  );
+  const transport = new StreamableHTTPClientTransport(new URL(cfg.url), { authProvider: provider, fetch: noStream });
+  const client = new Client({ name: "mcpx", version: VERSION });
+  try {
+    await client.connect(transport);
+    await client.listTools();
+    return undefined;
+  } catch (err) {
+    if (err instanceof UnauthorizedError && provider.redirected) return transport;
+    throw err;
+  } finally {
+    await client.close().catch(() => {});
   }
 }
 

@@ -8,7 +8,7 @@
 
 import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
-import type { ServerConfig } from "../../config/server-config.ts";
+import type { PreRegisteredClient, ServerConfig } from "../../config/server-config.ts";
 import { McpxError } from "../../errors/mcpx-error.ts";
 import { VERSION } from "../../version.ts";
 import { AuthStore } from "./store.ts";
@@ -44,6 +44,24 @@ function clientMetadata(redirectUrl: string): OAuthClientMetadata {
   };
 }
 
+/** the client of an entry's "oauth" as the SDK takes it; it is never written to the auth file (its secret stays in the environment) */
+function preRegistered(oauth: PreRegisteredClient | undefined): OAuthClientInformationMixed | undefined {
+  if (oauth?.clientId === undefined) return undefined;
+  return { client_id: oauth.clientId, ...(oauth.clientSecret === undefined ? {} : { client_secret: oauth.clientSecret }) };
+}
+
+/** the scopes of `wanted` (space-separated, RFC 6749 §3.3) that `granted` lacks */
+function missingScopes(wanted: string, granted: string): string[] {
+  const have = new Set(granted.split(" ").filter(Boolean));
+  return wanted.split(" ").filter((s) => s && !have.has(s));
+}
+
+/** `a` and then what `b` adds, as one scope value */
+function scopeUnion(a: string | null, b: string): string {
+  const first = (a ?? "").split(" ").filter(Boolean);
+  return [...first, ...missingScopes(b, first.join(" "))].join(" ");
+}
+
 /** the redirect URI a stored client was registered with, if it is one of ours (a loopback callback) */
 export function registeredLoopback(client: OAuthClientInformationMixed | undefined): string | undefined {
   const uris = (client as { redirect_uris?: unknown } | undefined)?.redirect_uris;
@@ -65,13 +83,16 @@ export function registeredLoopback(client: OAuthClientInformationMixed | undefin
  */
 class StoredOAuthProvider implements OAuthClientProvider {
   private readonly store: AuthStore;
+  private readonly configured?: OAuthClientInformationMixed;
 
   constructor(
     private readonly server: string,
     dir: string,
     url: string,
+    oauth: PreRegisteredClient | undefined,
   ) {
     this.store = new AuthStore(dir, url);
+    this.configured = preRegistered(oauth);
   }
 
   get redirectUrl(): string {
@@ -84,7 +105,7 @@ class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   clientInformation(): OAuthClientInformationMixed | undefined {
-    const client = this.store.read().client;
+    const client = this.configured ?? this.store.read().client;
     // the SDK would register a new client here: that is the start of a login, which is `mcpx auth`'s job
     if (!client) throw new AuthRequiredError(this.server, "it answered 401 and mcpx holds no login for it");
     return client;
@@ -101,8 +122,20 @@ class StoredOAuthProvider implements OAuthClientProvider {
     this.store.write({ tokens, savedAt: Date.now() });
   }
 
-  redirectToAuthorization(): never {
-    throw new AuthRequiredError(this.server, this.store.read().tokens ? "its token expired and could not be refreshed" : "mcpx holds no token for it");
+  redirectToAuthorization(url: URL): never {
+    const stored = this.store.read();
+    const wanted = url.searchParams.get("scope") ?? undefined;
+    if (!stored.tokens) throw new AuthRequiredError(this.server, "mcpx holds no token for it");
+    // the scope the SDK would ask for now (the challenge's): kept for `mcpx auth`, which starts from a 401 and may never see this 403
+    if (wanted && wanted !== stored.wantedScope) this.store.write({ wantedScope: wanted });
+    const lacking = wanted && stored.tokens.scope !== undefined ? missingScopes(wanted, stored.tokens.scope) : [];
+    throw new AuthRequiredError(
+      this.server,
+      lacking.length
+        ? `it asks for scope "${wanted}", and the stored login has "${stored.tokens.scope}" (no ${lacking.join(", ")}); ` +
+            `\`mcpx auth ${this.server}\` asks for it`
+        : "its token expired and could not be refreshed",
+    );
   }
 
   saveCodeVerifier(): void {
@@ -124,7 +157,7 @@ class StoredOAuthProvider implements OAuthClientProvider {
   saveDiscoveryState(state: OAuthDiscoveryState): void {
     const stored = this.store.read();
     // without a login there is nothing to keep it for: a call after --logout must not recreate the file
-    if (stored.client && JSON.stringify(stored.discovery) !== JSON.stringify(state)) this.store.write({ discovery: state });
+    if ((stored.client || stored.tokens) && JSON.stringify(stored.discovery) !== JSON.stringify(state)) this.store.write({ discovery: state });
   }
 
   discoveryState(): OAuthDiscoveryState | undefined {
@@ -138,16 +171,18 @@ class StoredOAuthProvider implements OAuthClientProvider {
  */
 export function storedAuthProvider(cfg: Extract<ServerConfig, { kind: "http" }>, dir: string | undefined): OAuthClientProvider | undefined {
   if (dir === undefined || Object.keys(cfg.headers).some((h) => h.toLowerCase() === "authorization")) return undefined;
-  return new StoredOAuthProvider(cfg.name, dir, cfg.url);
+  return new StoredOAuthProvider(cfg.name, dir, cfg.url, cfg.oauth);
 }
 
 /**
- * The provider `mcpx auth` drives: everything in memory, starting from the stored client when its
- * registered redirect URI is the one this login listens on (else the SDK registers afresh), and no
- * stored tokens (a login always asks). `commit()` writes client and tokens together.
+ * The provider `mcpx auth` drives: everything in memory, starting from the entry's pre-registered
+ * client, else the stored client when its registered redirect URI is the one this login listens on
+ * (else the SDK registers afresh), and no stored tokens (a login always asks). `commit()` writes
+ * client and tokens together (a pre-registered client is not written: it is in the config).
  */
 export class LoginOAuthProvider implements OAuthClientProvider {
   private client?: OAuthClientInformationMixed;
+  private readonly configured: boolean;
   private saved?: OAuthTokens;
   private verifier?: string;
   private discovery?: OAuthDiscoveryState;
@@ -157,10 +192,18 @@ export class LoginOAuthProvider implements OAuthClientProvider {
     private readonly store: AuthStore,
     readonly redirectUrl: string,
     private readonly onRedirect: (url: URL) => void | Promise<void>,
+    oauth?: PreRegisteredClient,
   ) {
     const stored = store.read().client;
-    if (registeredLoopback(stored) === redirectUrl) this.client = stored;
+    this.configured = oauth?.clientId !== undefined;
+    this.clientMetadataUrl = oauth?.clientMetadataUrl;
+    // a client known by its metadata document has no registered redirect URI: it is reused as it is
+    const reusable = registeredLoopback(stored) === redirectUrl || (this.clientMetadataUrl !== undefined && stored?.client_id === this.clientMetadataUrl);
+    this.client = preRegistered(oauth) ?? (reusable ? stored : undefined);
   }
+
+  /** the entry's Client ID Metadata Document URL: the SDK uses it as client_id where the authorization server accepts those */
+  readonly clientMetadataUrl?: string;
 
   get clientMetadata(): OAuthClientMetadata {
     return clientMetadata(this.redirectUrl);
@@ -175,6 +218,7 @@ export class LoginOAuthProvider implements OAuthClientProvider {
   }
 
   saveClientInformation(info: OAuthClientInformationMixed): void {
+    // a pre-registered client is only ever stamped with its issuer here, never replaced by a registration
     this.client = info;
   }
 
@@ -186,7 +230,14 @@ export class LoginOAuthProvider implements OAuthClientProvider {
     this.saved = tokens;
   }
 
+  /** true once the flow reached the browser */
+  redirected = false;
+
   redirectToAuthorization(url: URL): void | Promise<void> {
+    this.redirected = true;
+    // a step-up another command met (StoredOAuthProvider records it): this login asks for that scope too
+    const wanted = this.store.read().wantedScope;
+    if (wanted) url.searchParams.set("scope", scopeUnion(url.searchParams.get("scope"), wanted));
     return this.onRedirect(url);
   }
 
@@ -200,6 +251,9 @@ export class LoginOAuthProvider implements OAuthClientProvider {
   }
 
   invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): void {
+    // A pre-registered client and its flow stay: registering another is no option, so the SDK's retry
+    // after invalid_client meets the same refusal, which is the error to show.
+    if (this.configured && (scope === "all" || scope === "client")) return;
     if (scope === "all" || scope === "client") this.client = undefined;
     if (scope === "all" || scope === "tokens") this.saved = undefined;
     if (scope === "all" || scope === "verifier") this.verifier = undefined;
@@ -217,7 +271,13 @@ export class LoginOAuthProvider implements OAuthClientProvider {
   /** writes the client and the tokens the flow ended with; false when it has none to write */
   commit(): boolean {
     if (!this.saved || !this.client) return false;
-    this.store.write({ client: this.client, tokens: this.saved, discovery: this.discovery, savedAt: Date.now() });
+    this.store.write({
+      client: this.configured ? undefined : this.client,
+      tokens: this.saved,
+      discovery: this.discovery,
+      savedAt: Date.now(),
+      wantedScope: undefined,
+    });
     return true;
   }
 }

@@ -20,6 +20,11 @@ export interface StoredAuth {
   discovery?: OAuthDiscoveryState;
   /** ms timestamp of the last saveTokens, for `mcpx auth` to report; not a secret */
   savedAt?: number;
+  /**
+   * the scope a server asked for that the stored login lacks (its 403 insufficient_scope, a step-up):
+   * the next `mcpx auth` asks for it as well, and clears it. Not a secret.
+   */
+  wantedScope?: string;
 }
 
 /** the directory of every stored login */
