@@ -11,7 +11,7 @@
 
 import { detectSys, hostGone, type Conn } from "./sys.ts";
 import { unwrap } from "./unwrap.ts";
-import { decodeHandoff, decodeHostAnswer, RS, type HostAnswer, type LauncherMessage, type LogLevel, type WireError } from "./wire.ts";
+import { decodeHandoff, decodeHostAnswer, RS, type FeatureOp, type HostAnswer, type LauncherMessage, type LogLevel, type WireError } from "./wire.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the runtime's globals (process, Bun, Deno) differ per runtime and are probed at run time
 const g = globalThis as Record<string, any>;
@@ -254,6 +254,27 @@ function rawCall(server: string, tool: string, args: unknown): Promise<unknown> 
   });
 }
 
+/**
+ * resources.read / prompts.get: one request to the host, which passes it through the resource.read or
+ * prompt.get point of the gate and sends it upstream; resolves to the raw MCP result ({contents} or
+ * {description, messages}). Checked here so a script's slip says what is wrong in the script's own terms.
+ */
+function feature(op: FeatureOp, server: unknown, target: unknown, args?: unknown): Promise<unknown> {
+  const fn = op === "resource.read" ? "resources.read(server, uri)" : "prompts.get(server, name, args)";
+  if (typeof server !== "string" || typeof target !== "string")
+    return Promise.reject(new TypeError(`${fn}: server and ${op === "resource.read" ? "uri" : "name"} are strings`));
+  if (args !== undefined && (typeof args !== "object" || args === null || Array.isArray(args) || !Object.values(args).every((v) => typeof v === "string")))
+    return Promise.reject(new TypeError(`${fn}: args is an object of strings (MCP prompt arguments are strings)`));
+  const c = open;
+  if (!c) return channel().then(() => feature(op, server, target, args));
+  if (pending.size === 0) c.ref();
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject, server, tool: target });
+    frame({ t: "feature", id, op, server, target, args: (args ?? {}) as Record<string, string> });
+  });
+}
+
 function callTool(server: string, tool: string, args?: unknown, opts?: { raw?: boolean }): Promise<unknown> {
   const calling = rawCall(server, tool, args);
   return opts?.raw ? calling : calling.then(unwrap);
@@ -310,7 +331,9 @@ export async function installGlobals(): Promise<void> {
     tools[name] = namespace(name);
     if (global) g[global] = tools[name];
   }
-  Object.assign(g, { tools, call: callTool });
+  const resources = Object.freeze({ read: (server: unknown, uri: unknown) => feature("resource.read", server, uri) });
+  const prompts = Object.freeze({ get: (server: unknown, name: unknown, args?: unknown) => feature("prompt.get", server, name, args) });
+  Object.assign(g, { tools, call: callTool, resources, prompts });
 }
 
 /**

@@ -15,7 +15,8 @@ import { isPlainObject } from "../util/json-type.ts";
 import { StdioTransport } from "./stdio-transport.ts";
 import { leanRequests } from "./lean-request.ts";
 import { trace } from "../util/trace.ts";
-import { SEND_TOOLS_CALL } from "./upstream-call.ts";
+import { SEND_FEATURE_REQUEST, SEND_TOOLS_CALL } from "./upstream-call.ts";
+import { featureFailure, listAllOf, requestFeature, type FeatureOp, type ListMethod } from "./server-features.ts";
 import { failedCall, notAResult } from "./call-failure.ts";
 import { closedTransports, overLimitTransports, outputValidator, PASS_THROUGH, type Connection } from "./connection.ts";
 import { checkOutput, outputCheck } from "./output-check.ts";
@@ -121,6 +122,28 @@ export class Pool extends ServerEntries {
     const calling =
       this.callNow(server, tool, args, timeoutMs, keepOnTimeout) ?? this.inUse(server, () => this.callOn(server, tool, args, timeoutMs, keepOnTimeout));
     return this.opts.onProgress ? calling.finally(() => this.opts.onProgress!(server, tool, undefined)) : calling;
+  }
+
+  /** one of the server's other lists (resources, resource templates, prompts), every page; read each time, and no hook holds it up, as tools/list */
+  async list(server: string, method: ListMethod): Promise<unknown[]> {
+    return this.inUse(server, async () => listAllOf(server, (await this.connect(server)).client, method, this.opts.callTimeoutMs));
+  }
+
+  /**
+   * One resources/read or prompts/get, reachable only through the SEND_FEATURE_REQUEST capability
+   * that only the gate's resource.read and prompt.get points hold (lib/mcp/upstream-call.ts).
+   */
+  [SEND_FEATURE_REQUEST](server: string, op: FeatureOp, target: string, args: Record<string, string>, timeoutMs = this.opts.callTimeoutMs) {
+    return this.inUse(server, async () => {
+      const conn = await this.connect(server);
+      try {
+        return await requestFeature(server, conn.client, op, target, args, timeoutMs);
+      } catch (err) {
+        const failed = featureFailure(server, op, target, err, closedTransports.has(conn.transport), timeoutMs);
+        if (failed.drop) void this.drop(server, failed.drop);
+        throw failed.error;
+      }
+    });
   }
 
   /**

@@ -87,6 +87,6 @@ function str(x: unknown): string | undefined {
   return typeof x === "string" && x !== "" ? x : undefined;
 }
 
-function size(bytes: number): string {
+export function size(bytes: number): string {
   return bytes < 1024 ? `${bytes} bytes` : `${(bytes / 1024).toFixed(1)} KiB`;
 }

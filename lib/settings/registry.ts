@@ -47,6 +47,8 @@ export type CommandName =
   | "run"
   | "exec"
   | "call"
+  | "resource"
+  | "prompt"
   | "ls"
   | "types"
   | "settings"
@@ -61,9 +63,9 @@ export type CommandName =
 
 /** commands that run scripts (serve and daemon: the defaults for runs whose request leaves a field out) */
 const RUNS: readonly CommandName[] = ["run", "exec", "serve", "daemon"];
-const EVERY: readonly CommandName[] = ["run", "exec", "call", "ls", "types", "settings", "hooks", "daemon", "serve", "config", "doctor"];
+const EVERY: readonly CommandName[] = ["run", "exec", "call", "resource", "prompt", "ls", "types", "settings", "hooks", "daemon", "serve", "config", "doctor"];
 /** commands through which hooks can fire (or be inspected) */
-const HOOKED: readonly CommandName[] = ["run", "exec", "call", "settings", "hooks", "daemon", "serve"];
+const HOOKED: readonly CommandName[] = ["run", "exec", "call", "resource", "prompt", "settings", "hooks", "daemon", "serve"];
 
 export const SCRIPT_PHASES = ["before", "prefix", "onSuccess", "onError", "suffix"] as const;
 export type ScriptPhase = (typeof SCRIPT_PHASES)[number];
