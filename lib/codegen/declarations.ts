@@ -283,3 +283,20 @@ function namespaceMembers(
     })
     .join("");
 }
+
+/**
+ * What `mcpx types SERVER` says after the namespace when the server has resources or prompts: the
+ * typed functions that read them (declared in mcpx-globals.d.ts) and the commands that list them.
+ */
+export function featuresNote(server: string, counts: { resources: number; resourceTemplates: number; prompts: number }): string {
+  const name = JSON.stringify(server);
+  const lines: string[] = [];
+  if (counts.resources + counts.resourceTemplates > 0)
+    lines.push(
+      `// ${counts.resources} resources, ${counts.resourceTemplates} templates: ` +
+        `resources.read(${name}, uri): Promise<McpxResourceResult> (mcpx resource ${server} lists them)`,
+    );
+  if (counts.prompts > 0)
+    lines.push(`// ${counts.prompts} prompts: prompts.get(${name}, name, args?): Promise<McpxPromptResult> (mcpx prompt ${server} lists them)`);
+  return lines.length ? `${lines.join("\n")}\n` : "";
+}

@@ -73,7 +73,7 @@ export async function readCatalogue(pool: Pool, only?: string, list = true): Pro
 }
 
 /** the server's resource, template and prompt counts (none asked of a server that does not declare them); undefined when a list fails */
-async function featureCounts(pool: Pool, server: string): Promise<FeatureCounts | undefined> {
+export async function featureCounts(pool: Pool, server: string): Promise<FeatureCounts | undefined> {
   try {
     const [resources, resourceTemplates, prompts] = await Promise.all(
       (["resources/list", "resources/templates/list", "prompts/list"] as const).map(async (m) => (await pool.list(server, m)).length),

@@ -198,3 +198,34 @@ describe.concurrent("mcpx ls counts", () => {
     expect(rows.find((x) => x.server === "plain")).toMatchObject({ resources: 0, resourceTemplates: 0, prompts: 0 });
   });
 });
+
+describe.concurrent("scripts and mcpx types", () => {
+  test("a script reads everything's resource and gets its prompt through resources.read and prompts.get, as raw MCP results", async () => {
+    const source = [
+      `const r = await resources.read("everything", ${JSON.stringify(STATIC)});`,
+      'const p = await prompts.get("everything", "args-prompt", { city: "Oslo" });',
+      "return { mime: r.contents[0].mimeType, head: r.contents[0].text.slice(0, 40), said: p.messages[0].content.text }",
+    ].join("\n");
+    const r = await mcpx(sb, ["exec", source]);
+    expectExit(r, 0);
+    const v = JSON.parse(r.stdout);
+    expect(v.mime).toBe("text/markdown");
+    expect(v.head).toContain("Architecture");
+    expect(v.said).toBe("What's weather in Oslo?");
+  });
+
+  test("a script's bad arguments to prompts.get are a TypeError naming the function, and nothing is sent", async () => {
+    const r = await mcpx(sb, ["exec", 'try { await prompts.get("fake", "greet", { name: 1 }) } catch (e) { console.log(e.name, e.message) }']);
+    expectExit(r, 0);
+    expect(r.stdout).toContain("TypeError prompts.get(server, name, args): args is an object of strings");
+  });
+
+  test("mcpx types SERVER names the typed functions that read its resources and prompts; a server with none gets no such line", async () => {
+    const [everything, plain] = await Promise.all([mcpx(sb, ["types", "everything"]), mcpx(sb, ["types", "plain"])]);
+    expectExit(everything, 0);
+    expect(everything.stdout).toContain('resources.read("everything", uri): Promise<McpxResourceResult>');
+    expect(everything.stdout).toContain('prompts.get("everything", name, args?): Promise<McpxPromptResult>');
+    expectExit(plain, 0);
+    expect(plain.stdout).not.toContain("resources.read");
+  });
+});

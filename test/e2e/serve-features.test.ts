@@ -45,7 +45,7 @@ afterAll(async () => {
 
 for (const door of ["mcpx serve", "the daemon's /mcp"]) {
   describe.concurrent(door, () => {
-    test("it declares resources and prompts, and lists each server's resources under mcpx://SERVER/ENCODED-URI: two servers' same URI are two resources", async () => {
+    test("it declares resources and prompts and lists them as mcpx://SERVER/ENCODED-URI: two servers' same URI are two resources", async () => {
       const client = doors[door]!;
       expect(client.getServerCapabilities()).toMatchObject({ resources: {}, prompts: {} });
       const uris = (await client.listResources()).resources.map((r) => r.uri);
@@ -59,7 +59,7 @@ for (const door of ["mcpx serve", "the daemon's /mcp"]) {
       const note = await client.readResource({ uri: "mcpx://a/fake%3A%2F%2Fnote" });
       expect(note.contents[0]).toMatchObject({ uri: "fake://note", text: "a note from fake" });
       const blob = await client.readResource({ uri: "mcpx://b/fake%3A%2F%2Fblob" });
-      expect(blob.contents[0]!.blob).toBe(Buffer.from([0, 1, 2, 255]).toString("base64"));
+      expect((blob.contents[0] as { blob?: string }).blob).toBe(Buffer.from([0, 1, 2, 255]).toString("base64"));
     });
 
     test("a template keeps its {…} for the client to fill, and the filled URI reads from that server", async () => {
