@@ -16,7 +16,7 @@ import { StdioTransport } from "./stdio-transport.ts";
 import { leanRequests } from "./lean-request.ts";
 import { trace } from "../util/trace.ts";
 import { SEND_FEATURE_REQUEST, SEND_TOOLS_CALL } from "./upstream-call.ts";
-import { featureFailure, listAllOf, requestFeature, type FeatureOp, type ListMethod } from "./server-features.ts";
+import { listAllOf, requestFeature, type FeatureOp, type ListMethod } from "./server-features.ts";
 import { failedCall, notAResult } from "./call-failure.ts";
 import { closedTransports, overLimitTransports, outputValidator, PASS_THROUGH, type Connection } from "./connection.ts";
 import { checkOutput, outputCheck } from "./output-check.ts";
@@ -139,7 +139,23 @@ export class Pool extends ServerEntries {
       try {
         return await requestFeature(server, conn.client, op, target, args, timeoutMs);
       } catch (err) {
-        const failed = featureFailure(server, op, target, err, closedTransports.has(conn.transport), timeoutMs);
+        const request = `${op === "resource.read" ? "resources/read" : "prompts/get"} ${JSON.stringify(target)}`;
+        const failed =
+          err instanceof UpstreamError
+            ? { error: err }
+            : await failedCall(
+                {
+                  server,
+                  tool: target,
+                  request,
+                  timeoutMs,
+                  keepOnTimeout: false,
+                  maxMessageBytes: this.opts.maxMessageBytes,
+                  overLimit: overLimitTransports.has(conn.transport),
+                  closed: closedTransports.has(conn.transport),
+                },
+                err,
+              );
         if (failed.drop) void this.drop(server, failed.drop);
         throw failed.error;
       }

@@ -6,7 +6,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { FeatureOp } from "../../launcher/wire.ts";
 import { isPlainObject } from "../util/json-type.ts";
-import { callFailure } from "./call-failure.ts";
 import { PASS_THROUGH } from "./connection.ts";
 import { UpstreamError } from "./upstream-error.ts";
 
@@ -93,40 +92,4 @@ export async function requestFeature(
   if (!isPlainObject(result) || !Array.isArray(result[list]))
     throw new UpstreamError(`server "${server}" answered ${request.method} with something that has no ${list} list`, server, "UPSTREAM_ERROR");
   return result;
-}
-
-/** a failed resources/read or prompts/get, said as callFailure classifies it; whether the server must be dropped (it hung or closed) */
-export function featureFailure(
-  server: string,
-  op: FeatureOp,
-  target: string,
-  cause: unknown,
-  closed: boolean,
-  timeoutMs: number,
-): { error: Error; drop?: string } {
-  const method = op === "resource.read" ? "resources/read" : "prompts/get";
-  if (cause instanceof UpstreamError) return { error: cause };
-  const msg = String((cause as Error)?.message ?? cause);
-  switch (callFailure(cause, closed)) {
-    case "timeout":
-      return {
-        drop: "call timeout",
-        error: new UpstreamError(
-          `server "${server}" did not answer ${method} "${target}" within ${timeoutMs}ms (mcp.callTimeout); it was stopped and the next call restarts it`,
-          server,
-          "UPSTREAM_TIMEOUT",
-        ),
-      };
-    case "closed":
-      return {
-        drop: "connection closed",
-        error: new UpstreamError(
-          `server "${server}" closed the connection during ${method} "${target}" (${msg}); the next call restarts it`,
-          server,
-          "UPSTREAM_CLOSED",
-        ),
-      };
-    case "server":
-      return { error: new UpstreamError(`server "${server}" failed ${method} "${target}": ${msg}`, server, "UPSTREAM_ERROR") };
-  }
 }

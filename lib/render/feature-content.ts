@@ -3,11 +3,9 @@
 // terminal), a prompt's messages one after another with their role, each content item shown as
 // `mcpx call` shows a result's (call-content.ts), and the lists as tab-separated rows.
 
-import { writeFileSync } from "node:fs";
-import { extname } from "node:path";
 import { UsageError } from "../errors/usage-error.ts";
 import type { Prompt, Resource, ResourceTemplate } from "../mcp/server-features.ts";
-import { describeContent, size } from "./call-content.ts";
+import { describeContent, size, writeNumbered } from "./call-content.ts";
 
 interface ResourceContents {
   uri?: unknown;
@@ -23,19 +21,7 @@ const blobLabel = (c: ResourceContents) => `blob ${[c.uri, c.mimeType].filter((x
 export function writeBlobs(result: unknown, file: string, what: string): Map<number, string> {
   const blobs = contentsOf(result).flatMap((c, index) => (typeof c.blob === "string" ? [{ index, bytes: Buffer.from(c.blob, "base64") }] : []));
   if (blobs.length === 0) throw new UsageError(`-o ${file}: ${what} has no blob contents to write (it is text: leave -o out)`);
-  const ext = extname(file);
-  const stem = ext ? file.slice(0, -ext.length) : file;
-  const written = new Map<number, string>();
-  blobs.forEach((b, i) => {
-    const path = i === 0 ? file : `${stem}-${i + 1}${ext}`;
-    try {
-      writeFileSync(path, b.bytes);
-    } catch (err) {
-      throw new UsageError(`-o ${file}: cannot write ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): give a writable path`);
-    }
-    written.set(b.index, path);
-  });
-  return written;
+  return writeNumbered(blobs, file);
 }
 
 /** true when a resources/read result has blob contents */
