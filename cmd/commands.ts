@@ -16,6 +16,12 @@ export const COMMAND_DESCRIPTIONS = {
   call:
     "Call one tool: mcpx call SERVER.TOOL key=value key:=JSON … (typed and checked by the " +
     "tool's input schema), one JSON object, or - (stdin); a tool error exits 1",
+  resource:
+    "Read a server's resources: mcpx resource SERVER lists its resources and resource templates; mcpx resource SERVER URI " +
+    "prints a text resource, writes a blob to -o FILE (or base64 with --json); the read passes resource.read hooks, a server's error exits 1",
+  prompt:
+    "Get a server's prompts: mcpx prompt SERVER lists them with their arguments (required ones marked); mcpx prompt SERVER NAME key=value … " +
+    "prints its messages; the get passes prompt.get hooks, a missing required argument exits 2",
   settings: "Show settings: mcpx settings list | mcpx settings get PATH",
   config:
     "Config files' servers: mcpx config add NAME -- COMMAND ARGS… | add NAME --url URL | remove NAME (./.mcpx.json, or --user) | " +
@@ -23,7 +29,8 @@ export const COMMAND_DESCRIPTIONS = {
   hooks: "Hooks in force: mcpx hooks list | explain SERVER.TOOL | test NAME --event FILE",
   serve:
     "Serve mcpx as an MCP server on stdio (tools mcpx_exec, mcpx_call, mcpx_namespaces, " +
-    "mcpx_types, and _Stop/_PostCompact for agent hosts); ends when stdin closes",
+    "mcpx_types, and _Stop/_PostCompact for agent hosts) and the servers' resources (mcpx://SERVER/ENCODED-URI) " +
+    "and prompts (SERVER__NAME); ends when stdin closes",
   auth:
     "Log in to an HTTP server that requires OAuth: mcpx auth NAME (a browser or a printed " +
     "URL, then a loopback redirect); mcpx auth NAME --logout forgets it (docs/auth.md)",
@@ -63,6 +70,12 @@ export const COMMAND_EXAMPLES: Record<CommandName, readonly string[]> = {
     'mcpx call fs.write_file path=/tmp/x content:=\'"42"\'   # := is JSON: the string "42"',
     'echo \'{"message": "hi"}\' | mcpx call everything.echo -',
   ],
+  resource: [
+    "mcpx resource everything",
+    "mcpx resource everything demo://resource/static/document/architecture.md",
+    "mcpx resource everything demo://resource/dynamic/blob/1 -o blob.bin",
+  ],
+  prompt: ["mcpx prompt everything", "mcpx prompt everything args-prompt city=Paris state=Texas", "mcpx prompt everything simple-prompt --json"],
   settings: ["mcpx settings list", "mcpx settings get script.before"],
   hooks: ["mcpx hooks list", "mcpx hooks explain everything.echo", "mcpx hooks test my-hook --event payload.json"],
   serve: ["mcpx serve                                 # as an MCP server of an agent host"],

@@ -17,6 +17,7 @@ import { AD_HOC_FLAGS } from "./own-flags.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 import { hookCalls } from "../lib/exec/hook-calls.ts";
+import { tsvRow } from "../lib/render/tsv-row.ts";
 
 const OWN: Record<string, OwnFlag> = {
   ...AD_HOC_FLAGS,
@@ -56,7 +57,7 @@ export default defineCommand({
           ? { broken: r.broken, ...(r.untrusted ? { untrusted: true } : {}) }
           : r.error !== undefined
             ? { error: r.error }
-            : { count: r.tools!.length, tools: r.tools }),
+            : { count: r.tools!.length, ...(r.counts ? r.counts : {}), tools: r.tools }),
       }));
       out(JSON.stringify(json, null, 2) + "\n");
     } else if (only === undefined) {
@@ -67,7 +68,7 @@ export default defineCommand({
             ? "broken (see the warning above)"
             : r.error !== undefined
               ? `error: ${r.error}`
-              : `${r.tools!.length} tools`;
+              : toolsAndFeatures(r);
         out(tsvRow(r.server, what, originText(r)));
       }
     } else {
@@ -90,8 +91,16 @@ export default defineCommand({
   },
 });
 
-/** one tab-separated line: a field's backslashes, tabs and newlines escaped, so a row is always one line of its columns */
-function tsvRow(...fields: string[]): string {
-  const escaped = (f: string) => f.replace(/[\\\t\n\r]/g, (c) => ({ "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" })[c]!);
-  return `${fields.map(escaped).join("\t")}\n`;
+/** "6 tools", and the resources, templates and prompts a server has beside them ("13 tools, 7 resources, 2 templates, 4 prompts") */
+function toolsAndFeatures(r: CatalogueRow): string {
+  const c = r.counts;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const extra = c
+    ? [
+        [c.resources, "resource"],
+        [c.resourceTemplates, "template"],
+        [c.prompts, "prompt"],
+      ].filter(([n]) => (n as number) > 0)
+    : [];
+  return [`${r.tools!.length} tools`, ...extra.map(([n, w]) => plural(n as number, w as string))].join(", ");
 }

@@ -22,6 +22,8 @@ const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   ls: () => import("./ls.ts").then((m) => m.default),
   types: () => import("./types.ts").then((m) => m.default),
   call: () => import("./call.ts").then((m) => m.default),
+  resource: () => import("./resource.ts").then((m) => m.default),
+  prompt: () => import("./prompt.ts").then((m) => m.default),
   settings: () => import("./settings.ts").then((m) => m.default),
   config: () => import("./config.ts").then((m) => m.default),
   hooks: () => import("./hooks.ts").then((m) => m.default),

@@ -43,3 +43,21 @@ export const CALL_FLAGS: Record<string, OwnFlag> = {
     description: "Call through the daemon at daemon.address (mcpx daemon): its servers and hooks, printed here exactly as a local call",
   },
 };
+
+/** resource's own flags */
+export const RESOURCE_FLAGS: Record<string, OwnFlag> = {
+  ...AD_HOC_FLAGS,
+  json: { type: "boolean", description: "Print the raw MCP result as JSON (a list: {resources, resourceTemplates}; a read: {contents}, blobs as base64)" },
+  "out-file": {
+    type: "string",
+    short: "o",
+    valueHint: "FILE",
+    description: "Write the resource's blob contents to FILE (several: FILE, FILE-2.EXT, …); a resource with none is an error",
+  },
+};
+
+/** prompt's own flags */
+export const PROMPT_FLAGS: Record<string, OwnFlag> = {
+  ...AD_HOC_FLAGS,
+  json: { type: "boolean", description: "Print the raw MCP result as JSON (a list: {prompts}; a get: {description, messages})" },
+};

@@ -1,6 +1,7 @@
 // mcpx types SERVER[.TOOL]: the TypeScript declarations a script sees for a server or one tool.
 
-import { renderToolTypes } from "../lib/codegen/declarations.ts";
+import { featuresNote, renderToolTypes } from "../lib/codegen/declarations.ts";
+import { featureCounts } from "../lib/mcp/catalogue.ts";
 import { resolveName } from "../lib/mcp/tool-names.ts";
 import { findTool, pickTool } from "../lib/mcp/tool-call.ts";
 import { McpxError } from "../lib/errors/mcpx-error.ts";
@@ -38,6 +39,7 @@ export default defineCommand({
       if (row.error !== undefined) throw new McpxError(row.error, "UPSTREAM_START");
       const tool = toolName === undefined ? undefined : pickTool(server, toolName, row.tools!).name;
       out(renderToolTypes({ name: server, tools: row.tools! }, tool) + "\n");
+      if (tool === undefined && row.counts) out(featuresNote(server, row.counts));
       return;
     }
     const engine = openEngine(session, { calls: hookCalls(session), status: statusLine(session.env), untrustedPlugins: "list" });
@@ -48,6 +50,8 @@ export default defineCommand({
       const tools = await pool.visibleTools(server);
       const tool = toolName === undefined ? undefined : (await findTool(pool, server, toolName)).name;
       out(renderToolTypes({ name: server, tools }, tool) + "\n");
+      const counts = tool === undefined ? await featureCounts(pool, server) : undefined;
+      if (counts) out(featuresNote(server, counts));
     } finally {
       await engine.close();
     }

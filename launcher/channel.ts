@@ -2,11 +2,11 @@
 // call's request travels on fd 1 as a frame; its answer comes back on the run's unix socket.
 
 import { g } from "./globals.ts";
-import { callFrame, info, sys } from "./handoff.ts";
+import { callFrame, frame, info, sys } from "./handoff.ts";
 import { reviveError } from "./serialize.ts";
 import type { Conn } from "./sys.ts";
 import { unwrap } from "./unwrap.ts";
-import { decodeHostAnswer, type HostAnswer } from "./wire.ts";
+import { decodeHostAnswer, type FeatureOp, type HostAnswer } from "./wire.ts";
 
 let conn: Promise<Conn> | undefined;
 /** the channel once connected: a call then writes its frame without waiting a promise turn for it */
@@ -61,6 +61,27 @@ function rawCall(server: string, tool: string, args: unknown): Promise<unknown> 
     pending.set(id, { resolve, reject, server, tool });
     // the request travels on fd 1, so it keeps its order with what the script printed before it
     callFrame(id, server, tool, args);
+  });
+}
+
+/**
+ * resources.read / prompts.get: one request to the host, which passes it through the resource.read or
+ * prompt.get point of the gate and sends it upstream; resolves to the raw MCP result ({contents} or
+ * {description, messages}). Checked here so a script's slip says what is wrong in the script's own terms.
+ */
+export function feature(op: FeatureOp, server: unknown, target: unknown, args?: unknown): Promise<unknown> {
+  const fn = op === "resource.read" ? "resources.read(server, uri)" : "prompts.get(server, name, args)";
+  if (typeof server !== "string" || typeof target !== "string")
+    return Promise.reject(new TypeError(`${fn}: server and ${op === "resource.read" ? "uri" : "name"} are strings`));
+  if (args !== undefined && (typeof args !== "object" || args === null || Array.isArray(args) || !Object.values(args).every((v) => typeof v === "string")))
+    return Promise.reject(new TypeError(`${fn}: args is an object of strings (MCP prompt arguments are strings)`));
+  const c = open;
+  if (!c) return channel().then(() => feature(op, server, target, args));
+  if (pending.size === 0) c.ref();
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject, server, tool: target });
+    frame({ t: "feature", id, op, server, target, args: (args ?? {}) as Record<string, string> });
   });
 }
 

@@ -14,7 +14,7 @@
 // channel.ts (the calls), script-load.ts (the script's import and entry), serialize.ts (frames' JSON).
 
 import { installCapture } from "./capture.ts";
-import { callTool, endChannel, namespace } from "./channel.ts";
+import { callTool, endChannel, feature, namespace } from "./channel.ts";
 import { frame, info, proc, sys } from "./handoff.ts";
 import { safeJson, serializeError, ToolError } from "./serialize.ts";
 import type { LogLevel } from "./wire.ts";
@@ -48,7 +48,7 @@ export function installBaseGlobals(): void {
   });
 }
 
-/** installs the tool globals after the before phase: one namespace per server, tools and call */
+/** installs the tool globals after the before phase: one namespace per server, tools, call, resources and prompts */
 export async function installGlobals(): Promise<void> {
   const g = globalThis as Record<string, unknown>;
   const tools: Record<string, unknown> = {};
@@ -56,7 +56,9 @@ export async function installGlobals(): Promise<void> {
     tools[name] = namespace(name);
     if (global) g[global] = tools[name];
   }
-  Object.assign(g, { tools, call: callTool });
+  const resources = Object.freeze({ read: (server: unknown, uri: unknown) => feature("resource.read", server, uri) });
+  const prompts = Object.freeze({ get: (server: unknown, name: unknown, args?: unknown) => feature("prompt.get", server, name, args) });
+  Object.assign(g, { tools, call: callTool, resources, prompts });
 }
 
 /**

@@ -55,9 +55,15 @@ export type LauncherMessage =
   | { t: "log"; level: LogLevel; msg: string }
   | { t: "emit"; v: unknown }
   | { t: "call"; id: number; server: string; tool: string; args: Record<string, unknown> }
+  /** resources.read(server, uri) (target: the URI) or prompts.get(server, name, args) (target: the name); answered as a call is */
+  | { t: "feature"; id: number; op: FeatureOp; server: string; target: string; args: Record<string, string> }
   /** u: the script's value was undefined (JSON has no undefined, so v is null then) */
   | { t: "result"; v: unknown; u: boolean }
   | { t: "error"; e: WireError };
+
+/** the requests beside tools/call a script makes, each a point of the gate */
+export type FeatureOp = "resource.read" | "prompt.get";
+const FEATURE_OPS: readonly string[] = ["resource.read", "prompt.get"];
 
 /** host → launcher, on the socket: the answer to the call frame with the same id */
 export type HostAnswer = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: WireError };
@@ -99,6 +105,13 @@ export function decodeLauncherMessage(body: unknown): LauncherMessage | Malforme
       if (typeof b.server !== "string" || typeof b.tool !== "string") return bad("server and tool are not strings");
       if (b.args !== undefined && !isRecord(b.args)) return bad("args is not an object");
       return { t: "call", id: b.id, server: b.server, tool: b.tool, args: (b.args ?? {}) as Record<string, unknown> };
+    case "feature":
+      if (!isId(b.id)) return bad("id is not a positive integer");
+      if (typeof b.op !== "string" || !FEATURE_OPS.includes(b.op)) return bad(`op is not one of ${FEATURE_OPS.join(", ")}`);
+      if (typeof b.server !== "string" || typeof b.target !== "string") return bad("server and target are not strings");
+      if (b.args !== undefined && !(isRecord(b.args) && Object.values(b.args).every((v) => typeof v === "string")))
+        return bad("args is not an object of strings");
+      return { t: "feature", id: b.id, op: b.op as FeatureOp, server: b.server, target: b.target, args: (b.args ?? {}) as Record<string, string> };
     case "result":
       return { t: "result", v: b.v ?? null, u: b.u === true };
     case "error":

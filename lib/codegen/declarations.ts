@@ -14,7 +14,17 @@ import { RAW_RESULT_TYPE, toolSignature, toolTypes, type ServerTools, type Tool 
 export type { ServerTools } from "./tool-signature.ts";
 
 // Global type names the generated file refers to; no alias may shadow them inside the module.
-const REFERENCED_GLOBAL_TYPES = ["Promise", "Record", "Error", "ToolError", "McpxNamespace", "McpxLog", "McpxRawResult"];
+const REFERENCED_GLOBAL_TYPES = [
+  "Promise",
+  "Record",
+  "Error",
+  "ToolError",
+  "McpxNamespace",
+  "McpxLog",
+  "McpxRawResult",
+  "McpxResourceResult",
+  "McpxPromptResult",
+];
 
 // Mirrors launcher/runtime.ts and launcher/unwrap.ts; change both together.
 const CALL_DOC = [
@@ -28,6 +38,18 @@ const CALL_DOC = [
 
 const FIXED_GLOBALS = `\
   ${jsDoc([CALL_DOC], "  ")}function call(server: string, tool: string, args?: Record<string, unknown>, options?: { raw?: boolean }): Promise<unknown>;
+
+  /**
+   * A server's resources by URI (a template's URI filled in), e.g. \`await resources.read("everything", "demo://resource/static/document/features.md")\`.
+   * The read passes the resource.read hooks; the result is the raw MCP result (\`contents\`: \`text\` or base64 \`blob\`).
+   */
+  const resources: { read(server: string, uri: string): Promise<McpxResourceResult> };
+
+  /**
+   * A server's prompts by name, e.g. \`await prompts.get("everything", "args-prompt", { city: "Paris" })\`; arguments are strings.
+   * The get passes the prompt.get hooks; the result is the raw MCP result (\`description\`, \`messages\`).
+   */
+  const prompts: { get(server: string, name: string, args?: Record<string, string>): Promise<McpxPromptResult> };
 
   /** Writes a log line (stderr; a \`log\` frame); the methods choose the level. */
   const log: McpxLog;
@@ -63,6 +85,19 @@ const FIXED_GLOBALS = `\
 const HELPER_TYPES = `\
 /** A tool's raw MCP result, as \`fn.raw(args)\` and \`call(server, tool, args, { raw: true })\` give it. */
 type McpxRawResult = ${RAW_RESULT_TYPE};
+
+/** What \`resources.read\` gives: the resource's contents, each text or a base64 blob. */
+type McpxResourceResult = {
+  contents: Array<{ uri: string; mimeType?: string; text?: string; blob?: string; _meta?: Record<string, unknown> }>;
+  _meta?: Record<string, unknown>;
+};
+
+/** What \`prompts.get\` gives: the prompt's messages, each with one content item (text, image, audio, resource, resource_link). */
+type McpxPromptResult = {
+  description?: string;
+  messages: Array<{ role: "user" | "assistant"; content: { type: string; text?: string; [key: string]: unknown } }>;
+  _meta?: Record<string, unknown>;
+};
 
 /** A server's tools by real name, for servers and tools known only at run time. */
 type McpxNamespace = {
@@ -247,4 +282,21 @@ function namespaceMembers(
       return `${indent}${toolSignature(tool, b.identifier, typesOf(tool, b.identifier), indent, prefix, prefix === "" ? "McpxRawResult" : RAW_RESULT_TYPE)}\n`;
     })
     .join("");
+}
+
+/**
+ * What `mcpx types SERVER` says after the namespace when the server has resources or prompts: the
+ * typed functions that read them (declared in mcpx-globals.d.ts) and the commands that list them.
+ */
+export function featuresNote(server: string, counts: { resources: number; resourceTemplates: number; prompts: number }): string {
+  const name = JSON.stringify(server);
+  const lines: string[] = [];
+  if (counts.resources + counts.resourceTemplates > 0)
+    lines.push(
+      `// ${counts.resources} resources, ${counts.resourceTemplates} templates: ` +
+        `resources.read(${name}, uri): Promise<McpxResourceResult> (mcpx resource ${server} lists them)`,
+    );
+  if (counts.prompts > 0)
+    lines.push(`// ${counts.prompts} prompts: prompts.get(${name}, name, args?): Promise<McpxPromptResult> (mcpx prompt ${server} lists them)`);
+  return lines.length ? `${lines.join("\n")}\n` : "";
 }

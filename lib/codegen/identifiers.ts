@@ -5,7 +5,7 @@
 import { isHookToolName, resolveName, toIdentifier } from "../mcp/tool-names.ts";
 
 // The globals mcpx installs for every script (see declarations.ts); a server namespace may not take them.
-const MCPX_GLOBALS = ["tools", "call", "log", "emit", "script", "result", "ToolError"] as const;
+const MCPX_GLOBALS = ["tools", "call", "resources", "prompts", "log", "emit", "script", "result", "ToolError"] as const;
 
 // Globals of the language and of the runtimes mcpx supports (Bun, Deno, Node): a server named
 // `console` or `fetch` installed as a global would break the script and clash with their typings.

@@ -17,6 +17,8 @@ import type { EngineParts } from "../session/engine.ts";
 import { PushQueue } from "../util/frame-queue.ts";
 import type { Frame, HookFrameBody, SerializedError } from "./frames.ts";
 import { callThroughGate } from "./gated-call.ts";
+import { featureThroughGate } from "./gated-feature.ts";
+import type { FeatureOp } from "../mcp/server-features.ts";
 import { withHiddenNamespaceNote } from "../codegen/hidden-namespace.ts";
 import type { ExecOptions } from "./options-schema.ts";
 import { runSettingValues } from "./options.ts";
@@ -185,6 +187,8 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, run
     frame: (f: Frame) => q.push(f),
     call: (server: string, tool: string, args: Record<string, unknown>, answered: (answer: CallAnswer) => void) =>
       callThroughGate(ctx.engine, gate, { runId, server, tool, args, notes }, calls, answered),
+    feature: (op: FeatureOp, server: string, target: string, args: Record<string, string>) =>
+      featureThroughGate(ctx.engine, gate, { runId, op, server, target, args }, calls),
   };
 
   // the exit code of the last attempt, unless the hooks settled the run otherwise

@@ -1,7 +1,7 @@
 // The frame-order guard: the order of design §3 as one pure check over a finished stream. Every
 // surface (CLI, /v1/exec, mcpx_exec) speaks the same frames, so tests run this over each of them.
 //
-//   start · hook{script,before} · body (log emit stdout stderr call hook{call|server.start})
+//   start · hook{script,before} · body (log emit stdout stderr call hook{call|server.start|resource.read|prompt.get})
 //   · hook{script,onSuccess|onError} · result|error · hook{script,suffix} · end
 //
 // except that a script onError hook frame with retry: true starts the body again (execute.ts runs
@@ -22,7 +22,7 @@ const RANK: Record<Slot, number> = { open: 0, before: 1, body: 2, settle: 3, fin
 const SLOT_TEXT: Record<Slot, string> = {
   open: "start",
   before: "before hooks",
-  body: "body frames (log, emit, stdout, stderr, call, call/server.start hooks)",
+  body: "body frames (log, emit, stdout, stderr, call, call/server.start/resource.read/prompt.get hooks)",
   settle: "onSuccess/onError hooks",
   final: "result/error",
   after: "suffix hooks",
@@ -30,7 +30,7 @@ const SLOT_TEXT: Record<Slot, string> = {
 };
 
 /** the points whose hook frames stand among the body frames, whatever their phase */
-const BODY_POINTS = new Set(["call", "server.start"]);
+const BODY_POINTS = new Set(["call", "server.start", "resource.read", "prompt.get"]);
 
 /** the slot of a script-point hook frame, by phase; prefix is inline-only and produces no frame */
 const SCRIPT_PHASE_SLOT: Record<string, Slot> = { before: "before", onSuccess: "settle", onError: "settle", suffix: "after" };
@@ -111,7 +111,7 @@ function slotOf(frame: Frame): Slot | undefined | { problem: string } {
   if (frame.type !== "hook") return declared.slot;
   if (BODY_POINTS.has(frame.on)) return "body";
   if (frame.on !== "script") {
-    return { problem: `a hook frame on "${frame.on}", which is not a point: use script, call or server.start` };
+    return { problem: `a hook frame on "${frame.on}", which is not a point: use script, call, server.start, resource.read or prompt.get` };
   }
   const slot = Object.hasOwn(SCRIPT_PHASE_SLOT, frame.phase) ? SCRIPT_PHASE_SLOT[frame.phase] : undefined;
   if (slot === undefined) {

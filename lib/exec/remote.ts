@@ -48,18 +48,18 @@ export function refuseStayingFlags(session: Session, command: CommandName): void
   const hooks = hooksFromSetting(items, session.cwd, session.env);
   hooks.forEach((hook, i) => {
     const origin = items[i]!.origin;
-    // a guard in force here is carried (script and call hooks: remoteHooks) or the command fails:
+    // a guard in force here is carried (script, call, resource.read, prompt.get hooks: remoteHooks) or the command fails:
     // dropped in silence, `MCPX_REMOTE=1 mcpx call` would pass a call this config refuses
     if (hook.phase !== "observe" && !(PER_RUN_POINTS as readonly string[]).includes(hook.on)) {
       throw new UsageError(
         `hook ${hook.name} (${describeOrigin(origin)}) is on ${hook.on}.${hook.phase}, which cannot travel with --remote: ` +
-          `only script and call hooks travel (the daemon's servers start under its own hooks); declare it where the ` +
+          `only script, call, resource.read and prompt.get hooks travel (the daemon's servers start under its own hooks); declare it where the ` +
           `daemon runs, or run without --remote`,
       );
     }
     if (origin.startsWith("flag:") && hook.phase === "observe") {
       throw new UsageError(
-        `${origin.slice(5)}: hook ${hook.name} is an observe hook, and only script and call hooks travel with ` +
+        `${origin.slice(5)}: hook ${hook.name} is an observe hook, and only script, call, resource.read and prompt.get hooks travel with ` +
           `--remote (the daemon's own bus is observed by its own hooks): declare it where the daemon runs, or run without --remote`,
       );
     }

@@ -53,11 +53,12 @@ function checkObserved(hooks: Hook[]): Hook[] {
 }
 
 /**
- * The points a per-run hook may be on: its run (script) and that run's own calls (call), which is how
- * a caller's call guards travel with --remote (lib/exec/remote.ts). Both only restrict what this run
- * does (the effect ceiling below); server.start is not per run (the servers are the process's).
+ * The points a per-run hook may be on: its run (script) and that run's own calls, reads and gets (call,
+ * resource.read, prompt.get), which is how a caller's guards travel with --remote (lib/exec/remote.ts).
+ * Each only restricts what this run does (the effect ceiling below); server.start is not per run (the
+ * servers are the process's).
  */
-export const PER_RUN_POINTS = ["script", "call"] as const;
+export const PER_RUN_POINTS = ["script", "call", "resource.read", "prompt.get"] as const;
 
 /** @param points the points this door's per-run hooks may be on (`/v1/call` takes only call hooks) */
 export function perRunHooks(

@@ -15,6 +15,7 @@ import type { Decision, Gate, HookFrameBody, Payload } from "./types.ts";
 const SUBJECT: Record<string, (p: Payload) => { get(): unknown; set(v: unknown): void }> = {
   "call.before": (p) => ({ get: () => p.call!.arguments, set: (v) => (p.call!.arguments = v as Record<string, unknown>) }),
   "script.before": (p) => ({ get: () => p.script!.args, set: (v) => (p.script!.args = v as string[]) }),
+  "prompt.get.before": (p) => ({ get: () => p.prompt!.arguments, set: (v) => (p.prompt!.arguments = v as Record<string, string>) }),
 };
 const resultSubject = (p: Payload) => ({ get: () => p.result, set: (v: unknown) => (p.result = v) });
 /** at onError an apply recovers: what it replaced (the frame's `original`) is the error */
@@ -118,8 +119,9 @@ export async function runGate(
 }
 
 /** what a hook's `when` is matched against for a payload: `mcpx hooks explain` uses it too, so it explains what runs */
-export function matchContextOf(payload: Payload): { server?: string; tool?: string } {
-  return { server: payload.call?.server ?? payload.server?.name, tool: payload.call?.tool };
+export function matchContextOf(payload: Payload): { server?: string; tool?: string; uri?: string } {
+  const server = payload.call?.server ?? payload.server?.name ?? payload.resource?.server ?? payload.prompt?.server;
+  return { server, tool: payload.call?.tool, ...(payload.resource ? { uri: payload.resource.uri } : {}) };
 }
 
 /**
@@ -127,7 +129,7 @@ export function matchContextOf(payload: Payload): { server?: string; tool?: stri
  * in any phase, and no server is allowlisted for hook tools), so the caller may skip the gate's
  * phases altogether: hooks that match other calls then cost a call nothing.
  */
-export function gateIsEmpty(gate: Gate, point: PointName = "call", match: { server?: string; tool?: string } = {}): boolean {
+export function gateIsEmpty(gate: Gate, point: PointName = "call", match: { server?: string; tool?: string; uri?: string } = {}): boolean {
   if (gate.policy.hookServers.all || gate.policy.hookServers.names.length > 0) return false;
   return !gate.hooks.some((h) => hookMatches(h, point, h.phase, match));
 }

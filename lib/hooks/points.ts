@@ -94,6 +94,54 @@ export const POINTS = {
       suffix: { receives: "call, result or error", keys: ["advise"], effects: {} },
     },
   },
+  "resource.read": {
+    fires: "one resources/read going upstream, from a script (resources.read) or mcpx resource SERVER URI",
+    filters: ["server", "uri", "session"],
+    phases: {
+      before: {
+        receives: "resource {server, uri}",
+        keys: ["advise", "ask", "refuse"],
+        effects: { refuse: "the read throws a catchable error naming the hook; the server never sees it" },
+      },
+      onSuccess: {
+        receives: "resource, result (the raw MCP result: {contents})",
+        keys: ["advise", "ask", "refuse", "propose", "apply"],
+        effects: { refuse: "the read fails with the hook's reason", propose: "reports a replacement result", apply: "replaces the result" },
+      },
+      onError: {
+        receives: "resource, error {name, message, code}",
+        keys: ["advise", "propose", "apply", "run"],
+        effects: { propose: "reports a recovery result", apply: "recovers with this result", run: '"retry" reads again, within hooks.retryBudget' },
+      },
+      suffix: { receives: "resource, result or error", keys: ["advise"], effects: {} },
+    },
+  },
+  "prompt.get": {
+    fires: "one prompts/get going upstream, from a script (prompts.get) or mcpx prompt SERVER NAME",
+    filters: ["server", "session"],
+    phases: {
+      before: {
+        receives: "prompt {server, name, arguments}",
+        keys: ["advise", "ask", "refuse", "propose", "apply"],
+        effects: {
+          refuse: "the get throws a catchable error naming the hook; the server never sees it",
+          propose: "reports replacement arguments",
+          apply: "replaces the arguments object (string values)",
+        },
+      },
+      onSuccess: {
+        receives: "prompt, result (the raw MCP result: {description, messages})",
+        keys: ["advise", "ask", "refuse", "propose", "apply"],
+        effects: { refuse: "the get fails with the hook's reason", propose: "reports a replacement result", apply: "replaces the result" },
+      },
+      onError: {
+        receives: "prompt, error {name, message, code}",
+        keys: ["advise", "propose", "apply", "run"],
+        effects: { propose: "reports a recovery result", apply: "recovers with this result", run: '"retry" gets it again, within hooks.retryBudget' },
+      },
+      suffix: { receives: "prompt, result or error", keys: ["advise"], effects: {} },
+    },
+  },
   "server.start": {
     fires: "a pooled upstream server instance starting",
     filters: ["server"],

@@ -35,7 +35,7 @@ export interface RecoveryRules<E extends OutcomeError> {
  */
 export async function settleOutcome<E extends OutcomeError>(
   gate: Gate,
-  point: Extract<PointName, "script" | "call">,
+  point: Extract<PointName, "script" | "call" | "resource.read" | "prompt.get">,
   payload: Payload,
   hookFrame: (f: HookFrameBody) => void,
   attempt: () => Promise<Attempted<E> | undefined>,

@@ -16,6 +16,8 @@ export interface Payload {
   script?: { path: string; name: string; args: string[]; export?: string };
   call?: { server: string; tool: string; arguments: Record<string, unknown>; annotations?: Record<string, unknown> };
   server?: { name: string; kind: string; command?: string; url?: string };
+  resource?: { server: string; uri: string };
+  prompt?: { server: string; name: string; arguments: Record<string, string> };
   result?: unknown;
   error?: { name: string; message: string; code?: string };
   tools?: number;

@@ -44,18 +44,21 @@ export interface FailedCall {
   closed: boolean;
   /** the run that made the call ended first, and cancelled it (server-notes.ts): the server is alive and stays */
   cancelled?: boolean;
+  /** what the messages call the request; default `tools/call "TOOL"` (resources/read and prompts/get name theirs) */
+  request?: string;
 }
 
 /** the error a failed call raises, and why the server is dropped when it must be (a hung or closed one would fail the next call too) */
 export async function failedCall(c: FailedCall, cause: unknown): Promise<{ error: UpstreamError; drop?: string }> {
   const { server, tool, timeoutMs, keepOnTimeout } = c;
+  const request = c.request ?? `tools/call "${tool}"`;
   const err = cause instanceof NotAResult ? await sdkError("InvalidParams", cause.message) : cause;
   const msg = String((err as Error)?.message ?? err);
   if (c.overLimit) {
     return {
       drop: "message over mcp.maxMessage",
       error: new UpstreamError(
-        `server "${server}": the answer to tools/call "${tool}" exceeded mcp.maxMessage ` +
+        `server "${server}": the answer to ${request} exceeded mcp.maxMessage ` +
           `(${c.maxMessageBytes} bytes); raise mcp.maxMessage (MCPX_MCP_MAX_MESSAGE, ` +
           `--mcp-max-message) to read it. The server was stopped and the next call restarts it`,
         server,
@@ -72,7 +75,7 @@ export async function failedCall(c: FailedCall, cause: unknown): Promise<{ error
       return {
         drop: keepOnTimeout ? undefined : "call timeout",
         error: new UpstreamError(
-          `server "${server}" did not answer tools/call "${tool}" ` +
+          `server "${server}" did not answer ${request} ` +
             `within ${timeoutMs}ms${keepOnTimeout ? "" : " (mcp.callTimeout); it was stopped and the next call restarts it"}`,
           server,
           "UPSTREAM_TIMEOUT",
@@ -81,14 +84,10 @@ export async function failedCall(c: FailedCall, cause: unknown): Promise<{ error
     case "closed":
       return {
         drop: "connection closed",
-        error: new UpstreamError(
-          `server "${server}" closed the connection during tools/call "${tool}" (${msg}); the next call restarts it`,
-          server,
-          "UPSTREAM_CLOSED",
-        ),
+        error: new UpstreamError(`server "${server}" closed the connection during ${request} (${msg}); the next call restarts it`, server, "UPSTREAM_CLOSED"),
       };
     case "server":
-      return { error: new UpstreamError(`server "${server}" failed tools/call "${tool}": ${msg}`, server, "UPSTREAM_ERROR") };
+      return { error: new UpstreamError(`server "${server}" failed ${request}: ${msg}`, server, "UPSTREAM_ERROR") };
   }
 }
 

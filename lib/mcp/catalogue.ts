@@ -13,12 +13,20 @@ export interface CatalogueRow {
   imported?: string;
   /** the visible tools, when the server listed them */
   tools?: Tool[];
+  /** how many resources, resource templates and prompts the server lists; absent where a list failed (the tools still show) */
+  counts?: FeatureCounts;
   /** why listing failed */
   error?: string;
   /** why the entry cannot be used (not started) */
   broken?: string;
   /** with broken: the entry is withheld because its file is not trusted (docs/decisions/0015) */
   untrusted?: true;
+}
+
+interface FeatureCounts {
+  resources: number;
+  resourceTemplates: number;
+  prompts: number;
 }
 
 export interface Catalogue {
@@ -44,7 +52,8 @@ export async function readCatalogue(pool: Pool, only?: string, list = true): Pro
   const listed = await Promise.all(
     targets.map(async (server): Promise<CatalogueRow> => {
       try {
-        return { server, ...pool.from(server)!, tools: await pool.visibleTools(server) };
+        const [tools, counts] = await Promise.all([pool.visibleTools(server), featureCounts(pool, server)]);
+        return { server, ...pool.from(server)!, tools, ...(counts ? { counts } : {}) };
       } catch (e) {
         return { server, ...pool.from(server)!, error: (e as Error).message };
       }
@@ -61,4 +70,16 @@ export async function readCatalogue(pool: Pool, only?: string, list = true): Pro
         }))
       : [];
   return { servers: names, rows: [...listed, ...brokenRows] };
+}
+
+/** the server's resource, template and prompt counts (none asked of a server that does not declare them); undefined when a list fails */
+export async function featureCounts(pool: Pool, server: string): Promise<FeatureCounts | undefined> {
+  try {
+    const [resources, resourceTemplates, prompts] = await Promise.all(
+      (["resources/list", "resources/templates/list", "prompts/list"] as const).map(async (m) => (await pool.list(server, m)).length),
+    );
+    return { resources: resources!, resourceTemplates: resourceTemplates!, prompts: prompts! };
+  } catch {
+    return undefined;
+  }
 }

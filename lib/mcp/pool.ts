@@ -16,7 +16,8 @@ import { isPlainObject } from "../util/json-type.ts";
 import { StdioTransport } from "./stdio-transport.ts";
 import { leanRequests } from "./lean-request.ts";
 import { trace } from "../util/trace.ts";
-import { SEND_TOOLS_CALL } from "./upstream-call.ts";
+import { SEND_FEATURE_REQUEST, SEND_TOOLS_CALL } from "./upstream-call.ts";
+import { featureFailure, listAllOf, requestFeature, type FeatureOp, type ListMethod } from "./server-features.ts";
 import { failedCall, notAResult } from "./call-failure.ts";
 import { closedTransports, overLimitTransports, outputValidator, PASS_THROUGH, type Connection, type OneCall } from "./connection.ts";
 import { checkOutput, outputCheck } from "./output-check.ts";
@@ -24,6 +25,7 @@ import { legacySseStatus, serverTransport, startError } from "./server-transport
 import { ServerEntries } from "./server-entries.ts";
 import { listingOf, listTools } from "./tool-list.ts";
 import { UpstreamError } from "./upstream-error.ts";
+import { ServerUse } from "./server-use.ts";
 import { negotiateEra, writeVerdict } from "./protocol-era.ts";
 import type { PoolOptions } from "./pool-options.ts";
 import { serverLogOf, type CallNotes } from "./server-notes.ts";
@@ -35,9 +37,8 @@ export class Pool extends ServerEntries {
   private readonly conns = new Map<string, Promise<Connection>>();
   /** each open connection with the promise it came from: current only while conns still holds that promise */
   private readonly opened = new Map<string, { p: Promise<Connection>; conn: Connection }>();
-  /** when each server was last used (a call started or ended, its tools were read), and calls in flight */
-  private readonly used = new Map<string, number>();
-  private readonly busy = new Map<string, number>();
+  /** when each server was last used, and its calls in flight (server-use.ts) */
+  private readonly use = new ServerUse();
   /** servers being stopped (a dropped server is no longer in conns): close() waits for them too */
   private readonly stopping = new Set<Promise<void>>();
   /** where each server's logs and each call's progress go (note-routing.ts) */
@@ -54,7 +55,7 @@ export class Pool extends ServerEntries {
   /** every tool the server lists, lifecycle hook tools included (callers partition them) */
   async tools(server: string): Promise<Tool[]> {
     // in use while it starts and lists: a slow start (npx) must not look idle to the daemon's reaper
-    return this.inUse(server, async () => {
+    return this.use.during(server, async () => {
       const conn = await this.connect(server);
       return listingOf(conn, () => this.listAll(server, conn.client));
     });
@@ -70,7 +71,7 @@ export class Pool extends ServerEntries {
 
   /** starts the server unless it runs, without listing its tools (mcpx call from the catalogue cache: lib/exec/cached-call.ts) */
   async start(server: string): Promise<void> {
-    await this.inUse(server, () => this.connect(server));
+    await this.use.during(server, () => this.connect(server));
   }
 
   /** the tools the server listed that its tool filter left out (lib/mcp/tool-filter.ts), by name */
@@ -102,8 +103,30 @@ export class Pool extends ServerEntries {
   ): Promise<CallResult> {
     if (notes) this.notes.listen(server, notes);
     const c: OneCall = { server, tool, args, timeoutMs, keepOnTimeout, notes };
-    const calling = this.callNow(c) ?? this.inUse(server, () => this.callOn(c));
+    const calling = this.callNow(c) ?? this.use.during(server, () => this.callOn(c));
     return this.opts.onProgress ? calling.finally(() => this.opts.onProgress!(server, tool, undefined)) : calling;
+  }
+
+  /** one of the server's other lists (resources, resource templates, prompts), every page; read each time, and no hook holds it up, as tools/list */
+  async list(server: string, method: ListMethod): Promise<unknown[]> {
+    return this.use.during(server, async () => listAllOf(server, (await this.connect(server)).client, method, this.opts.callTimeoutMs));
+  }
+
+  /**
+   * One resources/read or prompts/get, reachable only through the SEND_FEATURE_REQUEST capability
+   * that only the gate's resource.read and prompt.get points hold (lib/mcp/upstream-call.ts).
+   */
+  [SEND_FEATURE_REQUEST](server: string, op: FeatureOp, target: string, args: Record<string, string>, timeoutMs = this.opts.callTimeoutMs) {
+    return this.use.during(server, async () => {
+      const conn = await this.connect(server);
+      try {
+        return await requestFeature(server, conn.client, op, target, args, timeoutMs);
+      } catch (err) {
+        const failed = await featureFailure(server, conn, { op, target, timeoutMs, maxMessageBytes: this.opts.maxMessageBytes }, err);
+        if (failed.drop) void this.drop(server, failed.drop);
+        throw failed.error;
+      }
+    });
   }
 
   /**
@@ -126,15 +149,15 @@ export class Pool extends ServerEntries {
   /**
    * callOn for a call that needs nothing awaited before its request: an open connection with the lean
    * request path and a tool called before that has no output schema. The request is written in this
-   * turn and its answer takes one promise reaction, where inUse and callOn took one per async layer
-   * (docs/decisions/0011); the server is busy, and then used, exactly as inUse counts it. Undefined
+   * turn and its answer takes one promise reaction, where during() and callOn took one per async layer
+   * (docs/decisions/0011); the server is busy, and then used, exactly as during() counts it. Undefined
    * sends the call the usual way.
    */
   private callNow(c: OneCall): Promise<CallResult> | undefined {
     const { server, tool, args, timeoutMs, notes } = c;
     const conn = this.openNow(server);
     if (!conn?.lean || conn.outputChecks.get(tool) !== null) return undefined;
-    const idle = this.busyWith(server);
+    const idle = this.use.busyWith(server);
     const onprogress = this.notes.progressOf(server, tool, notes);
     return conn.lean("tools/call", { name: tool, arguments: args }, timeoutMs, onprogress, notes).then(
       (result) => {
@@ -144,26 +167,6 @@ export class Pool extends ServerEntries {
       },
       (err) => this.callFailed(conn, c, err).finally(idle),
     );
-  }
-
-  /** counts the server as busy while `work` runs (lastUsed is then "now"), and as used when it ends */
-  private async inUse<T>(server: string, work: () => Promise<T>): Promise<T> {
-    const idle = this.busyWith(server);
-    try {
-      return await work();
-    } finally {
-      idle();
-    }
-  }
-
-  /** counts the server as busy (and used now) until the function it gives back is called */
-  private busyWith(server: string): () => void {
-    this.busy.set(server, (this.busy.get(server) ?? 0) + 1);
-    this.used.set(server, Date.now());
-    return () => {
-      this.busy.set(server, (this.busy.get(server) ?? 1) - 1);
-      this.used.set(server, Date.now());
-    };
   }
 
   private async callOn(c: OneCall): Promise<CallResult> {
@@ -214,7 +217,7 @@ export class Pool extends ServerEntries {
 
   /** ms timestamp of the server's last use (now, while a call is in flight); undefined if never used (the daemon's idle reaper reads it) */
   lastUsed(server: string): number | undefined {
-    return (this.busy.get(server) ?? 0) > 0 ? Date.now() : this.used.get(server);
+    return this.use.lastUsed(server);
   }
 
   /** true once a server has been started in this pool */

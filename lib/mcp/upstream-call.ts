@@ -5,3 +5,9 @@
 // lifecycle hook tools have their own narrow method instead (Pool.callHookTool).
 
 export const SEND_TOOLS_CALL: unique symbol = Symbol("mcpx: send tools/call upstream");
+
+/**
+ * The same for the two other requests a script can make (resources/read, prompts/get): only the
+ * gate's resource.read and prompt.get points hold it (lib/exec/gated-feature.ts).
+ */
+export const SEND_FEATURE_REQUEST: unique symbol = Symbol("mcpx: send resources/read or prompts/get upstream");

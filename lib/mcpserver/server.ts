@@ -22,6 +22,7 @@ import { gateWithAsk } from "../hooks/build-gate.ts";
 import type { Gate } from "../hooks/types.ts";
 import { VERSION } from "../version.ts";
 import { inputSchemaOf } from "./schemas.ts";
+import { serveFeatures } from "./features.ts";
 import { failure, SERVED_TOOLS, type ServeDeps, type ToolCall } from "./tools.ts";
 
 export type { ServeDeps };
@@ -38,7 +39,8 @@ const INSTRUCTIONS =
   "mcpx runs TypeScript against the MCP servers configured for it, through one hook gate. " +
   "mcpx_namespaces lists the servers, mcpx_types shows a server's or tool's TypeScript " +
   "declarations, mcpx_call calls one tool, and mcpx_exec runs a script that may call many " +
-  "(each server is a global namespace). `_Stop` and `_PostCompact` are lifecycle hooks for " +
+  "(each server is a global namespace). The servers' resources are offered as mcpx://SERVER/ENCODED-URI " +
+  "and their prompts as SERVER__NAME. `_Stop` and `_PostCompact` are lifecycle hooks for " +
   "agent hosts that follow the `_` convention; a model should not call them.";
 
 /** MCP's logging levels, least to most severe: a client's logging/setLevel hides what is below it */
@@ -58,7 +60,10 @@ function listTools(): McpTool[] {
 }
 
 export function createMcpServer(deps: ServeDeps): McpServerHandle {
-  const server = new Server({ name: "mcpx", version: VERSION, title: "mcpx" }, { capabilities: { tools: {}, logging: {} }, instructions: INSTRUCTIONS });
+  const server = new Server(
+    { name: "mcpx", version: VERSION, title: "mcpx" },
+    { capabilities: { tools: {}, logging: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS },
+  );
   /** each tools/call running, and what settles once its handler has finished (its run's files and processes gone) */
   const inFlight = new Map<AbortController, Promise<void>>();
   let minLevel: LoggingLevel | undefined;
@@ -68,6 +73,15 @@ export function createMcpServer(deps: ServeDeps): McpServerHandle {
     return {};
   });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools() }));
+  // the upstream servers' resources and prompts, under names two servers cannot share (features.ts)
+  serveFeatures(
+    server,
+    deps,
+    (extra) => gateFor(deps, server, extra),
+    (f) => {
+      if (f.type === "hook") reportHookFrame(f, (level, logger, data) => deps.session.log(level === "warning" ? "warn" : "info", data, logger));
+    },
+  );
   server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
     const tool = SERVED_TOOLS.find((t) => t.name === req.params.name);
     if (!tool)

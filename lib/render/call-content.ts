@@ -51,10 +51,15 @@ function binaries(content: readonly ContentItem[]): Binary[] {
 export function writeBinaries(raw: unknown, file: string, what: string): Map<number, string> {
   const found = binaries(mixedContent(raw) ?? []);
   if (found.length === 0) throw new UsageError(`-o ${file}: the result of ${what} has no image, audio or blob resource to write; leave -o out`);
+  return writeNumbered(found, file);
+}
+
+/** writes each item's bytes to FILE, FILE-2.EXT, FILE-3.EXT …; gives each item's file by its index */
+export function writeNumbered(items: ReadonlyArray<{ index: number; bytes: Uint8Array }>, file: string): Map<number, string> {
   const ext = extname(file);
   const stem = ext ? file.slice(0, -ext.length) : file;
   const written = new Map<number, string>();
-  found.forEach((b, i) => {
+  items.forEach((b, i) => {
     const path = i === 0 ? file : `${stem}-${i + 1}${ext}`;
     try {
       writeFileSync(path, b.bytes);
@@ -87,6 +92,6 @@ function str(x: unknown): string | undefined {
   return typeof x === "string" && x !== "" ? x : undefined;
 }
 
-function size(bytes: number): string {
+export function size(bytes: number): string {
   return bytes < 1024 ? `${bytes} bytes` : `${(bytes / 1024).toFixed(1)} KiB`;
 }

@@ -4,7 +4,7 @@
 
 import { chmodSync, openSync, rmSync, writeFileSync } from "node:fs";
 import type { Socket } from "bun";
-import type { Handoff } from "../../launcher/wire.ts";
+import type { FeatureOp, Handoff } from "../../launcher/wire.ts";
 import { SocketWriteQueue } from "../util/socket-write-queue.ts";
 import type { CallAnswer, RunHandlers } from "./run-spec.ts";
 
@@ -21,6 +21,8 @@ export function answerLine(id: number, a: CallAnswer): string {
 
 export interface Channel {
   call(id: number, server: string, tool: string, args: Record<string, unknown>): void;
+  /** a resources.read / prompts.get frame: numbered, refused and answered as a call frame is */
+  feature(id: number, op: FeatureOp, server: string, target: string, args: Record<string, string>): void;
   close(): void;
 }
 
@@ -77,22 +79,33 @@ export function openChannel(path: string, token: string, h: RunHandlers, onAuthe
   });
   chmodSync(path, 0o600);
   let lastId = 0;
+  /** the answer callback of frame `id`, once; undefined (and said) for an id that is not above every id seen before */
+  const answerFor = (id: number, what: string): ((a: CallAnswer) => void) | undefined => {
+    if (id <= lastId) {
+      const message =
+        `mcpx: refused a call frame for ${what} with id ${id}: ids are answered once, in ` +
+        `increasing order (the last was ${lastId}); a frame the launcher did not write is never run`;
+      h.frame({ type: "log", level: "error", message });
+      return undefined;
+    }
+    lastId = id;
+    let sent = false;
+    return (a: CallAnswer) => {
+      if (sent) return;
+      sent = true;
+      send(answerLine(id, a));
+    };
+  };
+  const failed = (answer: (a: CallAnswer) => void) => (err: { message?: unknown } | undefined) =>
+    answer({ ok: false, error: { name: "Error", message: String(err?.message ?? err) } });
   return {
     call(id, srv, tool, args) {
-      if (id <= lastId) {
-        const message =
-          `mcpx: refused a call frame for ${srv}.${tool} with id ${id}: ids are answered once, in ` +
-          `increasing order (the last was ${lastId}); a frame the launcher did not write is never run`;
-        return h.frame({ type: "log", level: "error", message });
-      }
-      lastId = id;
-      let sent = false;
-      const answer = (a: CallAnswer) => {
-        if (sent) return;
-        sent = true;
-        send(answerLine(id, a));
-      };
-      h.call(srv, tool, args, answer).then(answer, (err) => answer({ ok: false, error: { name: "Error", message: String(err?.message ?? err) } }));
+      const answer = answerFor(id, `${srv}.${tool}`);
+      if (answer) h.call(srv, tool, args, answer).then(answer, failed(answer));
+    },
+    feature(id, op, srv, target, args) {
+      const answer = answerFor(id, `${op} ${srv} ${JSON.stringify(target)}`);
+      if (answer) h.feature(op, srv, target, args).then(answer, failed(answer));
     },
     close() {
       server.stop(true);

@@ -5,7 +5,7 @@
 
 import type { PhaseLine } from "../../launcher/template.ts";
 // type-only: the wire's code is evaluated from the runtime's own text (loadWire, launcher-files.ts says why)
-import type { ServerBinding } from "../../launcher/wire.ts";
+import type { FeatureOp, ServerBinding } from "../../launcher/wire.ts";
 import type { ScriptPhase } from "../settings/registry.ts";
 import type { RuntimeName } from "./kinds.ts";
 import type { RuntimeSource } from "./ready-runtime.ts";
@@ -75,6 +75,8 @@ export interface RunHandlers {
   frame(f: ScriptFrame): void;
   /** one tool call from the script; the host answers it, through `answered` as soon as the answer is known */
   call(server: string, tool: string, args: Record<string, unknown>, answered: (answer: CallAnswer) => void): Promise<CallAnswer>;
+  /** one resources.read or prompts.get from the script, answered as a call is */
+  feature(op: FeatureOp, server: string, target: string, args: Record<string, string>): Promise<CallAnswer>;
 }
 
 export interface RunOutcome {

@@ -65,6 +65,8 @@ export async function watchRun(
         return h.frame({ type: "emit", value: m.v });
       case "call":
         return channel.call(m.id, m.server, m.tool, m.args);
+      case "feature":
+        return channel.feature(m.id, m.op, m.server, m.target, m.args);
       case "result":
         marker = { ok: true, value: m.u ? undefined : m.v };
         return;

@@ -10,7 +10,7 @@ import { EVERY, type CommandName, type SettingDecl } from "./setting-decl.ts";
 /** commands that run scripts (serve and daemon: the defaults for runs whose request leaves a field out) */
 const RUNS: readonly CommandName[] = ["run", "exec", "serve", "daemon"];
 /** commands through which hooks can fire (or be inspected) */
-const HOOKED: readonly CommandName[] = ["run", "exec", "call", "settings", "hooks", "daemon", "serve"];
+const HOOKED: readonly CommandName[] = ["run", "exec", "call", "resource", "prompt", "settings", "hooks", "daemon", "serve"];
 
 export const SCRIPT_PHASES = ["before", "prefix", "onSuccess", "onError", "suffix"] as const;
 export type ScriptPhase = (typeof SCRIPT_PHASES)[number];

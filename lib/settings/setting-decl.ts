@@ -43,6 +43,8 @@ export type CommandName =
   | "run"
   | "exec"
   | "call"
+  | "resource"
+  | "prompt"
   | "ls"
   | "types"
   | "settings"
@@ -56,7 +58,21 @@ export type CommandName =
   | "completion";
 
 /** the commands a setting's flags belong to when its declaration names none */
-export const EVERY: readonly CommandName[] = ["run", "exec", "call", "ls", "types", "settings", "hooks", "daemon", "serve", "config", "doctor"];
+export const EVERY: readonly CommandName[] = [
+  "run",
+  "exec",
+  "call",
+  "resource",
+  "prompt",
+  "ls",
+  "types",
+  "settings",
+  "hooks",
+  "daemon",
+  "serve",
+  "config",
+  "doctor",
+];
 
 /** list-shaped kinds layer by the null-splice rule; scalars by plain precedence */
 export function isListKind(kind: SettingKind): boolean {

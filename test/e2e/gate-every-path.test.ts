@@ -12,6 +12,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { fakeServer, MCPX, sandbox } from "./harness.ts";
 import { copyScript, recordedCalls, say } from "./hooks-support.ts";
+import { recordedReads } from "../../fixtures/servers/record.ts";
 import { mcpx, parseFrames, writeConfig, type Frame } from "./support.ts";
 import { startDaemon, stopDaemons, type Daemon } from "./daemon-support.ts";
 
@@ -20,7 +21,27 @@ const record = join(sb.dir, "record.jsonl");
 const events = join(sb.dir, "call-events.jsonl");
 const GUARD = { name: "guard", on: "call", phase: "before", when: { server: "fake", tool: "echo" }, run: say({ refuse: "echo is guarded" }), effect: "refuse" };
 const WATCH = { name: "watch", on: "call.finished", phase: "observe", run: ["sh", "-c", 'cat >> "$0"; echo >> "$0"', events] };
-writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer({ FAKE_MCP_RECORD: record }) }, hooks: [GUARD, WATCH] });
+// the resource.read and prompt.get guards: every way a script or a command reads one is refused
+const READ_GUARD = {
+  name: "read-guard",
+  on: "resource.read",
+  phase: "before",
+  when: { uri: "fake://note" },
+  run: say({ refuse: "notes are guarded" }),
+  effect: "refuse",
+};
+const PROMPT_GUARD = {
+  name: "prompt-guard",
+  on: "prompt.get",
+  phase: "before",
+  when: { server: "fake" },
+  run: say({ refuse: "prompts are guarded" }),
+  effect: "refuse",
+};
+writeConfig(sb, ".mcpx.json", {
+  mcpServers: { fake: fakeServer({ FAKE_MCP_RECORD: record, FAKE_MCP_FEATURES: "1" }) },
+  hooks: [GUARD, WATCH, READ_GUARD, PROMPT_GUARD],
+});
 const CALLING_MODULE = copyScript(sb, "calling-module.ts");
 
 let daemon: Daemon;
@@ -135,4 +156,41 @@ describe("every path a tool call can take passes the call guard", () => {
     expect(recordedCalls(record).filter((c) => c.tool === "_PreToolUse")).toEqual([]);
     expect(out.frames?.find((f) => f.type === "call" && f.tool === "_PreToolUse")).toMatchObject({ ok: false });
   });
+});
+
+/** one row per way a resources/read or prompts/get can be made: the script functions on every door that runs a script, and the commands */
+const READ = 'resources.read("fake", "fake://note")';
+const GET = 'prompts.get("fake", "greet", { name: "Ada" })';
+const FEATURE_PATHS: Array<{ path: string; refusedBy: string; run(): Promise<Outcome> }> = [
+  ...[
+    { what: "resources.read", expr: READ, refusedBy: "read-guard" },
+    { what: "prompts.get", expr: GET, refusedBy: "prompt-guard" },
+  ].flatMap(({ what, expr, refusedBy }) => [
+    { path: `${what} in mcpx exec`, refusedBy, run: () => stream(["exec", snippet(expr)]) },
+    { path: `${what} in mcpx exec --remote (POST /v1/exec)`, refusedBy, run: () => stream(["exec", "--remote", snippet(expr)]) },
+    {
+      path: `${what} in mcpx_exec`,
+      refusedBy,
+      run: async () => {
+        const r = (await served.callTool({ name: "mcpx_exec", arguments: { source: snippet(expr), output: "stream" } })) as {
+          structuredContent?: { frames?: Frame[] };
+        };
+        return { frames: r.structuredContent?.frames, said: JSON.stringify(r) };
+      },
+    },
+  ]),
+  { path: "mcpx resource SERVER URI", refusedBy: "read-guard", run: () => plain(["resource", "fake", "fake://note"]) },
+  { path: "mcpx prompt SERVER NAME", refusedBy: "prompt-guard", run: () => plain(["prompt", "fake", "greet", "name=Ada"]) },
+];
+
+describe("every path a resource read or a prompt get can take passes its guard", () => {
+  for (const row of FEATURE_PATHS) {
+    test(`${row.path}: refused by ${row.refusedBy}, never sent, and its hook frame is in the run's stream where there is one`, async () => {
+      const before = recordedReads(record).length;
+      const out = await row.run();
+      expect(out.said).toContain(`refused by hook ${row.refusedBy}`);
+      expect(recordedReads(record).slice(before)).toEqual([]);
+      if (out.frames) expect(out.frames.find((f) => f.type === "hook" && f.name === row.refusedBy)).toMatchObject({ effect: "refuse" });
+    });
+  }
 });

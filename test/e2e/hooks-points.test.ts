@@ -22,9 +22,11 @@ import {
   type StreamRun,
 } from "./hooks-support.ts";
 import type { Frame } from "./support.ts";
+import { fakeServer } from "./harness.ts";
 
 // `broken` exits at once, so its start fails and server.start.onError fires
-const sb = hookSandbox({ broken: { command: "sh", args: ["-c", "exit 3"] } });
+// `feat` offers resources and prompts, for the resource.read and prompt.get points
+const sb = hookSandbox({ broken: { command: "sh", args: ["-c", "exit 3"] }, feat: fakeServer({ FAKE_MCP_FEATURES: "1" }) });
 
 const advice = (point: string, phase: string) => `fired at ${point}.${phase}`;
 
@@ -40,7 +42,15 @@ const EVERY_PHASE = RUN_POINTS.flatMap((point) =>
   phasesOf(point).map((phase) => ({ name: `guard-${point}-${phase}`, on: point, phase, run: say({ advise: advice(point, phase) }) })),
 );
 
-const BODY = [tryCall('fake.echo({ message: "hi" })'), tryCall('fake.fail({ message: "no" })'), tryCall('broken.echo({ message: "hi" })')].join("\n");
+const BODY = [
+  tryCall('fake.echo({ message: "hi" })'),
+  tryCall('fake.fail({ message: "no" })'),
+  tryCall('broken.echo({ message: "hi" })'),
+  tryCall('resources.read("feat", "fake://note")'),
+  tryCall('resources.read("feat", "fake://no-such-resource")'),
+  tryCall('prompts.get("feat", "greet", { name: "Ada" })'),
+  tryCall('prompts.get("feat", "no-such-prompt")'),
+].join("\n");
 
 describe("every point in every phase fires through the binary", () => {
   let runs: StreamRun[] = [];

@@ -1,6 +1,6 @@
 // The types match the README: `mcpx run` writes mcpx-globals.d.ts beside a script, and a script that
 // uses every documented global (a namespace's tools and their .raw, tools["name"], call, log.*,
-// emit, script, result, ToolError, and a plugin's namespace) type-checks under tsc --strict. The
+// emit, script, result, ToolError, resources.read, prompts.get, and a plugin's namespace) type-checks under tsc --strict. The
 // file is written safely (a planted symlink is replaced, never followed), and plugin namespaces
 // are in mcpx ls and mcpx types as they are in scripts.
 
@@ -13,7 +13,10 @@ import { expectExit, mcpx, writeConfig } from "./support.ts";
 
 const TSC = join(ROOT, "node_modules/.bin/tsc");
 const sb = sandbox();
-writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer(), "my-server": fakeServer() }, plugins: [join(ROOT, "fixtures/plugins/guard")] });
+writeConfig(sb, ".mcpx.json", {
+  mcpServers: { fake: fakeServer({ FAKE_MCP_FEATURES: "1" }), "my-server": fakeServer() },
+  plugins: [join(ROOT, "fixtures/plugins/guard")],
+});
 
 /** every global the README documents, used the way it documents them */
 const EVERY_GLOBAL = `/// <reference path="./mcpx-globals.d.ts" />
@@ -27,6 +30,9 @@ export default async function main(args: string[]) {
   const viaCall: unknown = await call("fake", "get-sum", { values: [1, 2] });
   const viaCallRaw: unknown = await call("fake", "echo", { message: "r" }, { raw: true });
   const fromPlugin = await guard.echo({ message: "plugin" });
+  const note: string | undefined = (await resources.read("fake", "fake://note")).contents[0]?.text;
+  const greeting = (await prompts.get("fake", "greet", { name: "Ada" })).messages[0]?.content.text;
+  if (note !== "a note from fake" || greeting !== "Hello Ada") throw new Error(\`resources.read or prompts.get gave \${note}, \${greeting}\`);
   log("info"); log.debug("d"); log.info("i"); log.warn("w"); log.error("e");
   emit({ echoed, texts, sum, viaTools, viaToolsRaw, viaCall, viaCallRaw, fromPlugin });
   const where: string = script.path + script.name + script.runId + script.args.join(",") + (script.export ?? "");

@@ -7,7 +7,7 @@ import { levelRank, OUTPUT_KEYS, PHASES, phaseCeiling, phasesOf, phaseSpec, POIN
 
 describe("the points table", () => {
   test("has exactly the three points of the design", () => {
-    expect(POINT_NAMES).toEqual(["script", "call", "server.start", "agent.stop", "agent.compact"]);
+    expect(POINT_NAMES).toEqual(["script", "call", "resource.read", "prompt.get", "server.start", "agent.stop", "agent.compact"]);
   });
 
   test("no point lists prefix or observe: prefix is inline source, observe is the bus", () => {

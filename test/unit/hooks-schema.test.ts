@@ -215,14 +215,22 @@ describe("parseHooks refuses when the config loads", () => {
       name: "an unknown point lists the points and suggests the nearest",
       value: { on: "calls", phase: "before", run: ["guard"] },
       key: "on",
-      says: ['unknown hook point "calls"', "use one of script, call, server.start, agent.stop, agent.compact (did you mean call?)", '"phase": "observe"'],
+      says: [
+        'unknown hook point "calls"',
+        "use one of script, call, resource.read, prompt.get, server.start, agent.stop, agent.compact (did you mean call?)",
+        '"phase": "observe"',
+      ],
     },
     {
       name: "a point and phase written together in on are split for the user",
       value: { on: "call.before", phase: "before", run: ["guard"] },
       says: ['write "on": "call", "phase": "before"'],
     },
-    { name: "a hook without on is refused", value: { phase: "before", run: ["guard"] }, says: ['a hook without "on"', "script, call, server.start"] },
+    {
+      name: "a hook without on is refused",
+      value: { phase: "before", run: ["guard"] },
+      says: ['a hook without "on"', "script, call, resource.read, prompt.get, server.start"],
+    },
     { name: "an empty on is refused", value: { on: "", run: ["guard"] }, key: "on", says: ["must not be empty"] },
     {
       name: "failure closed below ask is refused: failing closed is a refusal",

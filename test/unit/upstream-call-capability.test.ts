@@ -11,7 +11,7 @@ import { Pool } from "../../lib/mcp/pool.ts";
 
 const ROOT = `${import.meta.dir}/../..`;
 /** the files allowed to name the capability: where it is made, where it is kept, and the call point */
-const ALLOWED = ["lib/mcp/upstream-call.ts", "lib/mcp/pool.ts", "lib/exec/gated-call.ts"];
+const ALLOWED = ["lib/mcp/upstream-call.ts", "lib/mcp/pool.ts", "lib/exec/gated-call.ts", "lib/exec/gated-feature.ts"];
 
 function sourceFiles(): string[] {
   return ["cmd", "lib", "launcher", "fixtures", "test"].flatMap((dir) => [...new Glob(`${dir}/**/*.ts`).scanSync({ cwd: ROOT })]);

@@ -22,6 +22,8 @@ const messages: LauncherMessage[] = [
   { t: "log", level: "warn", msg: "careful" },
   { t: "emit", v: { n: 1, list: [1, "two"] } },
   { t: "call", id: 1, server: "fake", tool: "echo", args: { message: "hi" } },
+  { t: "feature", id: 2, op: "resource.read", server: "fake", target: "fake://note", args: {} },
+  { t: "feature", id: 3, op: "prompt.get", server: "fake", target: "greet", args: { name: "Ada" } },
   { t: "result", v: null, u: true },
   { t: "error", e: { name: "ToolError", message: "no", code: "TOOL_ERROR", data: { server: "fake" } } },
 ];
@@ -49,6 +51,9 @@ describe("decodeLauncherMessage", () => {
     [{ t: "call", id: "1", server: "s", tool: "t" }, "call frame: id is not a positive integer"],
     [{ t: "call", id: 1, server: "s", tool: "t", args: [1] }, "call frame: args is not an object"],
     [{ t: "error", e: "boom" }, "error frame: e is not an error ({name, message})"],
+    [{ t: "feature", id: 1, op: "tools.call", server: "s", target: "t" }, "feature frame: op is not one of resource.read, prompt.get"],
+    [{ t: "feature", id: 1, op: "prompt.get", server: "s", target: "t", args: { n: 1 } }, "feature frame: args is not an object of strings"],
+    [{ t: "feature", id: 1, op: "resource.read", server: "s" }, "feature frame: server and target are not strings"],
     [[1, 2], "a frame is a JSON object with a string t"],
     [{ d: "no type" }, "a frame is a JSON object with a string t"],
   ])("a known type with wrong fields is malformed and says why: %j", (body, why) => {
