@@ -31,6 +31,12 @@ export function namedServer(session: Session, server: string | undefined, usage:
 export async function withEngine<T>(session: Session, command: CommandName, work: (engine: Engine, push: (f: Frame) => void) => Promise<T>): Promise<T> {
   // every hook in force runs: none may be an untrusted file's (exit 2)
   refuseUntrusted(session.trust, command);
+  // the remote setting covers run, exec, call, ls and types; said rather than dropped in silence
+  if (session.get("remote"))
+    session.log(
+      "warn",
+      `remote is on (${session.settings.get("remote")!.origin}), but mcpx ${command} runs here: the daemon serves no ${command} requests yet`,
+    );
   const engine = openEngine(session, { calls: hookCalls(session), ask: terminalAsker(), status: statusLine(session.env) });
   const push = (f: Frame) => {
     if (f.type === "hook") renderHookNotes(f, (level, message, source) => session.log(level, message, source));

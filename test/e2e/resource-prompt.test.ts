@@ -17,6 +17,18 @@ writeConfig(sb, ".mcpx.json", { mcpServers: { everything: everythingServer(), fa
 const STATIC = "demo://resource/static/document/architecture.md";
 
 describe.concurrent("mcpx resource", () => {
+  test("with remote on, mcpx resource and mcpx prompt say they run here (the daemon has no route for them), and do", async () => {
+    for (const argv of [
+      ["resource", "fake"],
+      ["prompt", "fake"],
+    ]) {
+      const r = await mcpx(sb, argv, { env: { MCPX_REMOTE: "1", MCPX_DAEMON_AUTO_START: "0" } });
+      expectExit(r, 0);
+      expect(r.stderr).toContain(`remote is on (env:MCPX_REMOTE), but mcpx ${argv[0]} runs here: the daemon serves no ${argv[0]} requests yet`);
+      expect(r.stdout).not.toBe("");
+    }
+  });
+
   test("mcpx resource everything lists its resources and then its templates, one tab-separated row each (uri, name, MIME type, description)", async () => {
     const r = await mcpx(sb, ["resource", "everything"]);
     expectExit(r, 0);
