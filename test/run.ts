@@ -16,6 +16,7 @@
 // failure's text is never interleaved with another shard's.
 
 import { spawn } from "bun";
+import { running } from "../lib/process/proc-table.ts";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
@@ -99,14 +100,6 @@ const scratches = new Set<string>();
  * ended here and named, and counts as a failure: every spawned process must be ended by its test.
  */
 function stopLeftDaemons(scratch: string): string[] {
-  // a zombie has ended: whoever adopted it may never reap it
-  const running = (pid: number) => {
-    try {
-      return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, "latin1"));
-    } catch {
-      return false;
-    }
-  };
   const left: string[] = [];
   const walk = (dir: string, depth: number) => {
     let entries: import("node:fs").Dirent[];

@@ -8,7 +8,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSyn
 import { dirname, join } from "node:path";
 import { McpxError } from "../errors/mcpx-error.ts";
 import { runtimeDir } from "../paths/dirs.ts";
-import { readEntry } from "../process/proc-table.ts";
+import { running } from "../process/proc-table.ts";
 import type { DaemonAddress } from "./address.ts";
 import { DaemonClientError, daemonJson } from "./client.ts";
 
@@ -77,21 +77,6 @@ export function writePidFile(file: string, pid: number): void {
 /** removes the pid file if it is still this pid's (a daemon started after it may have written its own) */
 export function removePidFile(file: string, pid: number): void {
   if (readPid(file) === pid) rmSync(file, { force: true });
-}
-
-/**
- * Whether the process still runs. A daemon that ended is a zombie until its parent reaps it, and
- * its parent is whoever adopted it when its starter exited (init, or a subreaper that may never
- * reap it): a zombie has ended, though signal 0 still reaches it.
- */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (e) {
-    // EPERM: it exists, and is someone else's
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-  return readEntry(pid)?.state !== "Z";
 }
 
 /** the command that starts this mcpx again: the binary itself, or bun with the entry when run from source */
@@ -190,12 +175,12 @@ export async function stopDaemon(
   process.kill(pid, "SIGTERM");
   const deadline = clock.now() + graceMs;
   // not our child, so nothing to wait on but its existence
-  while (alive(pid) && clock.now() < deadline) await clock.pause(20);
+  while (running(pid) && clock.now() < deadline) await clock.pause(20);
   let forced = false;
-  if (alive(pid)) {
+  if (running(pid)) {
     process.kill(pid, "SIGKILL");
     forced = true;
-    while (alive(pid)) await clock.pause(20);
+    while (running(pid)) await clock.pause(20);
   }
   // a daemon killed hard leaves its files; one that ended cleanly removed them itself
   removePidFile(files.pid, pid);
@@ -209,7 +194,7 @@ export async function stopDaemon(
  */
 function livePid(file: string): number | undefined {
   const pid = readPid(file);
-  if (pid === undefined || !alive(pid)) return undefined;
+  if (pid === undefined || !running(pid)) return undefined;
   try {
     const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
     return argv.includes("daemon") ? pid : undefined;

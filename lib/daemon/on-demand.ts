@@ -45,7 +45,7 @@ export async function withDaemon<T>(session: Session, address: DaemonAddress, se
   try {
     return await send();
   } catch (e) {
-    if (!noDaemon(e) || !session.get("daemon.autoStart")) throw e;
+    if (!startsOnDemand(e, session)) throw e;
   }
   await startOnDemand(session, address);
   return send();
@@ -58,7 +58,7 @@ export async function* streamWithDaemon<T>(session: Session, address: DaemonAddr
   try {
     head = await first.next();
   } catch (e) {
-    if (!noDaemon(e) || !session.get("daemon.autoStart")) throw e;
+    if (!startsOnDemand(e, session)) throw e;
     await startOnDemand(session, address);
     yield* open();
     return;
@@ -68,8 +68,9 @@ export async function* streamWithDaemon<T>(session: Session, address: DaemonAddr
   for (let next = await first.next(); !next.done; next = await first.next()) yield next.value;
 }
 
-function noDaemon(e: unknown): boolean {
-  return e instanceof DaemonClientError && e.code === "E_NO_DAEMON";
+/** the request failed for want of a daemon, and daemon.autoStart lets one be started */
+function startsOnDemand(e: unknown, session: Session): boolean {
+  return e instanceof DaemonClientError && e.code === "E_NO_DAEMON" && session.get("daemon.autoStart");
 }
 
 async function startOnDemand(session: Session, address: DaemonAddress): Promise<void> {

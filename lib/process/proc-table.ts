@@ -33,6 +33,25 @@ export function readEntry(pid: number): ProcEntry | undefined {
   return parseStat(pid, line);
 }
 
+/**
+ * Whether the process still runs: it exists and is not a zombie. A zombie has ended, though signal 0
+ * still reaches it until its parent reaps it, and its parent may be one that never does (a subreaper
+ * that adopted it). Where there is no /proc, signal 0 is all there is to ask.
+ */
+export function running(pid: number): boolean {
+  if (HAS_PROC) {
+    const state = readEntry(pid)?.state;
+    return state !== undefined && state !== "Z";
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: it exists, and is someone else's
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 /** parses /proc/PID/stat; the command name (field 2) may hold spaces and parentheses, so fields are counted from its last ")" */
 export function parseStat(pid: number, line: string): ProcEntry | undefined {
   const close = line.lastIndexOf(")");

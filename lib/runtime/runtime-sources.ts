@@ -7,19 +7,10 @@
 import type { Kind, RuntimeShape } from "./kinds.ts";
 import { discard, fits, startRuntime, type RuntimeSource, type StartedRuntime } from "./ready-runtime.ts";
 import { trace } from "../util/trace.ts";
-import { HAS_PROC, readEntry } from "../process/proc-table.ts";
+import { running } from "../process/proc-table.ts";
 
-/**
- * A started runtime that is still waiting for a run (not ended from outside). Bun sets exitCode only
- * once its event loop has seen the child's exit, which may be after a run was handed to a runtime
- * killed a moment before: /proc says at once (a killed child is a zombie until Bun reaps it).
- */
-function waiting(r: StartedRuntime): boolean {
-  if (r.child.exitCode !== null || r.child.signalCode !== null) return false;
-  if (!HAS_PROC) return true;
-  const state = readEntry(r.child.pid)?.state;
-  return state !== undefined && state !== "Z";
-}
+/** a started runtime that is still waiting for a run (not ended from outside), as far as Bun has seen */
+const waiting = (r: StartedRuntime) => r.child.exitCode === null && r.child.signalCode === null;
 
 /**
  * `have` when it was started in exactly the shape wanted and still waits; otherwise it is ended and
@@ -84,8 +75,14 @@ export class KeptRuntime implements RuntimeSource {
   private closed = false;
 
   async runtimeFor(want: RuntimeShape, own: { env: boolean }): Promise<StartedRuntime> {
-    const have = this.ready.get(want.kind);
+    const kept = this.ready.get(want.kind);
     this.ready.delete(want.kind);
+    // A kept runtime waits for minutes, and may be killed from outside meanwhile: Bun sets exitCode
+    // only once its loop has seen the exit, so a run could be handed to one killed a moment before.
+    // /proc says at once (a killed child is a zombie until Bun reaps it). The CLI's early runtime,
+    // just started, is not asked: that read would be on every exec's path for a case it never meets.
+    const have = kept && running(kept.child.pid) ? kept : undefined;
+    if (kept && !have) void discard(kept);
     // one ended here is reaped while the daemon goes on
     const { runtime: r } = takeOrStart(have, want, "kept started");
     if (!own.env) void r.child.exited.then(() => this.keep(want));

@@ -5,6 +5,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { running } from "../../lib/process/proc-table.ts";
 import { fakeServer, sandbox, type Sandbox } from "./harness.ts";
 import { expectExit, mcpx, writeConfig } from "./support.ts";
 import { startDaemon, stopDaemons } from "./daemon-support.ts";
@@ -16,8 +17,8 @@ const pids: number[] = [];
 afterAll(async () => {
   await stopDaemons();
   await Promise.all(places.map((p) => mcpx(p.sb, ["daemon", "stop"], { cwd: p.cwd, env: p.env })));
-  for (const pid of pids) if (alive(pid)) process.kill(pid, "SIGKILL");
-  expect(pids.filter(alive)).toEqual([]);
+  for (const pid of pids) if (running(pid)) process.kill(pid, "SIGKILL");
+  expect(pids.filter(running)).toEqual([]);
 });
 
 /** a loopback port nothing listens on now */
@@ -28,24 +29,10 @@ function freePort(): number {
   return port;
 }
 
-/** running, not a zombie: a daemon whose starter exited may be adopted by this test process, which never reaps it */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, "latin1"));
-  } catch {
-    return false;
-  }
-}
-
 /** waits until the process is gone (stop returns once it is; this only covers the kernel's reaping) */
 async function gone(pid: number): Promise<boolean> {
-  for (let i = 0; i < 200 && alive(pid); i++) await Bun.sleep(10);
-  return !alive(pid);
+  for (let i = 0; i < 200 && running(pid); i++) await Bun.sleep(10);
+  return !running(pid);
 }
 
 interface Status {
@@ -85,7 +72,7 @@ describe("mcpx daemon start, status, stop", () => {
     const [, address, pidText, log] = m!;
     const pid = Number(pidText);
     pids.push(pid);
-    expect(alive(pid)).toBe(true);
+    expect(running(pid)).toBe(true);
 
     const { code, s } = await status(sb, cwd);
     expect(code).toBe(0);
@@ -196,7 +183,7 @@ describe("mcpx daemon start, status, stop", () => {
     expectExit(stop, 0);
     expect(stop.stdout).toBe(`no daemon was running on ${s.address}\n`);
     expect(existsSync(s.address.replace(/\.sock$/, ".pid"))).toBe(false);
-    expect(alive(process.pid)).toBe(true);
+    expect(running(process.pid)).toBe(true);
   });
 });
 
