@@ -110,7 +110,7 @@ async function manage(action: Action, session: Session, json: boolean): Promise<
     });
     return 0;
   }
-  const started = await startSessionDaemon(session, false);
+  const started = await startSessionDaemon(session, addr, false);
   const human = `${stopped ? `${stoppedLine(stopped, where)}\n` : ""}started on ${started.address} (pid ${started.pid}); its output goes to ${started.log}`;
   print(human, { running: true, started: true, pid: started.pid, log: started.log, ...(stopped ? { stopped } : {}) });
   return 0;

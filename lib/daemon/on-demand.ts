@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import type { Session } from "../session/session.ts";
 import { declOf, envName } from "../settings/setting-names.ts";
 import { err } from "../util/fd-write.ts";
-import { formatAddress, sessionAddress, type DaemonAddress } from "./address.ts";
+import { formatAddress, type DaemonAddress } from "./address.ts";
 import { DaemonClientError } from "./client.ts";
 import { daemonFiles, startInBackground, type Started } from "./lifecycle.ts";
 
@@ -30,10 +30,10 @@ function daemonStartArgs(session: Session, callerOnly: boolean): { args: string[
   return { args, env };
 }
 
-/** starts this session's daemon in the background and waits until it listens */
-export function startSessionDaemon(session: Session, callerOnly: boolean): Promise<Started> {
+/** starts this session's daemon (at `address`, its daemon.address) in the background and waits until it listens */
+export function startSessionDaemon(session: Session, address: DaemonAddress, callerOnly: boolean): Promise<Started> {
   const { args, env } = daemonStartArgs(session, callerOnly);
-  return startInBackground(args, { cwd: session.cwd, env: { ...session.env, ...env }, files: daemonFiles(sessionAddress(session), session.env) });
+  return startInBackground(args, { cwd: session.cwd, env: { ...session.env, ...env }, files: daemonFiles(address, session.env) });
 }
 
 /**
@@ -74,7 +74,7 @@ function startsOnDemand(e: unknown, session: Session): boolean {
 }
 
 async function startOnDemand(session: Session, address: DaemonAddress): Promise<void> {
-  const started = await startSessionDaemon(session, true);
+  const started = await startSessionDaemon(session, address, true);
   err(
     `mcpx: no daemon was listening on ${formatAddress(address)}, so one was started (pid ${started.pid}, log ${started.log}); ` +
       "`mcpx daemon stop` ends it, daemon.autoStart=false (MCPX_DAEMON_AUTO_START=0) turns this off\n",
