@@ -8,6 +8,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSyn
 import { dirname, join } from "node:path";
 import { McpxError } from "../errors/mcpx-error.ts";
 import { runtimeDir } from "../paths/dirs.ts";
+import { GONE_POLL_MS } from "../process/group.ts";
 import { running } from "../process/proc-table.ts";
 import type { DaemonAddress } from "./address.ts";
 import { DaemonClientError, daemonJson } from "./client.ts";
@@ -157,15 +158,9 @@ export interface Stopped {
 
 /**
  * Ends the daemon at the address: the pid it reports (or its pid file's, when it no longer answers),
- * SIGTERM, then SIGKILL after `graceMs`. Undefined when there was none; a stale pid file is removed.
+ * SIGTERM, then SIGKILL after STOP_GRACE_MS. Undefined when there was none; a stale pid file is removed.
  */
-export async function stopDaemon(
-  addr: DaemonAddress,
-  token: string,
-  files: DaemonFiles,
-  graceMs = STOP_GRACE_MS,
-  clock: { now(): number; pause(ms: number): Promise<void> } = { now: Date.now, pause: Bun.sleep },
-): Promise<Stopped | undefined> {
+export async function stopDaemon(addr: DaemonAddress, token: string, files: DaemonFiles): Promise<Stopped | undefined> {
   const answering = await health(addr, token);
   const pid = answering?.pid ?? livePid(files.pid);
   if (pid === undefined) {
@@ -173,14 +168,14 @@ export async function stopDaemon(
     return undefined;
   }
   process.kill(pid, "SIGTERM");
-  const deadline = clock.now() + graceMs;
+  const deadline = Date.now() + STOP_GRACE_MS;
   // not our child, so nothing to wait on but its existence
-  while (running(pid) && clock.now() < deadline) await clock.pause(20);
+  while (running(pid) && Date.now() < deadline) await Bun.sleep(GONE_POLL_MS);
   let forced = false;
   if (running(pid)) {
     process.kill(pid, "SIGKILL");
     forced = true;
-    while (running(pid)) await clock.pause(20);
+    while (running(pid)) await Bun.sleep(GONE_POLL_MS);
   }
   // a daemon killed hard leaves its files; one that ended cleanly removed them itself
   removePidFile(files.pid, pid);
