@@ -5,7 +5,11 @@
 
 import type { PoolOptions } from "./pool-options.ts";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { mcpLevelOf, serverLogText, type CallNotes, type Progress, type ServerLog } from "./server-notes.ts";
+import type { Client as ModernClient } from "@modelcontextprotocol/client";
+import { mcpLevelOf, serverLogOf, serverLogText, type CallNotes, type Progress, type ServerLog } from "./server-notes.ts";
+
+/** the envelope key of a request's log level (MCP 2026-07-28, SEP-2577) */
+const LOG_LEVEL_META_KEY = "io.modelcontextprotocol/logLevel";
 
 export class NoteRouting {
   /** the runs that called each server and are still going */
@@ -66,5 +70,23 @@ export class NoteRouting {
     client
       .setLoggingLevel(mcpLevelOf(this.opts.logLevel))
       .catch((e: unknown) => this.opts.log("debug", `${server}: logging/setLevel failed: ${(e as Error).message}`));
+  }
+
+  /**
+   * A 2026-07-28 connection's logs: its notifications/message routed as a 2025 server's are, and
+   * logging.level asked on every request, as that era asks (the `_meta` envelope's logLevel key; it
+   * has no session for a logging/setLevel to last). The SDK v2 client adds the rest of the envelope
+   * and lets a caller's `_meta` keys stand beside it.
+   */
+  modernLogs(server: string, client: ModernClient): void {
+    client.setNotificationHandler("notifications/message", (n) => this.serverLog(serverLogOf(server, n.params)));
+    const level = this.opts.logLevel;
+    if (!level) return;
+    const send = client.request.bind(client);
+    client.request = ((req: { method: string; params?: Record<string, unknown> }, ...rest: unknown[]) =>
+      (send as (...a: unknown[]) => unknown)(
+        { ...req, params: { ...req.params, _meta: { [LOG_LEVEL_META_KEY]: mcpLevelOf(level), ...(req.params?._meta as object | undefined) } } },
+        ...rest,
+      )) as typeof client.request;
   }
 }

@@ -315,10 +315,11 @@ export class Pool extends ServerEntries {
     spawning?.catch(() => {});
     trace(`${server}: spawned`);
     const negotiated = probed ? undefined : await negotiateEra(server, cfg, transport, this.opts);
-    // the 2026-07-28 era, through the SDK v2 client: its requests carry the `_meta` envelope the SDK
-    // adds, so they do not take the lean path (which writes 2025 requests as they are)
-    if (negotiated?.era === "modern")
-      return this.startedOn(server, cfg, { client: negotiated.client as unknown as Client, transport, outputChecks: new Map() });
+    // the 2026-07-28 era, through the SDK v2 client: its requests carry the SDK's `_meta` envelope, so no lean path
+    if (negotiated?.era === "modern") {
+      this.notes.modernLogs(server, negotiated.client);
+      return this.startedOn(server, cfg, { client: negotiated.client as unknown as Client, transport: negotiated.transport, outputChecks: new Map() });
+    }
     if (negotiated?.closed) {
       // the server ended its connection at the probe (some 2025 servers exit on any request before
       // initialize): it is a 2025 server, started again for the handshake once

@@ -16,6 +16,7 @@ import { sha256 } from "../paths/content-file.ts";
 import { stableStringify } from "../util/stable-json.ts";
 import { VERSION } from "../version.ts";
 import type { PoolOptions } from "./pool-options.ts";
+import { storedAuthProvider } from "./oauth/provider.ts";
 import { startError } from "./server-transport.ts";
 import { trace } from "../util/trace.ts";
 
@@ -61,6 +62,24 @@ export function writeVerdict(dir: string, cfg: ServerConfig, verdict: Verdict): 
 }
 
 /**
+ * The SDK v2 Streamable HTTP transport of an entry, with its headers and the stored OAuth access
+ * token as they are: the probe does not authorize. A probe answered 401/403 decides no era; the 2025
+ * handshake then follows on the pool's transport, whose provider logs in or refreshes as ever.
+ */
+async function modernHttpTransport(cfg: Extract<ServerConfig, { kind: "http" }>, opts: Pick<PoolOptions, "authDir">): Promise<Transport> {
+  const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
+  const token = (await storedAuthProvider(cfg, opts.authDir)?.tokens())?.access_token;
+  const headers = token ? { ...cfg.headers, Authorization: `Bearer ${token}` } : cfg.headers;
+  return new StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers } }) as unknown as Transport;
+}
+
+/** what a 2025 Streamable HTTP server answers a 2026 probe with: an HTTP 4xx (no session, an unknown method or version, no credentials) */
+function httpRefusal(error: unknown): boolean {
+  const status = (error as { status?: unknown }).status;
+  return typeof status === "number" && status >= 400 && status < 500;
+}
+
+/**
  * The transport as the probe sees it: everything is the transport's, but a close the SDK makes when
  * the probe finds no 2026 revision is not carried out, so the 2025 handshake can follow on the same
  * connection (the process, for stdio, is not spent). Once `keep()` is called closes go through.
@@ -81,14 +100,16 @@ function probeView(transport: Transport): { view: Transport; keep(): void } {
 }
 
 /** a connected SDK v2 client in the 2026 era, or why the server is to be spoken to in the 2025 era */
-export type Negotiated = { era: "modern"; client: V2Client; discover: DiscoverResult } | { era: "legacy"; closed: boolean; error: unknown };
+export type Negotiated =
+  | { era: "modern"; client: V2Client; transport: Transport; discover: DiscoverResult }
+  | { era: "legacy"; closed: boolean; error: unknown };
 
 /**
  * Connects the SDK v2 client in the 2026 era: from a remembered (or pinned) verdict's advertisement
  * without a round trip, or by probing. A pin never falls back: its failure is thrown. Without a pin a
  * server that offers no 2026 revision gives "legacy" (with `closed` when the probe ended its connection).
  */
-async function connectModern(transport: Transport, opts: { timeoutMs: number; prior?: DiscoverResult; pinned: boolean }): Promise<Negotiated> {
+async function connectModern(transport: Transport, opts: { timeoutMs: number; prior?: DiscoverResult; pinned: boolean; http?: boolean }): Promise<Negotiated> {
   const { Client, SdkError, SdkErrorCode } = await import("@modelcontextprotocol/client");
   const client = new Client(
     { name: "mcpx", version: VERSION },
@@ -99,12 +120,12 @@ async function connectModern(transport: Transport, opts: { timeoutMs: number; pr
     await client.connect(view as never, { timeout: opts.timeoutMs, ...(opts.prior ? { prior: { kind: "modern", discover: opts.prior } } : {}) });
   } catch (error) {
     keep();
-    const refused = error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed;
+    const refused = (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed) || (opts.http === true && httpRefusal(error));
     if (opts.pinned || !refused) throw error;
     return { era: "legacy", closed: /closed/.test(String((error as Error).message)), error };
   }
   keep();
-  return { era: "modern", client, discover: client.getDiscoverResult()! };
+  return { era: "modern", client, transport, discover: client.getDiscoverResult()! };
 }
 
 /**
@@ -117,21 +138,30 @@ export async function negotiateEra(
   server: string,
   cfg: ServerConfig,
   transport: Transport,
-  opts: Pick<PoolOptions, "eraDir" | "startTimeoutMs" | "startGate">,
+  opts: Pick<PoolOptions, "eraDir" | "startTimeoutMs" | "startGate" | "authDir">,
 ): Promise<Negotiated | undefined> {
   const pin = cfg.protocolVersion;
   if (pin === "2025-11-25") return undefined;
   const remembered = opts.eraDir === undefined ? undefined : readVerdict(opts.eraDir, cfg);
   if (remembered?.era === "legacy" && pin === undefined) return undefined;
   const prior = remembered?.era === "modern" ? remembered.discover : undefined;
-  if (pin === undefined && !prior && cfg.kind !== "stdio") return undefined;
+  if (cfg.kind === "http" && cfg.transport === "sse") return undefined;
+  // over Streamable HTTP the probe has the SDK v2 transport (the 2026 headers are its): the 2025
+  // handshake that may follow is the pool's own v1 transport, not yet started (no process to spare)
+  const probing = cfg.kind === "http" ? await modernHttpTransport(cfg, opts) : transport;
   try {
-    const negotiated = await connectModern(transport, { timeoutMs: opts.startTimeoutMs, pinned: pin === MODERN_REVISION, ...(prior ? { prior } : {}) });
+    const negotiated = await connectModern(probing, {
+      timeoutMs: opts.startTimeoutMs,
+      pinned: pin === MODERN_REVISION,
+      http: cfg.kind === "http",
+      ...(prior ? { prior } : {}),
+    });
+    if (negotiated.era === "legacy" && probing !== transport) await probing.close().catch(() => {});
     trace(`${server}: era ${negotiated.era}`);
     if (negotiated.era === "modern" && !prior && opts.eraDir) writeVerdict(opts.eraDir, cfg, { era: "modern", discover: negotiated.discover });
     return negotiated;
   } catch (err) {
-    await transport.close().catch(() => {});
+    await probing.close().catch(() => {});
     const error = await startError(server, cfg, err, transport, { startTimeoutMs: opts.startTimeoutMs });
     await opts.startGate?.(cfg, "onError", { error });
     throw error;

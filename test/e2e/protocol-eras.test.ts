@@ -41,7 +41,7 @@ test("a 2026-07-28 server that refuses initialize is called, listed and typed be
   const ls = await mcpx(sb, ["ls", "--json"], { killAfterMs: KILL_AFTER_MS });
   expectExit(ls, 0);
   const rows = JSON.parse(ls.stdout) as Array<{ server: string; count: number }>;
-  expect(rows.find((r) => r.server === "modern")?.count).toBe(2);
+  expect(rows.find((r) => r.server === "modern")?.count).toBe(3);
   expect(rows.find((r) => r.server === "fake")?.count).toBeGreaterThan(0);
 
   const types = await mcpx(sb, ["types", "modern.add"], { killAfterMs: KILL_AFTER_MS });
@@ -90,3 +90,74 @@ test("a protocolVersion that is not one mcpx speaks is refused, naming the accep
   expect(r.stderr).toContain('"2025-11-25"');
   expect(r.stderr).toContain('"2026-07-28"');
 });
+
+test("a 2026-07-28 server's logs reach stderr and the run's log frames, at the level each request asks in its envelope", async () => {
+  const sb = sandbox();
+  const record = join(sb.dir, "modern.jsonl");
+  writeConfig(sb, ".mcpx.json", { mcpServers: { modern: modernServer({}, record) } });
+  const info = await mcpx(sb, ["call", "modern.log", JSON.stringify({ text: "hello" }), "--logging-level", "info"], { killAfterMs: KILL_AFTER_MS });
+  expectExit(info, 0);
+  expect(info.stderr).toContain("modern: modern: hello");
+  // the server filtered it: the envelope asked for info
+  expect(info.stderr).not.toContain("debug: hello");
+  const frames = await mcpx(sb, ["exec", "--output", "stream", "--logging-level", "debug", 'await modern.log({ text: "framed" })'], {
+    killAfterMs: KILL_AFTER_MS,
+  });
+  expectExit(frames, 0);
+  const logs = frames.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { type: string; message?: string; server?: string })
+    .filter((f) => f.type === "log");
+  expect(logs.map((f) => [f.server, f.message])).toEqual([
+    ["modern", "framed"],
+    ["modern", "debug: framed"],
+  ]);
+  const levels = readFileSync(record, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => (JSON.parse(l) as { logLevel?: string }).logLevel);
+  expect(levels).toEqual(["info", "debug"]);
+  expect(await leftoverProcesses(sb.dir)).toEqual([]);
+}, 120_000);
+
+/** an HTTP fixture server on a free port, its /mcp URL once it listens */
+async function httpServer(script: string, env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+  const proc = Bun.spawn([BUN, script], { env: { ...process.env, ...env }, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+  const decoder = new TextDecoder();
+  let seen = "";
+  for await (const chunk of proc.stderr) {
+    seen += decoder.decode(chunk);
+    const m = /listening (\d+)/.exec(seen);
+    if (m)
+      return {
+        url: `http://127.0.0.1:${m[1]}/mcp`,
+        stop: async () => {
+          proc.kill("SIGTERM");
+          await proc.exited;
+        },
+      };
+  }
+  throw new Error(`${script} ended before listening: ${seen}`);
+}
+
+test("over Streamable HTTP the era is probed too: a 2026-only server and a 2025 one are both called, and each verdict is remembered", async () => {
+  const sb = sandbox();
+  const modern = await httpServer(MODERN_SERVER, { MODERN_MCP_HTTP_PORT: "0" });
+  const legacy = await httpServer(join(ROOT, "fixtures/servers/fake-server.ts"), { FAKE_MCP_HTTP_PORT: "0" });
+  try {
+    writeConfig(sb, ".mcpx.json", { mcpServers: { modern: { url: modern.url }, web: { url: legacy.url } } });
+    for (let round = 0; round < 2; round++) {
+      // the second round starts from the remembered verdicts
+      const r = await mcpx(sb, ["exec", "--json", 'emit({ sum: await modern.add({ a: 2, b: 3 }), echoed: await web.echo({ message: "old" }) })'], {
+        killAfterMs: KILL_AFTER_MS,
+      });
+      expectExit(r, 0);
+      expect((JSON.parse(r.stdout) as { emits: unknown[] }).emits[0]).toEqual({ sum: { sum: 5 }, echoed: "old" });
+      expect(verdicts(join(sb.home, ".local/state"))).toEqual({ modern: "modern", web: "legacy" });
+    }
+  } finally {
+    await modern.stop();
+    await legacy.stop();
+  }
+}, 120_000);
