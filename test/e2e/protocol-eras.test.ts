@@ -41,7 +41,7 @@ test("a 2026-07-28 server that refuses initialize is called, listed and typed be
   const ls = await mcpx(sb, ["ls", "--json"], { killAfterMs: KILL_AFTER_MS });
   expectExit(ls, 0);
   const rows = JSON.parse(ls.stdout) as Array<{ server: string; count: number }>;
-  expect(rows.find((r) => r.server === "modern")?.count).toBe(3);
+  expect(rows.find((r) => r.server === "modern")?.count).toBe(4);
   expect(rows.find((r) => r.server === "fake")?.count).toBeGreaterThan(0);
 
   const types = await mcpx(sb, ["types", "modern.add"], { killAfterMs: KILL_AFTER_MS });
@@ -160,4 +160,29 @@ test("over Streamable HTTP the era is probed too: a 2026-only server and a 2025 
     await modern.stop();
     await legacy.stop();
   }
+}, 120_000);
+
+test("a 2026-07-28 server's progress becomes progress frames, and a run's timeout cancels its call upstream", async () => {
+  const sb = sandbox();
+  const record = join(sb.dir, "modern.jsonl");
+  writeConfig(sb, ".mcpx.json", { mcpServers: { modern: modernServer({}, record) } });
+  const done = await mcpx(sb, ["exec", "--output", "stream", "await modern.wait({ ms: 1 })"], { killAfterMs: KILL_AFTER_MS });
+  expectExit(done, 0);
+  const progress = done.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter((f) => f.type === "progress");
+  expect(progress).toEqual([expect.objectContaining({ type: "progress", server: "modern", tool: "wait", progress: 1, total: 2, message: "halfway" })]);
+
+  const timedOut = await mcpx(sb, ["exec", "--timeout", "3s", "await modern.wait({ ms: 600000 })"], { killAfterMs: KILL_AFTER_MS });
+  expectExit(timedOut, 124);
+  const cancelled = () =>
+    readFileSync(record, "utf8")
+      .trim()
+      .split("\n")
+      .some((l) => l.includes('"event":"cancelled"'));
+  for (let waited = 0; !cancelled() && waited < 20_000; waited += 20) await Bun.sleep(20);
+  expect(cancelled()).toBe(true);
+  expect(await leftoverProcesses(sb.dir)).toEqual([]);
 }, 120_000);
