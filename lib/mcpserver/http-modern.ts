@@ -12,6 +12,8 @@ export interface ModernLeg {
   /** whether the request is the 2026 leg's (its body already read, by http.ts, under daemon.maxBody) */
   claims(req: Request, parsedBody: unknown): Promise<boolean>;
   fetch(req: Request, parsedBody: unknown): Promise<Response>;
+  /** how many 2026 exchanges have an instance open */
+  inFlight(): number;
   /** cancels the runs of the exchanges in flight and waits until they have ended */
   close(): Promise<void>;
 }
@@ -32,6 +34,7 @@ export function modernLeg(deps: ServeDeps): ModernLeg {
   return {
     claims: async (req, parsedBody) => !(await isLegacyRequest(req, parsedBody)),
     fetch: (req, parsedBody) => handler.fetch(req, { parsedBody }),
+    inFlight: () => live.size,
     async close() {
       const all = [...live];
       live.clear();

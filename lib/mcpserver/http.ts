@@ -172,6 +172,11 @@ export function mcpSessionCount(engine: Engine): number {
   return sessionsOf(engine).size;
 }
 
+/** how many 2026-07-28 exchanges on /mcp still hold a server instance (for tests: each ends with its answer) */
+export function mcpExchangeCount(engine: Engine): number {
+  return MODERN.get(engine)?.inFlight() ?? 0;
+}
+
 function reapIdle(sessions: Map<string, Entry>, now = Date.now()): void {
   for (const [sid, e] of sessions) {
     if (now - e.lastUsed < MCP_SESSION_IDLE_MS || e.mcp.busy()) continue;

@@ -10,11 +10,14 @@ import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as V1StdioTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as V1HttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { fakeServer, MCPX, sandbox } from "./harness.ts";
+import { say } from "./hooks-support.ts";
 import { writeConfig } from "./support.ts";
 import { startDaemon, stopDaemons } from "./daemon-support.ts";
 
 const sb = sandbox();
-writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer({ FAKE_MCP_FEATURES: "1" }) } });
+// an ask on fake.add only: a 2026 client, which cannot be sent a request, is never asked
+const ASK = { name: "confirm", on: "call", phase: "before", when: { tool: "add" }, run: say({ ask: "really add?" }), effect: "ask" };
+writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer({ FAKE_MCP_FEATURES: "1" }) }, hooks: [ASK] });
 const TOKEN = "serve-eras-" + Math.random().toString(36).slice(2);
 const DOORS = ["mcpx serve", "the daemon's /mcp"] as const;
 type Door = (typeof DOORS)[number];
@@ -36,7 +39,7 @@ beforeAll(async () => {
   mcpUrl = new URL(`${daemon.address}/mcp`);
   for (const door of DOORS)
     for (const [mode, negotiation] of Object.entries(MODES)) {
-      const client = new V2Client({ name: "serve-eras", version: "0" }, { versionNegotiation: { mode: negotiation } });
+      const client = new V2Client({ name: "serve-eras", version: "0" }, { versionNegotiation: { mode: negotiation }, capabilities: { elicitation: {} } });
       await client.connect(v2Transport(door));
       clients.set(`${door} ${mode}`, client);
       opened.push(client);
@@ -92,6 +95,12 @@ for (const door of DOORS)
         expect((await client().listPrompts()).prompts.map((p) => p.name)).toContain("fake__greet");
         const got = await client().getPrompt({ name: "fake__greet", arguments: { name: "Ada" } });
         expect(got.messages[0]!.content).toEqual({ type: "text", text: "Hello Ada" });
+      });
+
+      test("an ask hook refuses, though the client declared elicitation: a 2026 server cannot send it a request", async () => {
+        const r = await client().callTool({ name: "mcpx_call", arguments: { server: "fake", tool: "add", args: { a: 1, b: 2 } } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toContain("really add? (asked, and nobody can answer here)");
       });
 
       test("a URI mcpx did not wrap is the client's mistake, said with the form mcpx's URIs take", async () => {

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import type { Engine } from "../../lib/session/engine.ts";
 import type { Session } from "../../lib/session/session.ts";
-import { closeMcpSessions, foreignOrigin, handleMcpHttp, mcpSessionCount } from "../../lib/mcpserver/http.ts";
+import { closeMcpSessions, foreignOrigin, handleMcpHttp, mcpExchangeCount, mcpSessionCount } from "../../lib/mcpserver/http.ts";
 
 const engine = { ready: Promise.resolve() } as unknown as Engine;
 const session = { log: () => {} } as unknown as Session;
@@ -100,6 +100,8 @@ describe("sessions", () => {
     const res = await handleMcpHttp(post({ jsonrpc: "2.0", id: 1, method: "tools/list" }), deps);
     expect(res.status).toBe(400);
     expect(mcpSessionCount(engine)).toBe(before);
+    // the exchange's server instance is closed once it has answered: a daemon keeps none per request
+    expect(mcpExchangeCount(engine)).toBe(0);
   });
 
   test("GET without a session is a 400 that says how to start one", async () => {
@@ -167,6 +169,8 @@ describe("2026-07-28 requests", () => {
     expect(result.tools.map((t) => t.name)).toEqual(["mcpx_exec", "mcpx_call", "mcpx_namespaces", "mcpx_types", "_Stop", "_PostCompact"]);
     expect(result).toMatchObject({ ttlMs: expect.any(Number), cacheScope: expect.any(String) });
     expect(mcpSessionCount(engine)).toBe(before);
+    // the exchange's server instance is closed once it has answered: a daemon keeps none per request
+    expect(mcpExchangeCount(engine)).toBe(0);
   });
 
   test("server/discover advertises mcpx and its capabilities", async () => {
