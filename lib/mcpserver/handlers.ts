@@ -11,6 +11,7 @@ import type { Gate } from "../hooks/types.ts";
 import { VERSION } from "../version.ts";
 import { featureHandlers, type FeatureHandlers } from "./features.ts";
 import { inputSchemaOf } from "./schemas.ts";
+import type { ServeClient } from "./serve-client.ts";
 import { failure, SERVED_TOOLS, type ServeDeps, type ToolCall } from "./tools.ts";
 
 export const SERVER_INFO = { name: "mcpx", version: VERSION, title: "mcpx" };
@@ -22,22 +23,6 @@ export const INSTRUCTIONS =
   "(each server is a global namespace). The servers' resources are offered as mcpx://SERVER/ENCODED-URI " +
   "and their prompts as SERVER__NAME. `_Stop` and `_PostCompact` are lifecycle hooks for " +
   "agent hosts that follow the `_` convention; a model should not call them.";
-
-/**
- * The client of one served request, as far as its era lets mcpx reach it. The seam for anything
- * that asks the person or the model behind the client (an `ask` hook's elicitation; upstream
- * elicitation or sampling forwarded to it).
- */
-export interface ServeClient {
-  /** what the client declared it can do: at initialize (2025), in this request's envelope (2026) */
-  capabilities(): Record<string, unknown> | undefined;
-  /**
-   * sends the client a request (elicitation/create, sampling/createMessage, roots/list) tied to
-   * the request being served, so over HTTP it travels on that request's own stream; absent where
-   * the era has no server-to-client requests (2026-07-28 asks through input_required results)
-   */
-  request?(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>>;
-}
 
 /** one served tools/call as its era's adapter delivers it */
 interface CallRequest {
@@ -119,6 +104,7 @@ export function servedHandlers(deps: ServeDeps): ServedHandlers {
     const call: ToolCall = {
       deps,
       gate: gateFor(req.client),
+      client: req.client,
       signal: slot?.signal ?? abort.signal,
       hookFrame: (f) => reportHookFrame(f, log),
       progress,

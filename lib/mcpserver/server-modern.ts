@@ -6,7 +6,8 @@
 // the client has no `request` and an `ask` hook refuses, as it does where nobody can answer.
 
 import { CLIENT_CAPABILITIES_META_KEY, Server, type ServerContext } from "@modelcontextprotocol/server";
-import { CAPABILITIES, INSTRUCTIONS, SERVER_INFO, servedHandlers, type ServeClient, type ServedHandlers } from "./handlers.ts";
+import { CAPABILITIES, INSTRUCTIONS, SERVER_INFO, servedHandlers, type ServedHandlers } from "./handlers.ts";
+import type { ServeClient } from "./serve-client.ts";
 import type { ServeDeps } from "./tools.ts";
 
 export interface ModernServerHandle {

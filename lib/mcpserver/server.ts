@@ -23,7 +23,8 @@ import {
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import { CAPABILITIES, INSTRUCTIONS, SERVER_INFO, servedHandlers, type ServeClient, type ServedHandlers } from "./handlers.ts";
+import { CAPABILITIES, INSTRUCTIONS, SERVER_INFO, servedHandlers, type ServedHandlers } from "./handlers.ts";
+import type { ServeClient } from "./serve-client.ts";
 import type { ServeDeps } from "./tools.ts";
 
 export type { ServeDeps };
