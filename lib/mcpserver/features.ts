@@ -3,18 +3,10 @@
 // mcpx://SERVER/ENCODED-URI (the upstream URI percent-encoded whole, so any scheme survives), a
 // template's the same with its {…} expressions kept for the client to fill, and a prompt is named
 // SERVER__NAME. A read or a get passes the resource.read or prompt.get point of the gate, as a
-// script's does (lib/exec/gated-feature.ts).
+// script's does (lib/exec/gated-feature.ts). An McpError thrown here is the client's mistake; both
+// eras' servers answer it with its code (they read `code` off whatever a handler throws).
 
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import {
-  ErrorCode,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { Frame } from "../exec/frames.ts";
 import { featureThroughGate } from "../exec/gated-feature.ts";
 import type { Gate } from "../hooks/types.ts";
@@ -66,13 +58,19 @@ function unwrapPrompt(name: string, servers: readonly string[]): { server: strin
   return { server, name: name.slice(server.length + PROMPT_SEPARATOR.length) };
 }
 
-/** registers the four list handlers and the two gated ones on a served connection */
-export function serveFeatures(
-  server: Server,
-  deps: ServeDeps,
-  gateOf: (extra: Parameters<Parameters<Server["setRequestHandler"]>[1]>[1]) => Gate,
-  log: (f: Frame) => void,
-): void {
+/** the upstream resources and prompts as one served connection answers for them, for either era's server */
+export interface FeatureHandlers {
+  listResources(): Promise<{ resources: never }>;
+  listResourceTemplates(): Promise<{ resourceTemplates: never }>;
+  listPrompts(): Promise<{ prompts: never }>;
+  /** through the resource.read point of `gate` */
+  readResource(params: { uri: string }, gate: Gate): Promise<never>;
+  /** through the prompt.get point of `gate` */
+  getPrompt(params: { name: string; arguments?: Record<string, string> }, gate: Gate): Promise<never>;
+}
+
+/** the four list handlers and the two gated ones of a served connection */
+export function featureHandlers(deps: ServeDeps, log: (f: Frame) => void): FeatureHandlers {
   const pool = deps.engine.pool;
   // every server's list, in config order; a server that cannot start or list is left out (and said), not the whole list failed
   const everyList = async <T>(method: ListMethod, map: (server: string, item: T) => unknown): Promise<unknown[]> => {
@@ -88,35 +86,37 @@ export function serveFeatures(
     );
     return lists.flat();
   };
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: (await everyList<Resource>("resources/list", (s, r) => ({
-      ...r,
-      uri: wrapUri(s, r.uri),
-      name: `${s}${PROMPT_SEPARATOR}${r.name ?? r.uri}`,
-    }))) as never,
-  }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-    resourceTemplates: (await everyList<ResourceTemplate>("resources/templates/list", (s, t) => ({
-      ...t,
-      uriTemplate: wrapTemplate(s, t.uriTemplate),
-      name: `${s}${PROMPT_SEPARATOR}${t.name ?? t.uriTemplate}`,
-    }))) as never,
-  }));
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
-    prompts: (await everyList<Prompt>("prompts/list", (s, p) => ({ ...p, name: `${s}${PROMPT_SEPARATOR}${p.name}` }))) as never,
-  }));
   const gated = async (op: FeatureOp, upstream: { server: string; target: string }, args: Record<string, string>, gate: Gate) => {
     await deps.engine.ready;
     const answer = await featureThroughGate(deps.engine, gate, { op, ...upstream, args }, { push: log });
     if (!answer.ok) throw new McpError(ErrorCode.InternalError, answer.error.message);
     return answer.value as never;
   };
-  server.setRequestHandler(ReadResourceRequestSchema, (req, extra) => {
-    const { server: name, uri } = unwrapUri(req.params.uri, pool.names());
-    return gated("resource.read", { server: name, target: uri }, {}, gateOf(extra));
-  });
-  server.setRequestHandler(GetPromptRequestSchema, (req, extra) => {
-    const { server: name, name: prompt } = unwrapPrompt(req.params.name, pool.names());
-    return gated("prompt.get", { server: name, target: prompt }, req.params.arguments ?? {}, gateOf(extra));
-  });
+  return {
+    listResources: async () => ({
+      resources: (await everyList<Resource>("resources/list", (s, r) => ({
+        ...r,
+        uri: wrapUri(s, r.uri),
+        name: `${s}${PROMPT_SEPARATOR}${r.name ?? r.uri}`,
+      }))) as never,
+    }),
+    listResourceTemplates: async () => ({
+      resourceTemplates: (await everyList<ResourceTemplate>("resources/templates/list", (s, t) => ({
+        ...t,
+        uriTemplate: wrapTemplate(s, t.uriTemplate),
+        name: `${s}${PROMPT_SEPARATOR}${t.name ?? t.uriTemplate}`,
+      }))) as never,
+    }),
+    listPrompts: async () => ({
+      prompts: (await everyList<Prompt>("prompts/list", (s, p) => ({ ...p, name: `${s}${PROMPT_SEPARATOR}${p.name}` }))) as never,
+    }),
+    readResource(params, gate) {
+      const { server: name, uri } = unwrapUri(params.uri, pool.names());
+      return gated("resource.read", { server: name, target: uri }, {}, gate);
+    },
+    getPrompt(params, gate) {
+      const { server: name, name: prompt } = unwrapPrompt(params.name, pool.names());
+      return gated("prompt.get", { server: name, target: prompt }, params.arguments ?? {}, gate);
+    },
+  };
 }

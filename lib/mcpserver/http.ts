@@ -1,4 +1,7 @@
-// `/mcp` on the daemon: the same MCP server over Streamable HTTP, with sessions. An `initialize`
+// `/mcp` on the daemon: the same MCP server over Streamable HTTP, to clients of both protocol eras.
+// A request carrying the 2026-07-28 envelope (the SDK v2's own predicate decides) goes to
+// http-modern.ts, stateless, as that era is. Every other request is a 2025 one, served as it always
+// was, with sessions, by the SDK v1 server (server.ts): an `initialize`
 // POST without Mcp-Session-Id opens a session (its own SDK Server and transport, sharing the
 // daemon's engine) and the answer carries its id; every later request names it. GET opens the
 // session's server-to-client stream, DELETE ends it. Sessions live in memory: a restarted daemon
@@ -15,6 +18,7 @@ import { readRequestBody } from "@modelcontextprotocol/sdk/server/requestBody.js
 import type { Engine } from "../session/engine.ts";
 import type { Session } from "../session/session.ts";
 import type { RuntimeSource } from "../runtime/ready-runtime.ts";
+import type { ModernLeg } from "./http-modern.ts";
 import { createMcpServer, type McpServerHandle } from "./server.ts";
 import type { RunSlots } from "./tools.ts";
 
@@ -48,6 +52,18 @@ interface Entry {
 
 // per engine, so two daemons in one process (tests) never see each other's sessions
 const SESSIONS = new WeakMap<Engine, Map<string, Entry>>();
+// the 2026-07-28 leg of each engine, made on its first request (the SDK v2 server is loaded then)
+const MODERN = new WeakMap<Engine, ModernLeg>();
+
+async function modernLegOf(deps: McpHttpDeps): Promise<ModernLeg> {
+  let leg = MODERN.get(deps.engine);
+  if (!leg) {
+    const { modernLeg } = await import("./http-modern.ts");
+    leg = MODERN.get(deps.engine) ?? modernLeg(deps);
+    MODERN.set(deps.engine, leg);
+  }
+  return leg;
+}
 
 function sessionsOf(engine: Engine): Map<string, Entry> {
   let m = SESSIONS.get(engine);
@@ -86,7 +102,10 @@ export async function handleMcpHttp(req: Request, deps: McpHttpDeps): Promise<Re
     entry.lastUsed = Date.now();
     return entry.transport.handleRequest(req, { parsedBody });
   }
-  if (req.method !== "POST") {
+  if (req.method === "POST") {
+    const modern = await modernLegOf(deps);
+    if (await modern.claims(req, parsedBody)) return modern.fetch(req, parsedBody);
+  } else {
     return jsonRpcError(400, -32000, `Bad Request: ${req.method} needs the Mcp-Session-Id header of a live session; start one with an initialize POST`);
   }
 
@@ -138,17 +157,24 @@ async function postBody(req: Request, max: number): Promise<{ ok: true; value: u
   }
 }
 
-/** ends every /mcp session of this engine (the daemon calls it when it shuts down) */
+/** ends every /mcp session of this engine, and its 2026 exchanges in flight (the daemon calls it when it shuts down) */
 export async function closeMcpSessions(engine: Engine): Promise<void> {
   const sessions = sessionsOf(engine);
   const all = [...sessions.values()];
   sessions.clear();
-  await Promise.all(all.map((e) => e.mcp.close()));
+  const modern = MODERN.get(engine);
+  MODERN.delete(engine);
+  await Promise.all([...all.map((e) => e.mcp.close()), modern?.close()]);
 }
 
 /** how many /mcp sessions are open (for health and tests) */
 export function mcpSessionCount(engine: Engine): number {
   return sessionsOf(engine).size;
+}
+
+/** how many 2026-07-28 exchanges on /mcp still hold a server instance (for tests: each ends with its answer) */
+export function mcpExchangeCount(engine: Engine): number {
+  return MODERN.get(engine)?.inFlight() ?? 0;
 }
 
 function reapIdle(sessions: Map<string, Entry>, now = Date.now()): void {

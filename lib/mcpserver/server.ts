@@ -1,29 +1,31 @@
-// mcpx as an MCP server: the SDK's low-level Server (so input schemas are the raw JSON Schema
-// generated from valibot), serving the tools of tools.ts over any transport. One Server per client
-// connection (stdio: one; Streamable HTTP: one per session), all sharing one engine: the pool, the
-// bus and the hook gate every call passes.
+// mcpx as an MCP server to 2025 clients: the SDK v1 low-level Server (so input schemas are the raw
+// JSON Schema generated from valibot), serving handlers.ts over any transport. One Server per
+// client connection (stdio: one; Streamable HTTP: one per session), all sharing one engine: the
+// pool, the bus and the hook gate every call passes. 2026-07-28 clients meet server-modern.ts,
+// which serves the very same handlers.
 
 import "../mcp/zod-interpreted.ts";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
+  CreateMessageResultSchema,
   ElicitResultSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListRootsResultSchema,
   ListToolsRequestSchema,
+  ReadResourceRequestSchema,
   SetLevelRequestSchema,
-  type CallToolResult,
   type LoggingLevel,
   type ServerNotification,
   type ServerRequest,
-  type Tool as McpTool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { HookFrameBody } from "../exec/frames.ts";
-import { gateWithAsk } from "../hooks/build-gate.ts";
-import type { Gate } from "../hooks/types.ts";
-import { VERSION } from "../version.ts";
-import { inputSchemaOf } from "./schemas.ts";
-import { serveFeatures } from "./features.ts";
-import { failure, SERVED_TOOLS, type ServeDeps, type ToolCall } from "./tools.ts";
+import { CAPABILITIES, INSTRUCTIONS, SERVER_INFO, servedHandlers, type ServedHandlers } from "./handlers.ts";
+import type { ServeClient } from "./serve-client.ts";
+import type { ServeDeps } from "./tools.ts";
 
 export type { ServeDeps };
 
@@ -35,156 +37,63 @@ export interface McpServerHandle {
   close(): Promise<void>;
 }
 
-const INSTRUCTIONS =
-  "mcpx runs TypeScript against the MCP servers configured for it, through one hook gate. " +
-  "mcpx_namespaces lists the servers, mcpx_types shows a server's or tool's TypeScript " +
-  "declarations, mcpx_call calls one tool, and mcpx_exec runs a script that may call many " +
-  "(each server is a global namespace). The servers' resources are offered as mcpx://SERVER/ENCODED-URI " +
-  "and their prompts as SERVER__NAME. `_Stop` and `_PostCompact` are lifecycle hooks for " +
-  "agent hosts that follow the `_` convention; a model should not call them.";
-
 /** MCP's logging levels, least to most severe: a client's logging/setLevel hides what is below it */
 const LOG_LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
-// computed once: the schemas are static
-let toolList: McpTool[] | undefined;
-function listTools(): McpTool[] {
-  toolList ??= SERVED_TOOLS.map((t) => ({
-    name: t.name,
-    title: t.title,
-    description: t.description,
-    inputSchema: inputSchemaOf(t.schema),
-    ...(t.annotations ? { annotations: t.annotations } : {}),
-  }));
-  return toolList;
-}
+/** the result schema of each request mcpx may send a 2025 client */
+const CLIENT_RESULTS = {
+  "elicitation/create": ElicitResultSchema,
+  "sampling/createMessage": CreateMessageResultSchema,
+  "roots/list": ListRootsResultSchema,
+} as const;
 
-export function createMcpServer(deps: ServeDeps): McpServerHandle {
-  const server = new Server(
-    { name: "mcpx", version: VERSION, title: "mcpx" },
-    { capabilities: { tools: {}, logging: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS },
-  );
-  /** each tools/call running, and what settles once its handler has finished (its run's files and processes gone) */
-  const inFlight = new Map<AbortController, Promise<void>>();
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+export function createMcpServer(deps: ServeDeps, handlers: ServedHandlers = servedHandlers(deps)): McpServerHandle {
+  const server = new Server(SERVER_INFO, { capabilities: CAPABILITIES, instructions: INSTRUCTIONS });
   let minLevel: LoggingLevel | undefined;
+  const clientOf = (extra: Extra): ServeClient => ({
+    capabilities: () => server.getClientCapabilities() as Record<string, unknown> | undefined,
+    request: (method, params) => {
+      const schema = CLIENT_RESULTS[method as keyof typeof CLIENT_RESULTS];
+      if (!schema) throw new Error(`mcpx does not send ${method} to a client (it sends ${Object.keys(CLIENT_RESULTS).join(", ")})`);
+      return extra.sendRequest({ method, params } as ServerRequest, schema) as Promise<Record<string, unknown>>;
+    },
+  });
 
   server.setRequestHandler(SetLevelRequestSchema, (req) => {
     minLevel = req.params.level;
     return {};
   });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools() }));
+  server.setRequestHandler(ListToolsRequestSchema, () => handlers.listTools());
   // the upstream servers' resources and prompts, under names two servers cannot share (features.ts)
-  serveFeatures(
-    server,
-    deps,
-    (extra) => gateFor(deps, server, extra),
-    (f) => {
-      if (f.type === "hook") reportHookFrame(f, (level, logger, data) => deps.session.log(level === "warning" ? "warn" : "info", data, logger));
-    },
-  );
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
-    const tool = SERVED_TOOLS.find((t) => t.name === req.params.name);
-    if (!tool)
-      return failure(
-        `unknown tool ${JSON.stringify(req.params.name)}: mcpx ` +
-          `serves ${SERVED_TOOLS.map((t) => t.name).join(", ")}; upstream tools are reached through mcpx_call or mcpx_exec`,
-      );
-    const abort = new AbortController();
-    // a script run takes a slot (daemon.maxRuns), held until its handler has finished, or is refused now
-    const slot = tool.runsScript ? deps.runs?.start(abort.signal) : undefined;
-    if (slot && "busy" in slot) return failure(`${tool.name} refused: ${slot.busy}`);
-    const onAbort = () => abort.abort();
-    extra.signal.addEventListener("abort", onAbort);
-    let finished!: () => void;
-    inFlight.set(abort, new Promise<void>((resolve) => (finished = resolve)));
-    // notifications go out in order and all before the result: a client drops progress for a
-    // request it already has the answer to
-    let sent: Promise<void> = Promise.resolve();
-    const notify = (n: ServerNotification) => {
+  server.setRequestHandler(ListResourcesRequestSchema, () => handlers.listResources());
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => handlers.listResourceTemplates());
+  server.setRequestHandler(ListPromptsRequestSchema, () => handlers.listPrompts());
+  server.setRequestHandler(ReadResourceRequestSchema, (req, extra) => handlers.readResource(req.params, handlers.gateFor(clientOf(extra))));
+  server.setRequestHandler(GetPromptRequestSchema, (req, extra) => handlers.getPrompt(req.params, handlers.gateFor(clientOf(extra))));
+  server.setRequestHandler(CallToolRequestSchema, (req, extra) =>
+    handlers.callTool({
+      name: req.params.name,
+      arguments: req.params.arguments,
+      progressToken: req.params._meta?.progressToken,
+      signal: extra.signal,
+      client: clientOf(extra),
       // tied to this request, so over HTTP it travels on the request's own stream
-      sent = sent.then(() => extra.sendNotification(n)).catch(() => {});
-    };
-    const log = (level: LoggingLevel, logger: string, data: string) => {
-      deps.session.log(level === "warning" ? "warn" : level === "notice" ? "info" : (level as "debug" | "info" | "error"), data, logger);
-      if (minLevel !== undefined && LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(minLevel)) return;
-      notify({ method: "notifications/message", params: { level, logger, data } });
-    };
-    const token = req.params._meta?.progressToken;
-    let step = 0;
-    const progress = (message: string) => {
-      if (token !== undefined) notify({ method: "notifications/progress", params: { progressToken: token, progress: ++step, message } });
-    };
-    const call: ToolCall = {
-      deps,
-      gate: gateFor(deps, server, extra),
-      signal: slot?.signal ?? abort.signal,
-      hookFrame: (f) => reportHookFrame(f, log),
-      progress,
-    };
-    try {
-      // plugins' hooks are in force once their servers run (engine.ready)
-      await deps.engine.ready;
-      const result = await tool.handle(req.params.arguments ?? {}, call);
-      await sent;
-      return result;
-    } catch (e) {
-      // a bug must still reach the caller as a result it can read
-      return failure(`mcpx ${tool.name} failed: ${(e as Error)?.stack ?? String(e)}`);
-    } finally {
-      inFlight.delete(abort);
-      extra.signal.removeEventListener("abort", onAbort);
-      slot?.done();
-      finished();
-    }
-  });
+      notify: (method, params) => extra.sendNotification({ method, params } as ServerNotification),
+      log: async (level, logger, data) => {
+        if (minLevel !== undefined && LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(minLevel)) return;
+        await extra.sendNotification({ method: "notifications/message", params: { level, logger, data } });
+      },
+    }),
+  );
 
   return {
     server,
-    busy: () => inFlight.size > 0,
+    busy: handlers.busy,
     async close() {
-      // waited for, not only cancelled: a process that exits with a run still ending leaves its
-      // socket and handoff file behind (and, for a sandboxed run, the handoff's secrets on disk)
-      const running = [...inFlight.values()];
-      for (const a of inFlight.keys()) a.abort();
-      await Promise.all(running);
+      await handlers.cancelAll();
       await server.close().catch(() => {});
     },
   };
-}
-
-/**
- * The engine's gate, with `ask` answered by the person behind the client when the client can be
- * asked (elicitation, form mode); without it an `ask` refuses, as the dial says it must where
- * nobody can answer.
- */
-function gateFor(deps: ServeDeps, server: Server, extra: RequestHandlerExtra<ServerRequest, ServerNotification>): Gate {
-  const elicitation = server.getClientCapabilities()?.elicitation as { form?: unknown; url?: unknown } | undefined;
-  const formOk = elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined);
-  if (!formOk) return deps.engine.gate;
-  const ask = async (question: string): Promise<boolean> => {
-    try {
-      const r = await extra.sendRequest(
-        {
-          method: "elicitation/create",
-          params: {
-            message: question,
-            requestedSchema: { type: "object", properties: { allow: { type: "boolean", title: "Allow", description: question } }, required: ["allow"] },
-          },
-        },
-        ElicitResultSchema,
-      );
-      return r.action === "accept" && (r.content as { allow?: unknown } | undefined)?.allow === true;
-    } catch {
-      return false; // an answer that never came is not a yes
-    }
-  };
-  return gateWithAsk(deps.engine.gate, ask);
-}
-
-/** a hook frame of a served call, where the caller and the operator can see it */
-function reportHookFrame(f: HookFrameBody, log: (level: LoggingLevel, logger: string, data: string) => void): void {
-  const who = `hook ${f.name ?? `${f.on}.${f.phase}`}`;
-  for (const a of f.advice ?? []) log("notice", who, a);
-  if (f.failed) log("warning", who, `failed: ${f.failed}`);
-  if (f.dropped?.length) log("info", who, `dropped: ${f.dropped.join("; ")}`);
 }

@@ -15,6 +15,7 @@ import type { Frame, HookFrameBody } from "../exec/frames.ts";
 import { callThroughGate } from "../exec/gated-call.ts";
 import type { ExecOptions } from "../exec/options-schema.ts";
 import type { Gate } from "../hooks/types.ts";
+import type { ServeClient } from "./serve-client.ts";
 import { runContext } from "../hooks/run-context.ts";
 import { asCallResult } from "../mcp/tool.ts";
 import type { Engine } from "../session/engine.ts";
@@ -47,6 +48,8 @@ export interface ToolCall {
   deps: ServeDeps;
   /** the engine's gate, with `ask` wired to the client's elicitation when it offers that */
   gate: Gate;
+  /** the client that sent this call, where it can be asked (serve-client.ts) */
+  client: ServeClient;
   /** aborted when the client cancels the request or the server shuts down */
   signal: AbortSignal;
   /** a hook frame of this call: advice, failures and dropped keys reach stderr and the MCP log */

@@ -1,22 +1,34 @@
 // The MCP conformance suite against the daemon's /mcp (dist/mcpx daemon on loopback TCP with a
-// token; http-server.ts is a proxy that adds the token the suite cannot send), with
-// test/conformance/expected-failures.yml as the baseline.
+// token; http-server.ts is a proxy that adds the token the suite cannot send), once per protocol
+// era: its 2025 scenarios with test/conformance/expected-failures.yml as the baseline, then, when
+// the installed suite has them, the scenarios 2026-07-28 requires (`--requirements 2026-07-28`)
+// with test/conformance/expected-failures-2026.yml.
 // Exits non-zero on an unexpected failure and on a stale baseline entry (a listed scenario that now
 // passes), which is how the suite itself judges a baseline.
 //
 //   bun test/conformance/run.ts [conformance server options, e.g. --scenario tools-list --verbose]
 //
-// The suite is @modelcontextprotocol/conformance (0.1.16 measured). It crashes on Node 20
+// The suite is @modelcontextprotocol/conformance (0.1.16 measured; it has no 2026-07-28 scenarios,
+// 0.2.0-alpha.12 has them and is what the 2026 baseline was measured with). It crashes on Node 20
 // (globSync), so it runs under Bun. It is found in node_modules, or at MCPX_CONFORMANCE_CLI (the
 // path of its dist/index.js). The server runs in a throwaway HOME/XDG tree whose config names the
 // fake fixture server, so nothing from the machine leaks in.
 
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { sandbox } from "../e2e/harness.ts";
 import { findCli } from "./suite-cli.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
-const BASELINE = join(import.meta.dir, "expected-failures.yml");
+/** one run of the suite: the era it checks, its own arguments, and its baseline */
+interface EraRun {
+  era: string;
+  args: string[];
+  baseline: string;
+}
+const ERA_RUNS: EraRun[] = [
+  { era: "2025", args: [], baseline: join(import.meta.dir, "expected-failures.yml") },
+  { era: "2026-07-28", args: ["--requirements", "2026-07-28"], baseline: join(import.meta.dir, "expected-failures-2026.yml") },
+];
 const SERVER = join(import.meta.dir, "http-server.ts");
 const MCPX = join(ROOT, "dist/mcpx");
 const FAKE = join(ROOT, "fixtures/servers/fake-server.ts");
@@ -57,20 +69,29 @@ async function main(): Promise<number> {
     const port = await listeningPort(server);
     const url = `http://127.0.0.1:${port}/mcp`;
     process.stderr.write(`conformance: ${cli} against ${url}\n`);
-    const suite = Bun.spawn([process.execPath, cli, "server", "--url", url, "--expected-failures", BASELINE, ...process.argv.slice(2)], {
-      cwd: dir, // the suite writes results/ into its working directory
-      env: { ...env, PATH: process.env.PATH ?? env.PATH! },
-      stdin: "ignore",
-      stdout: "inherit",
-      stderr: "inherit",
-    });
-    const code = await suite.exited;
-    const verdict =
-      code === 0
-        ? "every failure is expected (test/conformance/expected-failures.yml)"
-        : `exit ${code}: an unexpected failure, or a baseline entry that now passes`;
-    process.stderr.write(`conformance: ${verdict}\n`);
-    return code;
+    const eras = await erasOffered(cli);
+    let worst = 0;
+    for (const run of ERA_RUNS) {
+      if (!eras.includes(run.era)) {
+        process.stderr.write(`conformance: this suite has no ${run.era} server scenarios: that era is not checked (0.2.0-alpha.12 has them)\n`);
+        continue;
+      }
+      const suite = Bun.spawn([process.execPath, cli, "server", "--url", url, ...run.args, "--expected-failures", run.baseline, ...process.argv.slice(2)], {
+        cwd: dir, // the suite writes results/ into its working directory
+        env: { ...env, PATH: process.env.PATH ?? env.PATH! },
+        stdin: "ignore",
+        stdout: "inherit",
+        stderr: "inherit",
+      });
+      const code = await suite.exited;
+      const verdict =
+        code === 0
+          ? `every failure is expected (test/conformance/${basename(run.baseline)})`
+          : `exit ${code}: an unexpected failure, or a baseline entry that now passes (test/conformance/${basename(run.baseline)})`;
+      process.stderr.write(`conformance: the ${run.era} era: ${verdict}\n`);
+      worst ||= code;
+    }
+    return worst;
   } finally {
     server?.stdin.end(); // its stdin closing ends it
     daemon.kill("SIGTERM");
@@ -81,6 +102,15 @@ async function main(): Promise<number> {
     await Promise.all([server?.exited, daemon.exited]);
     clearTimeout(killer);
   }
+}
+
+/** the eras the suite has server scenarios for: "2025" always, "2026-07-28" when its list names that revision */
+async function erasOffered(cli: string): Promise<string[]> {
+  const list = Bun.spawn([process.execPath, cli, "list"], { stdin: "ignore", stdout: "pipe", stderr: "inherit" });
+  const [text, code] = await Promise.all([new Response(list.stdout).text(), list.exited]);
+  if (code !== 0) throw new Error(`conformance: ${cli} list exited ${code}`);
+  const server = text.split(/client scenarios/i)[0] ?? "";
+  return server.includes("2026-07-28") ? ["2025", "2026-07-28"] : ["2025"];
 }
 
 /** waits for the daemon's "listening on ADDRESS" line on stderr and returns ADDRESS, then keeps its stderr drained */

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import type { Engine } from "../../lib/session/engine.ts";
 import type { Session } from "../../lib/session/session.ts";
-import { closeMcpSessions, foreignOrigin, handleMcpHttp, mcpSessionCount } from "../../lib/mcpserver/http.ts";
+import { closeMcpSessions, foreignOrigin, handleMcpHttp, mcpExchangeCount, mcpSessionCount } from "../../lib/mcpserver/http.ts";
 
 const engine = { ready: Promise.resolve() } as unknown as Engine;
 const session = { log: () => {} } as unknown as Session;
@@ -100,6 +100,8 @@ describe("sessions", () => {
     const res = await handleMcpHttp(post({ jsonrpc: "2.0", id: 1, method: "tools/list" }), deps);
     expect(res.status).toBe(400);
     expect(mcpSessionCount(engine)).toBe(before);
+    // the exchange's server instance is closed once it has answered: a daemon keeps none per request
+    expect(mcpExchangeCount(engine)).toBe(0);
   });
 
   test("GET without a session is a 400 that says how to start one", async () => {
@@ -150,4 +152,45 @@ describe("DNS rebinding protection", () => {
       else expect(got).toBeUndefined();
     });
   }
+});
+
+describe("2026-07-28 requests", () => {
+  const ENVELOPE = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+  const HEADERS = { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" };
+  const LIST = { jsonrpc: "2.0", id: 7, method: "tools/list", params: { _meta: ENVELOPE } };
+
+  test("one carrying the envelope is answered without a session, with the tools a 2025 session lists and this era's cache fields", async () => {
+    const before = mcpSessionCount(engine);
+    const res = await handleMcpHttp(post(LIST, HEADERS), deps);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("mcp-session-id")).toBeNull();
+    const [msg] = await messages(res);
+    const result = msg!.result as { tools: Array<{ name: string }>; ttlMs?: number; cacheScope?: string };
+    expect(result.tools.map((t) => t.name)).toEqual(["mcpx_exec", "mcpx_call", "mcpx_namespaces", "mcpx_types", "_Stop", "_PostCompact"]);
+    expect(result).toMatchObject({ ttlMs: expect.any(Number), cacheScope: expect.any(String) });
+    expect(mcpSessionCount(engine)).toBe(before);
+    // the exchange's server instance is closed once it has answered: a daemon keeps none per request
+    expect(mcpExchangeCount(engine)).toBe(0);
+  });
+
+  test("server/discover advertises mcpx and its capabilities", async () => {
+    const res = await handleMcpHttp(
+      post({ jsonrpc: "2.0", id: 8, method: "server/discover", params: { _meta: ENVELOPE } }, { ...HEADERS, "mcp-method": "server/discover" }),
+      deps,
+    );
+    expect(res.status).toBe(200);
+    const [msg] = await messages(res);
+    expect(msg!.result).toMatchObject({ supportedVersions: expect.arrayContaining(["2026-07-28"]), capabilities: { tools: {}, resources: {}, prompts: {} } });
+  });
+
+  test("a foreign Origin is refused with 403 before the era is even read", async () => {
+    const res = await handleMcpHttp(post(LIST, { ...HEADERS, origin: "https://evil.example.com" }), deps);
+    expect(res.status).toBe(403);
+  });
+
+  test("a body over daemon.maxBody is 413 naming the setting, as a 2025 request's is", async () => {
+    const res = await handleMcpHttp(post({ ...LIST, params: { ...LIST.params, pad: "x".repeat(2048) } }, HEADERS), { ...deps, maxBody: 1024 });
+    expect(res.status).toBe(413);
+    expect(await res.text()).toContain("daemon.maxBody");
+  });
 });
