@@ -20,7 +20,7 @@ let server: OAuthFixture;
 const withBrowser = { BROWSER, FAKE_BROWSER_RECORD: opened };
 
 /** the tokens files: issuers/<h(issuer)>/<h(server)>.json (lib/mcp/oauth/store.ts) */
-const tokenFiles = () => authFiles(authDir).filter((f) => f.includes("/issuers/") && !f.endsWith("/client.json"));
+const tokenFiles = () => authFiles(authDir).filter((f) => f.includes("/issuers/") && f.endsWith(".json") && !f.endsWith("/client.json"));
 const storedTokens = () =>
   tokenFiles().map((f) => (JSON.parse(readFileSync(f, "utf8")) as { tokens?: { access_token: string; refresh_token?: string } }).tokens);
 const events = (kind: string) => oauthEvents(record).filter((e) => e.event === kind);
