@@ -107,6 +107,33 @@ describe("credentials keyed by the authorization server's issuer", () => {
     });
   });
 
+  test("a login that must register anew (its port is taken) leaves the other server's tokens bound to the client they were issued to", async () => {
+    await world(async (w) => {
+      expectExit(await login(w, "notes"), 0);
+      const registered = JSON.parse(readFileSync(clientFiles(w)[0]!, "utf8")).client as { client_id: string; redirect_uris: string[] };
+      // something else listens on the port that client was registered with
+      const squatter = Bun.serve({ hostname: "127.0.0.1", port: Number(new URL(registered.redirect_uris[0]!).port), fetch: () => new Response("taken") });
+      try {
+        expectExit(await login(w, "more"), 0);
+      } finally {
+        await squatter.stop(true);
+      }
+      expect(w.events("register").length).toBe(2);
+      await w.server.expireTokens();
+      // notes refreshes as the client its refresh token was issued to, not the newer registration
+      const r = await call(w, "notes");
+      expectExit(r, 0);
+      expect(
+        w
+          .events("token")
+          .filter((e) => e.grant === "refresh_token")
+          .map((e) => e.client),
+      ).toEqual([registered.client_id]);
+      expectExit(await call(w, "more"), 0);
+      expect(w.events("token-refused")).toEqual([]);
+    });
+  });
+
   test("a server that moved to another authorization server is never again sent the old one's tokens, and mcpx auth logs in with the new one", async () => {
     await world(async (w) => {
       expectExit(await login(w), 0);

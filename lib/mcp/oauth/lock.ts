@@ -5,6 +5,13 @@
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { McpxError } from "../../errors/mcpx-error.ts";
 
+/**
+ * How long a refresh or a login's save waits for another process's refresh of the same tokens: one
+ * token request, which the SDK does not bound. Long enough for a slow authorization server; change
+ * freely.
+ */
+export const TOKENS_LOCK_TIMEOUT_MS = 30_000;
+
 /** first and longest pause between two looks at a held lock: a refresh is one HTTP round trip */
 const POLL_FIRST_MS = 10;
 const POLL_MAX_MS = 200;

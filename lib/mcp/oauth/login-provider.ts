@@ -126,12 +126,17 @@ export class LoginOAuthProvider implements OAuthClientProvider {
     return this.discovery;
   }
 
+  /** the issuer the flow's tokens go under; undefined when it ended with none */
+  finished(): string | undefined {
+    return this.saved && this.client ? (issuerOf(this.discovery) ?? this.saved.issuer) : undefined;
+  }
+
   /** writes the client and the tokens the flow ended with, under its issuer; the tokens file, or undefined when it has none to write */
   commit(): string | undefined {
-    const issuer = issuerOf(this.discovery) ?? this.saved?.issuer;
+    const issuer = this.finished();
     if (!this.saved || !this.client || issuer === undefined) return undefined;
     if (!this.configured) this.store.saveClient(issuer, this.client);
-    this.store.saveTokens(issuer, this.saved);
+    this.store.saveTokens(issuer, this.saved, this.configured ? undefined : this.client);
     // the record last: until it names this issuer, a reader keeps the login it had
     this.store.saveRecord({ issuer, discovery: this.discovery, wantedScope: undefined });
     return this.store.tokensFile(issuer);

@@ -16,6 +16,7 @@ import { McpxError } from "../../errors/mcpx-error.ts";
 import { openBrowser, type Opened } from "./browser.ts";
 import { listenForCallback, type Callback } from "./callback.ts";
 import { issRefusal } from "./iss.ts";
+import { acquireLock, TOKENS_LOCK_TIMEOUT_MS } from "./lock.ts";
 import { LoginOAuthProvider } from "./login-provider.ts";
 import { AuthStore } from "./store.ts";
 import { VERSION } from "../../version.ts";
@@ -98,8 +99,16 @@ export async function login(cfg: HttpServer, opts: LoginOptions): Promise<LoginR
     if (challenge) await challenge.finishAuth(code).catch(fail);
     else if ((await auth(provider, { serverUrl: cfg.url, authorizationCode: code }).catch(fail)) !== "AUTHORIZED")
       fail(new Error("the code exchange gave no tokens"));
-    const file = provider.commit();
-    if (!file) fail(new Error("the code exchange gave no tokens"));
+    const issuer = provider.finished();
+    if (issuer === undefined) fail(new Error("the code exchange gave no tokens"));
+    // after a refresh another process is making of the old login, or that refresh would overwrite this one
+    const release = await acquireLock(store.tokensLock(issuer!), { timeoutMs: TOKENS_LOCK_TIMEOUT_MS, what: `the login to "${cfg.name}"` }).catch(fail);
+    let file: string | undefined;
+    try {
+      file = provider.commit();
+    } finally {
+      release();
+    }
     const tokens = provider.tokens()!;
     return { file: file!, expiresIn: tokens.expires_in, scope: tokens.scope };
   } finally {

@@ -104,7 +104,7 @@ class StoredOAuthProvider implements OAuthClientProvider {
 
   get redirectUrl(): string {
     // the SDK takes the refresh path only for a client with a redirect URL; the value is never visited
-    return registeredLoopback(this.store.client()) ?? `http://127.0.0.1${CALLBACK_PATH}`;
+    return registeredLoopback(this.store.clientInUse()) ?? `http://127.0.0.1${CALLBACK_PATH}`;
   }
 
   get clientMetadata(): OAuthClientMetadata {
@@ -118,7 +118,7 @@ class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   clientInformation(): OAuthClientInformationMixed | undefined {
-    const client = this.configured ?? this.store.client();
+    const client = this.configured ?? this.store.clientInUse();
     // the SDK would register a new client here: that is the start of a login, which is `mcpx auth`'s job
     if (!client) throw new AuthRequiredError(this.server, this.noLogin());
     return client;
@@ -166,7 +166,8 @@ class StoredOAuthProvider implements OAuthClientProvider {
     const issuer = this.store.issuer();
     if (issuer === undefined) return;
     // a client the authorization server refused is refused for every server that shares it
-    if (scope === "all" || scope === "client") this.store.saveClient(issuer, undefined);
+    const inUse = this.configured ? undefined : this.store.clientInUse(issuer);
+    if ((scope === "all" || scope === "client") && inUse) this.store.forgetClient(issuer, inUse.client_id);
     if (scope === "all" || scope === "tokens") this.store.saveTokens(issuer, undefined);
     if (scope === "all" || scope === "discovery") this.store.saveRecord({ discovery: undefined });
   }

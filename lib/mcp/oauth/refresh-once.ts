@@ -6,14 +6,8 @@
 // SDK's request with them instead of redeeming the same refresh token again.
 
 import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { acquireLock } from "./lock.ts";
+import { acquireLock, TOKENS_LOCK_TIMEOUT_MS } from "./lock.ts";
 import type { AuthStore } from "./store.ts";
-
-/**
- * How long a refresh waits for another process's: one token request, which the SDK does not bound.
- * Long enough for a slow authorization server; change freely.
- */
-const REFRESH_LOCK_TIMEOUT_MS = 30_000;
 
 /** a token request of the refresh_token grant, as the SDK sends it (a form body) */
 function refreshTokenSent(init: RequestInit | undefined): string | undefined {
@@ -27,9 +21,9 @@ export function refreshOnceFetch(store: AuthStore, server: string, log: (message
     const sent = refreshTokenSent(init);
     const issuer = store.issuer();
     if (sent === undefined || issuer === undefined) return fetch(input, init);
-    const file = `${store.tokensFile(issuer)}.lock`;
+    const file = store.tokensLock(issuer);
     const release = await acquireLock(file, {
-      timeoutMs: REFRESH_LOCK_TIMEOUT_MS,
+      timeoutMs: TOKENS_LOCK_TIMEOUT_MS,
       what: `the refresh of server "${server}"'s login`,
       onWait: (pid) => log(`oauth: waiting for the refresh of "${server}" by pid ${pid ?? "?"} (${file})`),
     });

@@ -5,10 +5,14 @@
 //
 //   <h(server url)>.json                   the server's record: which issuer it uses (as last
 //                                          discovered), the discovery, a wanted step-up scope
-//   issuers/<h(issuer)>/client.json        the client registered with that issuer, shared by every
-//                                          server it protects
-//   issuers/<h(issuer)>/<h(server)>.json   the tokens that issuer gave for that server (+ .lock
-//                                          while one process refreshes them)
+//   issuers/<h(issuer)>/client.json        the client last registered with that issuer, which a
+//                                          login for any server it protects starts from
+//   issuers/<h(issuer)>/<h(server)>.json   the tokens that issuer gave for that server, and the
+//                                          client they were issued to (+ .lock while one process
+//                                          refreshes them)
+//
+// The tokens keep their own client because a login may register anew (its port was taken): the
+// other servers' tokens stay bound to the client they were issued to.
 //
 // A server that moves to another authorization server so never presents the old one's tokens or
 // client, and two servers behind one authorization server register once. The server's record is
@@ -60,6 +64,8 @@ export interface StoredTokens {
   issuer: string;
   serverUrl: string;
   tokens: OAuthTokens;
+  /** the client they were issued to; absent for the entry's pre-registered client (it is in the config) */
+  client?: OAuthClientInformationMixed;
   /** ms timestamp of the last save, for `mcpx auth` to report; not a secret */
   savedAt: number;
 }
@@ -108,7 +114,13 @@ export class AuthStore {
     if (!issuer) return rec;
     if (rec.client) this.createOnce(this.clientFile(issuer), { issuer, client: rec.client } satisfies StoredClient);
     if (rec.tokens)
-      this.createOnce(this.tokensFile(issuer), { issuer, serverUrl: this.serverUrl, tokens: rec.tokens, savedAt: rec.savedAt ?? 0 } satisfies StoredTokens);
+      this.createOnce(this.tokensFile(issuer), {
+        issuer,
+        serverUrl: this.serverUrl,
+        tokens: rec.tokens,
+        client: rec.client,
+        savedAt: rec.savedAt ?? 0,
+      } satisfies StoredTokens);
     const { client: _c, tokens: _t, savedAt: _s, ...rest } = rec;
     const next = { ...rest, issuer };
     this.writeJson(this.file, next);
@@ -129,6 +141,13 @@ export class AuthStore {
     return join(this.dir, "issuers", h(issuer), `${h(this.serverUrl)}.json`);
   }
 
+  /** the lock beside the tokens file, held while one process refreshes or saves them (lock.ts); its directory is made first */
+  tokensLock(issuer: string): string {
+    const file = this.tokensFile(issuer);
+    ensurePrivateDir(this.dir, join(file, ".."));
+    return `${file}.lock`;
+  }
+
   /** the client registered with `issuer` (any server's registration there) */
   client(issuer = this.issuer()): OAuthClientInformationMixed | undefined {
     if (issuer === undefined) return this.record().client;
@@ -139,7 +158,7 @@ export class AuthStore {
   tokens(issuer = this.issuer()): StoredTokens | undefined {
     if (issuer === undefined) {
       const rec = this.record();
-      return rec.tokens && { issuer: "", serverUrl: this.serverUrl, tokens: rec.tokens, savedAt: rec.savedAt ?? 0 };
+      return rec.tokens && { issuer: "", serverUrl: this.serverUrl, tokens: rec.tokens, client: rec.client, savedAt: rec.savedAt ?? 0 };
     }
     return this.readJson<StoredTokens>(this.tokensFile(issuer), (v) => v.issuer === issuer && v.serverUrl === this.serverUrl);
   }
@@ -149,13 +168,25 @@ export class AuthStore {
     this.writeJson(this.file, { ...this.record(), ...patch, serverUrl: this.serverUrl });
   }
 
-  saveClient(issuer: string, client: OAuthClientInformationMixed | undefined): void {
-    if (client) this.writeJson(this.clientFile(issuer), { issuer, client } satisfies StoredClient);
-    else this.removeFile(this.clientFile(issuer));
+  /** the client the stored tokens were issued to, else the issuer's latest (what a refresh presents) */
+  clientInUse(issuer = this.issuer()): OAuthClientInformationMixed | undefined {
+    return this.tokens(issuer)?.client ?? this.client(issuer);
   }
 
-  saveTokens(issuer: string, tokens: OAuthTokens | undefined): void {
-    if (tokens) this.writeJson(this.tokensFile(issuer), { issuer, serverUrl: this.serverUrl, tokens, savedAt: Date.now() } satisfies StoredTokens);
+  saveClient(issuer: string, client: OAuthClientInformationMixed): void {
+    this.writeJson(this.clientFile(issuer), { issuer, client } satisfies StoredClient);
+  }
+
+  /** forgets a client the authorization server refused: as the issuer's latest, and as the one this server's tokens name */
+  forgetClient(issuer: string, clientId: string): void {
+    if (this.client(issuer)?.client_id === clientId) this.removeFile(this.clientFile(issuer));
+    const t = this.tokens(issuer);
+    if (t?.client?.client_id === clientId) this.writeJson(this.tokensFile(issuer), { ...t, client: undefined });
+  }
+
+  /** this server's tokens from `issuer` (undefined: forgets them), with the client they were issued to (kept when not given) */
+  saveTokens(issuer: string, tokens: OAuthTokens | undefined, client = this.tokens(issuer)?.client): void {
+    if (tokens) this.writeJson(this.tokensFile(issuer), { issuer, serverUrl: this.serverUrl, tokens, client, savedAt: Date.now() } satisfies StoredTokens);
     else this.removeFile(this.tokensFile(issuer));
   }
 
