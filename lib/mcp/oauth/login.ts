@@ -80,9 +80,7 @@ export async function login(cfg: HttpServer, opts: LoginOptions): Promise<LoginR
         );
         void opener?.exited.then((code) => {
           if (code !== 0)
-            opts.say(
-              `mcpx: ${opener.program} could not open it (exit ${code}): open the URL above yourself; ` + `still waiting for the redirect to ${waitingAt}`,
-            );
+            opts.say(`mcpx: ${opener.program} could not open it (exit ${code}): open the URL above yourself; still waiting for the redirect to ${waitingAt}`);
         });
       },
       cfg.oauth,
@@ -101,7 +99,7 @@ export async function login(cfg: HttpServer, opts: LoginOptions): Promise<LoginR
       fail(new Error("the code exchange gave no tokens"));
     const issuer = provider.finished();
     if (issuer === undefined) fail(new Error("the code exchange gave no tokens"));
-    // after a refresh another process is making of the old login, or that refresh would overwrite this one
+    // saved under the refresh lock: a refresh of the old login under way in another process would overwrite it
     const release = await acquireLock(store.tokensLock(issuer!), { timeoutMs: TOKENS_LOCK_TIMEOUT_MS, what: `the login to "${cfg.name}"` }).catch(fail);
     let file: string | undefined;
     try {
