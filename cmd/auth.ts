@@ -39,8 +39,12 @@ export default defineCommand({
       );
     const dir = authDir(session.env);
     if (parsed.own.logout) {
-      const file = logout(cfg as HttpServer, dir);
-      err(file ? `mcpx: logged out of "${name}" (${cfg.url}): removed ${file}\n` : `mcpx: no login stored for "${name}" (${cfg.url}); nothing to remove\n`);
+      const files = logout(cfg as HttpServer, dir);
+      err(
+        files.length
+          ? `mcpx: logged out of "${name}" (${cfg.url}): removed ${files.join(", ")}\n`
+          : `mcpx: no login stored for "${name}" (${cfg.url}); nothing to remove\n`,
+      );
       return;
     }
     const done = await login(cfg as HttpServer, { dir, env: session.env, say: (line) => err(line + "\n") });

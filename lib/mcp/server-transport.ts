@@ -7,7 +7,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ServerConfig } from "../config/servers.ts";
 import { overLimitTransports } from "./connection.ts";
 import { callFailure } from "./call-failure.ts";
-import { AuthRequiredError, storedAuthProvider } from "./oauth/provider.ts";
+import { AuthRequiredError, storedAuth } from "./oauth/provider.ts";
 import { serverEnv } from "./server-spawn.ts";
 import { MessageTooLargeError, StdioTransport } from "./stdio-transport.ts";
 import { UpstreamError } from "./upstream-error.ts";
@@ -42,7 +42,7 @@ export async function serverTransport(cfg: ServerConfig, opts: TransportOptions)
     const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
     return new StreamableHTTPClientTransport(new URL(cfg.url), {
       requestInit: { headers: cfg.headers },
-      authProvider: storedAuthProvider(cfg, opts.authDir),
+      ...storedAuth(cfg, opts.authDir, (message) => opts.log("debug", message)),
     });
   }
   const env = serverEnv(opts.baseEnv, cfg.env);

@@ -1,7 +1,7 @@
 // The OAuth-protected fixture server (fixtures/servers/oauth-server.ts) and the fake browser, for the
 // e2e tests of `mcpx auth` and for the doc test's blocks marked `oauth`.
 
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { BUN, ROOT } from "./harness.ts";
 
@@ -14,8 +14,12 @@ export interface OAuthFixture {
   /** the MCP endpoint, http://127.0.0.1:PORT/mcp */
   url: string;
   origin: string;
+  /** the second authorization server's origin, which the resources name after move() */
+  secondAs: string;
   /** every access token issued so far expires now (POST /fixture/expire) */
   expireTokens(): Promise<void>;
+  /** POST /fixture/PATH: iss/MODE, hold-refresh, release, move (see the fixture's header) */
+  control(path: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -30,15 +34,19 @@ export async function startOAuthServer(env: Record<string, string>, knobs: Recor
     port = /listening (\d+)/.exec(seen)?.[1];
     if (port) break;
   }
-  if (!port) throw new Error(`the OAuth fixture did not start: ${seen}`);
+  const second = /second-as (\d+)/.exec(seen)?.[1];
+  if (!port || !second) throw new Error(`the OAuth fixture did not start: ${seen}`);
   const origin = `http://127.0.0.1:${port}`;
+  const control = async (path: string) => {
+    const res = await fetch(`${origin}/fixture/${path}`, { method: "POST" });
+    if (!res.ok) throw new Error(`POST /fixture/${path}: ${res.status}`);
+  };
   return {
     url: `${origin}/mcp`,
     origin,
-    async expireTokens() {
-      const res = await fetch(`${origin}/fixture/expire`, { method: "POST" });
-      if (!res.ok) throw new Error(`POST /fixture/expire: ${res.status}`);
-    },
+    secondAs: `http://127.0.0.1:${second}/`,
+    expireTokens: () => control("expire"),
+    control,
     async stop() {
       proc.kill("SIGTERM");
       await proc.exited;
@@ -46,7 +54,19 @@ export async function startOAuthServer(env: Record<string, string>, knobs: Recor
   };
 }
 
-export type OAuthEvent = { event: "register" | "authorize" | "token" | "mcp"; grant?: string; status?: number; client?: string; redirect?: string };
+export type OAuthEvent = {
+  event: "register" | "authorize" | "token" | "token-refused" | "mcp";
+  grant?: string;
+  status?: number;
+  client?: string;
+  redirect?: string;
+  /** the RFC 8707 resource parameter of an authorize or token request */
+  resource?: string;
+  /** the issuer of the authorization server that saw it */
+  as?: string;
+  path?: string;
+  bearer?: boolean;
+};
 
 /** the fixture's FAKE_OAUTH_RECORD lines; [] before the first */
 export function oauthEvents(file: string): OAuthEvent[] {
@@ -56,4 +76,10 @@ export function oauthEvents(file: string): OAuthEvent[] {
     .split("\n")
     .filter(Boolean)
     .map((l) => JSON.parse(l) as OAuthEvent);
+}
+
+/** every file below `dir` (an auth directory), [] when there is none */
+export function authFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return (readdirSync(dir, { recursive: true }) as string[]).map((f) => join(dir, f)).filter((f) => statSync(f).isFile());
 }

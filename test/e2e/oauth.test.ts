@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { MCPX, sandbox } from "./harness.ts";
-import { BROWSER, FAKE_BROWSER, oauthEvents, startOAuthServer, type OAuthFixture } from "./oauth-support.ts";
+import { authFiles, BROWSER, FAKE_BROWSER, oauthEvents, startOAuthServer, type OAuthFixture } from "./oauth-support.ts";
 import { expectExit, leftoverProcesses, mcpx, parseFrames, writeConfig } from "./support.ts";
 
 const sb = sandbox();
@@ -19,7 +19,8 @@ let server: OAuthFixture;
 /** the browser every mcpx run gets: a script run or a call must never start it */
 const withBrowser = { BROWSER, FAKE_BROWSER_RECORD: opened };
 
-const tokenFiles = () => (existsSync(authDir) ? readdirSync(authDir).map((f) => join(authDir, f)) : []);
+/** the tokens files: issuers/<h(issuer)>/<h(server)>.json (lib/mcp/oauth/store.ts) */
+const tokenFiles = () => authFiles(authDir).filter((f) => f.includes("/issuers/") && f.endsWith(".json") && !f.endsWith("/client.json"));
 const storedTokens = () =>
   tokenFiles().map((f) => (JSON.parse(readFileSync(f, "utf8")) as { tokens?: { access_token: string; refresh_token?: string } }).tokens);
 const events = (kind: string) => oauthEvents(record).filter((e) => e.event === kind);
@@ -74,10 +75,16 @@ describe("an HTTP server that requires OAuth", () => {
     expect(events("register").length).toBe(1);
     expect(events("authorize").map((e) => e.redirect)).toEqual([redirect]);
     expect(events("token").map((e) => e.grant)).toEqual(["authorization_code"]);
+    // RFC 8707: the resource the server's metadata names, on the authorization and the token request
+    expect(events("authorize").map((e) => e.resource)).toEqual([server.url]);
+    expect(events("token").map((e) => e.resource)).toEqual([server.url]);
     const files = tokenFiles();
     expect(files.length).toBe(1);
-    expect((statSync(files[0]!).mode & 0o777).toString(8)).toBe("600");
-    expect((statSync(authDir).mode & 0o777).toString(8)).toBe("700");
+    expect(r.stderr).toContain(`tokens stored in ${files[0]}`);
+    // the server's record, the issuer's client, the server's tokens from that issuer
+    expect(authFiles(authDir).length).toBe(3);
+    for (const f of authFiles(authDir)) expect((statSync(f).mode & 0o777).toString(8)).toBe("600");
+    for (const d of [authDir, join(authDir, "issuers"), join(files[0]!, "..")]) expect((statSync(d).mode & 0o777).toString(8)).toBe("700");
     expect(storedTokens()[0]?.access_token).toBeString();
     // never in the config
     expect(readFileSync(join(sb.dir, ".mcpx.json"), "utf8")).not.toContain(storedTokens()[0]!.access_token);
@@ -116,6 +123,7 @@ describe("an HTTP server that requires OAuth", () => {
     expectExit(r, 0);
     expect(r.stdout).toBe("after expiry\n");
     expect(events("token").map((e) => e.grant)).toEqual(["authorization_code", "refresh_token"]);
+    expect(events("token").map((e) => e.resource)).toEqual([server.url, server.url]);
     const after = storedTokens()[0]!;
     expect(after.access_token).not.toBe(before.access_token);
     expect(after.refresh_token).not.toBe(before.refresh_token); // the fixture rotates refresh tokens
@@ -127,11 +135,11 @@ describe("an HTTP server that requires OAuth", () => {
     const r = await mcpx(sb, ["auth", "notes", "--logout"]);
     expectExit(r, 0);
     expect(r.stderr).toContain('logged out of "notes"');
-    expect(tokenFiles()).toEqual([]);
+    expect(authFiles(authDir)).toEqual([]);
     const call = await mcpx(sb, ["call", "notes.echo", '{"message":"gone"}'], { env: withBrowser, killAfterMs: 30_000 });
     expectExit(call, 1);
     expect(call.stderr).toContain("Run `mcpx auth notes`");
-    expect(tokenFiles()).toEqual([]); // a failed call does not recreate the file
+    expect(authFiles(authDir)).toEqual([]); // a failed call does not recreate the files
     const again = await mcpx(sb, ["auth", "notes", "--logout"]);
     expectExit(again, 0);
     expect(again.stderr).toContain("nothing to remove");
@@ -213,8 +221,8 @@ describe("an HTTP server whose client was registered beforehand (the entry's oau
     expect(ev.filter((e) => e.event === "register")).toEqual([]);
     expect(ev.filter((e) => e.event === "token").map((e) => [e.grant, e.client])).toEqual([["authorization_code", "mcpx-at-acme"]]);
     const dir = join(sb3.env.XDG_STATE_HOME!, "mcpx", "auth");
-    const text = readdirSync(dir)
-      .map((f) => readFileSync(join(dir, f), "utf8"))
+    const text = authFiles(dir)
+      .map((f) => readFileSync(f, "utf8"))
       .join("");
     expect(text).not.toContain("s3cret-from-env");
     expect(text).not.toContain('"client"');

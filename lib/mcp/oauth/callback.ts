@@ -1,6 +1,7 @@
 // The loopback redirect of `mcpx auth` (RFC 8252 §7.3): an HTTP listener on 127.0.0.1 only, on the
 // port the stored client was registered with when it is free (so the registered redirect URI stays
-// exact), else an ephemeral one. It takes exactly one answer at CALLBACK_PATH whose state matches.
+// exact), else an ephemeral one. It takes exactly one answer at CALLBACK_PATH whose state matches,
+// and refuses one its check refuses (the authorization server's `iss`, iss.ts) with the reason.
 
 import { CALLBACK_PATH } from "./provider.ts";
 
@@ -25,9 +26,15 @@ const html = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`
 
 /**
  * Listens for the redirect. `preferredPort` is tried first (undefined or busy: an ephemeral port);
- * `state` is the value the authorization request carried: an answer without it is not ours.
+ * `state` is the value the authorization request carried: an answer without it is not ours. `check`
+ * says why an answer with our state is refused anyway, or undefined to take it.
  */
-export function listenForCallback(state: () => string, preferredPort: number | undefined, timeoutMs = CALLBACK_TIMEOUT_MS): Callback {
+export function listenForCallback(
+  state: () => string,
+  preferredPort: number | undefined,
+  check: (params: URLSearchParams) => string | undefined,
+  timeoutMs = CALLBACK_TIMEOUT_MS,
+): Callback {
   let resolve!: (code: string) => void;
   let reject!: (err: Error) => void;
   const code = new Promise<string>((res, rej) => {
@@ -41,6 +48,11 @@ export function listenForCallback(state: () => string, preferredPort: number | u
     if (done) return PAGE("mcpx", "This login is already finished. You can close this window.");
     if (url.searchParams.get("state") !== state()) return new Response("state does not match this login\n", { status: 400 });
     done = true;
+    const refused = check(url.searchParams);
+    if (refused) {
+      reject(new Error(refused));
+      return PAGE("mcpx: not authorized", `mcpx refused this answer (${html(refused)}). You can close this window.`);
+    }
     const error = url.searchParams.get("error");
     const got = url.searchParams.get("code");
     if (error || !got) {

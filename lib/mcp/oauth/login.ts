@@ -1,7 +1,8 @@
 // `mcpx auth NAME`: the OAuth 2.1 authorization code flow with PKCE, run by the SDK with the login
 // provider: discovery (RFC 9728 then 8414), dynamic client registration when no client for this
 // redirect URI is stored, the authorization URL (printed, and opened where there is a browser), the
-// loopback redirect, the code exchange. Only a finished flow writes anything.
+// loopback redirect (its `iss` checked, RFC 9207), the code exchange. Only a finished flow writes
+// anything.
 //
 // The flow starts the way the server asks for it: an SDK client connects and lists tools with the
 // login provider, so the server's own 401 challenge (WWW-Authenticate: its resource_metadata URL,
@@ -13,8 +14,10 @@ import "../zod-interpreted.ts";
 import type { ServerConfig } from "../../config/server-config.ts";
 import { McpxError } from "../../errors/mcpx-error.ts";
 import { openBrowser, type Opened } from "./browser.ts";
-import { listenForCallback } from "./callback.ts";
-import { LoginOAuthProvider, registeredLoopback } from "./provider.ts";
+import { listenForCallback, type Callback } from "./callback.ts";
+import { issRefusal } from "./iss.ts";
+import { acquireLock, TOKENS_LOCK_TIMEOUT_MS } from "./lock.ts";
+import { LoginOAuthProvider } from "./login-provider.ts";
 import { AuthStore } from "./store.ts";
 import { VERSION } from "../../version.ts";
 
@@ -41,9 +44,8 @@ export interface LoginResult {
 /** logs in to one HTTP server and stores its client and tokens; throws McpxError AUTH_FAILED */
 export async function login(cfg: HttpServer, opts: LoginOptions): Promise<LoginResult> {
   const store = new AuthStore(opts.dir, cfg.url);
-  const prior = registeredLoopback(store.read().client);
   let provider: LoginOAuthProvider | undefined;
-  const callback = listenForCallback(() => provider!.stateParam, prior ? Number(new URL(prior).port) : undefined, opts.timeoutMs);
+  let callback: Callback | undefined;
   let opened: Opened | undefined;
   const fail = (err: unknown): never => {
     throw new McpxError(
@@ -51,26 +53,34 @@ export async function login(cfg: HttpServer, opts: LoginOptions): Promise<LoginR
       "AUTH_FAILED",
     );
   };
+  // started by the provider once discovery has named the authorization server (login-provider.ts)
+  const listen = (port: number | undefined) => {
+    callback = listenForCallback(
+      () => provider!.stateParam,
+      port,
+      (params) => issRefusal(params.get("iss"), provider!.discoveryState()),
+      opts.timeoutMs,
+    );
+    return callback.redirectUrl;
+  };
   try {
     provider = new LoginOAuthProvider(
       store,
-      callback.redirectUrl,
+      listen,
       (url) => {
+        const waitingAt = provider!.redirectUrl;
         opts.say(`mcpx: to authorize mcpx for "${cfg.name}", open this URL in a browser:\n\n  ${url.href}\n`);
         const opener = openBrowser(url.href, opts.env);
         opened = opener;
         // "asked", not "opened": whether the opener managed is known only once it exits, and said then
         opts.say(
           opener
-            ? `mcpx: asked ${opener.program} to open it; waiting for the redirect to ${callback.redirectUrl}`
-            : `mcpx: no browser to open here; waiting for the redirect to ${callback.redirectUrl} (open the URL on this machine, or forward that port)`,
+            ? `mcpx: asked ${opener.program} to open it; waiting for the redirect to ${waitingAt}`
+            : `mcpx: no browser to open here; waiting for the redirect to ${waitingAt} (open the URL on this machine, or forward that port)`,
         );
         void opener?.exited.then((code) => {
           if (code !== 0)
-            opts.say(
-              `mcpx: ${opener.program} could not open it (exit ${code}): open the URL above yourself; ` +
-                `still waiting for the redirect to ${callback.redirectUrl}`,
-            );
+            opts.say(`mcpx: ${opener.program} could not open it (exit ${code}): open the URL above yourself; still waiting for the redirect to ${waitingAt}`);
         });
       },
       cfg.oauth,
@@ -82,15 +92,25 @@ export async function login(cfg: HttpServer, opts: LoginOptions): Promise<LoginR
       const started = await auth(provider, { serverUrl: cfg.url }).catch(fail);
       if (started !== "REDIRECT") fail(new Error("the server issued tokens without a login, which mcpx does not expect"));
     }
-    const code = await callback.code.catch(fail);
+    if (!callback) fail(new Error("internal: the flow reached no redirect"));
+    const code = await callback!.code.catch(fail);
     if (challenge) await challenge.finishAuth(code).catch(fail);
     else if ((await auth(provider, { serverUrl: cfg.url, authorizationCode: code }).catch(fail)) !== "AUTHORIZED")
       fail(new Error("the code exchange gave no tokens"));
-    if (!provider.commit()) fail(new Error("the code exchange gave no tokens"));
+    const issuer = provider.finished();
+    if (issuer === undefined) fail(new Error("the code exchange gave no tokens"));
+    // saved under the refresh lock: a refresh of the old login under way in another process would overwrite it
+    const release = await acquireLock(store.tokensLock(issuer!), { timeoutMs: TOKENS_LOCK_TIMEOUT_MS, what: `the login to "${cfg.name}"` }).catch(fail);
+    let file: string | undefined;
+    try {
+      file = provider.commit();
+    } finally {
+      release();
+    }
     const tokens = provider.tokens()!;
-    return { file: store.file, expiresIn: tokens.expires_in, scope: tokens.scope };
+    return { file: file!, expiresIn: tokens.expires_in, scope: tokens.scope };
   } finally {
-    callback.close();
+    callback?.close();
     await opened?.settle();
   }
 }
@@ -131,8 +151,7 @@ async function challenged(cfg: HttpServer, provider: LoginOAuthProvider): Promis
   }
 }
 
-/** removes a server's stored login; the file it removed, or undefined when there was none */
-export function logout(cfg: HttpServer, dir: string): string | undefined {
-  const store = new AuthStore(dir, cfg.url);
-  return store.remove() ? store.file : undefined;
+/** removes a server's stored login; the files it removed, [] when there was none */
+export function logout(cfg: HttpServer, dir: string): string[] {
+  return new AuthStore(dir, cfg.url).remove();
 }

@@ -1,0 +1,27 @@
+// RFC 9207: the authorization response names the authorization server that sent it (`iss`), so a
+// client talking to several of them cannot be made to send one server's code to another (a mix-up
+// attack). The MCP authorization spec (2026-07-28) asks clients to check it.
+
+import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
+
+/**
+ * Why the redirect's `iss` refuses it, or undefined when it is accepted. `iss` must equal the
+ * metadata's `issuer` exactly (RFC 9207 §2.4: a simple string comparison) whenever it is present,
+ * and must be present when the metadata says `authorization_response_iss_parameter_supported`.
+ */
+export function issRefusal(iss: string | null, discovery: OAuthDiscoveryState | undefined): string | undefined {
+  const metadata = discovery?.authorizationServerMetadata as (Record<string, unknown> & { issuer?: string }) | undefined;
+  const issuer = metadata?.issuer ?? discovery?.authorizationServerUrl;
+  const promised = metadata?.authorization_response_iss_parameter_supported === true;
+  if (iss === null)
+    return promised
+      ? `the redirect carried no iss, and the authorization server's metadata (issuer "${issuer}") says it always sends one ` +
+          `(authorization_response_iss_parameter_supported): the answer may not come from it, so its code is not used`
+      : undefined;
+  if (iss !== issuer)
+    return (
+      `the redirect's iss "${iss}" is not the issuer "${issuer}" of the authorization server this login asked: the answer ` +
+      `may come from another authorization server (a mix-up attack, RFC 9207), so its code is not used`
+    );
+  return undefined;
+}
