@@ -16,7 +16,7 @@ import { sha256 } from "../paths/content-file.ts";
 import { stableStringify } from "../util/stable-json.ts";
 import { VERSION } from "../version.ts";
 import type { PoolOptions } from "./pool-options.ts";
-import { storedAuthProvider } from "./oauth/provider.ts";
+import { storedAuth } from "./oauth/provider.ts";
 import { startError } from "./server-transport.ts";
 import { trace } from "../util/trace.ts";
 
@@ -68,7 +68,7 @@ export function writeVerdict(dir: string, cfg: ServerConfig, verdict: Verdict): 
  */
 async function modernHttpTransport(cfg: Extract<ServerConfig, { kind: "http" }>, opts: Pick<PoolOptions, "authDir">): Promise<Transport> {
   const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
-  const token = (await storedAuthProvider(cfg, opts.authDir)?.tokens())?.access_token;
+  const token = (await storedAuth(cfg, opts.authDir, () => {}).authProvider?.tokens())?.access_token;
   const headers = token ? { ...cfg.headers, Authorization: `Bearer ${token}` } : cfg.headers;
   return new StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers } }) as unknown as Transport;
 }
