@@ -11,6 +11,7 @@ export async function serveStdio(deps: ServeDeps): Promise<void> {
   // anything in this process that prints through console would corrupt the MCP stream
   console.log = console.info = console.debug = console.warn = console.error;
   const mcp = createMcpServer(deps);
+  deps.clientAsks?.attach(mcp.server);
   // a request as large as an answer mcpx would read from a server (mcp.maxMessage), not the SDK's 10 MB;
   // a larger one is answered with an error and the server reads on
   const transport = new StdioLineServerTransport(process.stdin, process.stdout, {
