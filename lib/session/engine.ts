@@ -88,6 +88,9 @@ export function openEngine(session: Session, opts: EngineOptions): Engine {
   const allHooks = () => [...hooks, ...allPluginHooks];
   for (const w of unmatchedServers(allHooks(), [...Object.keys(servers), ...Object.keys(session.config.broken ?? {})])) session.log("warn", w, "hooks");
   const toolsChecked = new Set<string>();
+  // a server's question on the terminal is not drawn over by the status line
+  const { answers: asked, status } = opts;
+  const answerer: Answerer | undefined = asked && status ? { ...asked, elicit: (server, params) => status.hold(() => asked.elicit(server, params)) } : asked;
   const pool = new Pool(servers, {
     log: (level, message, source = "upstream") => session.log(level, message, source),
     logLevel: session.get("logging.level"),
@@ -97,7 +100,7 @@ export function openEngine(session: Session, opts: EngineOptions): Engine {
     baseEnv: session.env,
     authDir: authDir(session.env),
     eraDir: eraDir(stateDir(session.env)),
-    asks: { answerer: opts.answers, root: session.cwd, log: (level, message, source) => session.log(level, message, source) },
+    asks: { answerer, root: session.cwd, log: (level, message, source) => session.log(level, message, source) },
     broken: { ...session.config.broken, ...Object.fromEntries(untrusted.map((u) => [u.name, u])) },
     onTools: (server, tools) => {
       if (!toolsChecked.has(server)) {

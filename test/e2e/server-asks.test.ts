@@ -16,10 +16,11 @@ import { mcpx, writeConfig } from "./support.ts";
 import { onTerminal } from "./pty.ts";
 
 const ASKING = { command: BUN, args: [join(ROOT, "fixtures/servers/asking-server.ts")] };
+const MODERN = { command: BUN, args: [join(ROOT, "fixtures/servers/modern-server.ts")], protocolVersion: "2026-07-28" };
 
 function configured(extra: Record<string, unknown> = {}): Sandbox {
   const sb = sandbox();
-  writeConfig(sb, ".mcpx.json", { mcpServers: { everything: everythingServer(), asking: ASKING, ...extra } });
+  writeConfig(sb, ".mcpx.json", { mcpServers: { everything: everythingServer(), asking: ASKING, modern: MODERN, ...extra } });
   return sb;
 }
 
@@ -70,6 +71,22 @@ describe("on a terminal, the person answers", () => {
     expect(unmet).toBeUndefined();
     expect(shown).toContain("everything asks you to open this URL: Grant access");
     expect(shown).toContain("User completed the URL elicitation flow");
+    expect(code).toBe(0);
+  }, 60_000);
+
+  test("a 2026-07-28 server's input_required elicitation reaches the person too, and its roots request gets the run's directory", async () => {
+    const { shown, code, unmet } = await onTerminal(
+      sb.dir,
+      sb.env,
+      [MCPX, "call", "modern.greet"],
+      [
+        ["modern asks: Who are you?", "\r"],
+        ["Name", "Ada\r"],
+        ["Greeting (optional) [Hello]", "\r"],
+      ],
+    );
+    expect(unmet).toBeUndefined();
+    expect(shown).toContain(`Hello, Ada (roots: ${rootUri})`);
     expect(code).toBe(0);
   }, 60_000);
 
