@@ -14,6 +14,7 @@ import { CreateMessageRequestSchema, ElicitRequestSchema, type CallToolResult } 
 import { BUN, MCPX, ROOT, everythingServer, sandbox, type Sandbox } from "./harness.ts";
 import { mcpx, writeConfig } from "./support.ts";
 import { onTerminal } from "./pty.ts";
+import { execFrames, startDaemon, stopDaemons } from "./daemon-support.ts";
 
 const ASKING = { command: BUN, args: [join(ROOT, "fixtures/servers/asking-server.ts")] };
 const MODERN = { command: BUN, args: [join(ROOT, "fixtures/servers/modern-server.ts")], protocolVersion: "2026-07-28" };
@@ -224,5 +225,29 @@ describe("through mcpx serve", () => {
     const text = r.content.map((c) => (c.type === "text" ? c.text : "")).join("");
     expect(text).toContain(pathToFileURL(served.dir).href);
     expect(text).not.toContain("elsewhere");
+  }, 60_000);
+});
+
+describe("through the daemon", () => {
+  afterAll(stopDaemons);
+
+  test("a caller's cwd for /v1/exec does not become a root: the server sees only the daemon's own directory", async () => {
+    const d = configured();
+    mkdirSync(join(d.dir, "elsewhere"), { recursive: true });
+    const daemon = await startDaemon(d);
+    const frames = await execFrames(daemon, { source: "console.log(JSON.stringify(await asking.roots()))", cwd: join(d.dir, "elsewhere") });
+    const said = JSON.stringify(frames);
+    expect(said).toContain(pathToFileURL(d.dir).href);
+    expect(said).not.toContain("elsewhere");
+  }, 60_000);
+
+  test("the daemon declares neither elicitation nor sampling: nobody is there to answer", async () => {
+    const d = configured();
+    const daemon = await startDaemon(d);
+    const frames = await execFrames(daemon, { source: "console.log(JSON.stringify(await asking.caps()))" });
+    const said = JSON.stringify(frames);
+    expect(said).toContain("roots");
+    expect(said).not.toContain("elicitation");
+    expect(said).not.toContain("sampling");
   }, 60_000);
 });
