@@ -91,6 +91,23 @@ describe("on a terminal, the person answers", () => {
     expect(code).toBe(0);
   }, 60_000);
 
+  test("a script's call asks too (mcpx exec): the typed name and the pre-filled defaults reach the server", async () => {
+    const { shown, unmet } = await onTerminal(
+      sb.dir,
+      sb.env,
+      [MCPX, "exec", "console.log(JSON.stringify(await asking.ask_form({})))"],
+      [
+        ["asking asks: Tell us about you", "\r"],
+        ["Name: Your name", "Ada\r"],
+        ["Age (optional) [30]", "\r"],
+        ["Color (optional)", "\r"],
+        ["Subscribe (optional)", "\r"],
+      ],
+    );
+    expect(unmet).toBeUndefined();
+    expect(shown).toContain('{"action":"accept","content":{"name":"Ada","age":30,"color":"blue","subscribe":false}}');
+  }, 60_000);
+
   test("declining at the first question sends decline, with no field asked", async () => {
     const { shown, unmet } = await onTerminal(sb.dir, sb.env, [MCPX, "call", "asking.ask_form"], [["asking asks: Tell us about you", "\x1b[B\r"]]);
     expect(unmet).toBeUndefined();
