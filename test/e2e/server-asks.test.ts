@@ -108,6 +108,13 @@ describe("on a terminal, the person answers", () => {
     expect(shown).toContain('{"action":"accept","content":{"name":"Ada","age":30,"color":"blue","subscribe":false}}');
   }, 60_000);
 
+  test("mcpx ls on a terminal lists the elicitation tools that mcpx call there can answer", async () => {
+    const { shown, code } = await onTerminal(sb.dir, sb.env, [MCPX, "ls", "everything"], []);
+    expect(shown).toContain("trigger-elicitation-request");
+    expect(shown).toContain("trigger-url-elicitation");
+    expect(code).toBe(0);
+  }, 60_000);
+
   test("declining at the first question sends decline, with no field asked", async () => {
     const { shown, unmet } = await onTerminal(sb.dir, sb.env, [MCPX, "call", "asking.ask_form"], [["asking asks: Tell us about you", "\x1b[B\r"]]);
     expect(unmet).toBeUndefined();
