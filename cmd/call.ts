@@ -5,6 +5,7 @@ import { readCachedTools } from "../lib/mcp/tool-list-cache.ts";
 import { oneCall, type CallInput, type CallNote } from "../lib/exec/one-call.ts";
 import type { CallAnswer } from "../lib/runtime/runner.ts";
 import { terminalAsker } from "../lib/session/ask.ts";
+import { terminalAnswerer } from "../lib/session/terminal-answers.ts";
 import { openEngine } from "../lib/session/engine.ts";
 import { refuseUntrusted } from "../lib/trust/project-trust.ts";
 import type { Session } from "../lib/session/session.ts";
@@ -72,7 +73,12 @@ export default defineCommand({
     const signals = interruption(remote ? "the call to the daemon was dropped" : "the call was cancelled and its server ended");
     if (remote) await show(await Promise.race([remoteCall(session, server, tool, input, log), signals.interrupted]).finally(signals.stop), shown);
     else {
-      const engine = openEngine(session, { calls: hookCalls(session), ask: terminalAsker(), status: statusLine(session.env) });
+      const engine = openEngine(session, {
+        calls: hookCalls(session),
+        ask: terminalAsker(),
+        answers: terminalAnswerer(session.env),
+        status: statusLine(session.env),
+      });
       try {
         // the same gate a script's call passes: call hooks fire for `mcpx call` too, and a server
         // start it causes shows its server.start hooks' advice and failures here

@@ -8,6 +8,7 @@ import { hookCalls } from "../lib/exec/hook-calls.ts";
 import { runContext } from "../lib/hooks/run-context.ts";
 import { renderHookNotes } from "../lib/render/frames-to-cli.ts";
 import { terminalAsker } from "../lib/session/ask.ts";
+import { terminalAnswerer } from "../lib/session/terminal-answers.ts";
 import { openEngine, type Engine } from "../lib/session/engine.ts";
 import type { Session } from "../lib/session/session.ts";
 import { refuseUntrusted } from "../lib/trust/project-trust.ts";
@@ -37,7 +38,12 @@ export async function withEngine<T>(session: Session, command: CommandName, work
       "warn",
       `remote is on (${session.settings.get("remote")!.origin}), but mcpx ${command} runs here: the daemon serves no ${command} requests yet`,
     );
-  const engine = openEngine(session, { calls: hookCalls(session), ask: terminalAsker(), status: statusLine(session.env) });
+  const engine = openEngine(session, {
+    calls: hookCalls(session),
+    ask: terminalAsker(),
+    answers: terminalAnswerer(session.env),
+    status: statusLine(session.env),
+  });
   const push = (f: Frame) => {
     if (f.type === "hook") renderHookNotes(f, (level, message, source) => session.log(level, message, source));
   };

@@ -12,6 +12,7 @@ import { remoteCatalogue, wantsDaemon } from "./daemon-request.ts";
 import { UsageError } from "../lib/errors/usage-error.ts";
 import { parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openEngine } from "../lib/session/engine.ts";
+import { terminalAnswerer } from "../lib/session/terminal-answers.ts";
 import { refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
 import { AD_HOC_FLAGS } from "./own-flags.ts";
 import { cittyArgs } from "./help.ts";
@@ -38,7 +39,13 @@ export default defineCommand({
     let catalogue: Catalogue;
     if (remote) catalogue = await remoteCatalogue(session, "ls", only);
     else {
-      const engine = openEngine(session, { calls: hookCalls(session), status: statusLine(session.env), untrustedPlugins: "list" });
+      const engine = openEngine(session, {
+        calls: hookCalls(session),
+        // declared as `mcpx call` on this terminal declares it, so the tools listed are the ones it can call
+        answers: terminalAnswerer(session.env),
+        status: statusLine(session.env),
+        untrustedPlugins: "list",
+      });
       try {
         catalogue = await readCatalogue(engine.pool, only);
       } finally {

@@ -22,6 +22,7 @@ import { refuseStayingFlags, remoteRunSettings, remoteHooks } from "../lib/exec/
 import { openEngine } from "../lib/session/engine.ts";
 import { refuseUntrusted } from "../lib/trust/project-trust.ts";
 import { terminalAsker } from "../lib/session/ask.ts";
+import { terminalAnswerer } from "../lib/session/terminal-answers.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 import { cittyArgs } from "./help.ts";
 import { trace } from "../lib/util/trace.ts";
@@ -91,7 +92,12 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   commandHandlesSignals();
-  const engine = openEngine(session, { calls: hookCalls(session), ask: terminalAsker(), status: statusLine(session.env) });
+  const engine = openEngine(session, {
+    calls: hookCalls(session),
+    ask: terminalAsker(),
+    answers: terminalAnswerer(session.env),
+    status: statusLine(session.env),
+  });
   trace("engine");
   try {
     const frames = execute(opts, {

@@ -13,6 +13,7 @@ import { runsFor } from "../lib/daemon/runs.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 import { hookCalls } from "../lib/exec/hook-calls.ts";
+import { serveClientAsks } from "../lib/mcpserver/client-asks.ts";
 
 const OWN: Record<string, OwnFlag> = {};
 
@@ -31,9 +32,11 @@ export default defineCommand({
     if (unsandboxed) err(unsandboxed + "\n");
     // one client, but it may send many tools/calls at once: its mcpx_exec runs are bounded as the daemon's (daemon.maxRuns)
     const runs = runsFor(session);
-    // no ask: stdin is the MCP channel; `ask` hooks ask through the client's elicitation instead
-    const engine = openEngine(session, { calls: hookCalls(session) });
+    // no ask: stdin is the MCP channel; `ask` hooks ask through the client's elicitation instead,
+    // and what an upstream server asks is forwarded to the client as far as it declared it
+    const clientAsks = serveClientAsks();
+    const engine = openEngine(session, { calls: hookCalls(session), answers: clientAsks });
     const { serveStdio } = await import("../lib/mcpserver/stdio.ts");
-    await serveStdio({ engine, session, runs });
+    await serveStdio({ engine, session, runs, clientAsks });
   },
 });

@@ -12,6 +12,7 @@ import { suggest } from "../lib/util/did-you-mean.ts";
 import { UsageError } from "../lib/errors/usage-error.ts";
 import { parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { openEngine } from "../lib/session/engine.ts";
+import { terminalAnswerer } from "../lib/session/terminal-answers.ts";
 import { refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
 import { AD_HOC_FLAGS } from "./own-flags.ts";
 import { cittyArgs } from "./help.ts";
@@ -42,7 +43,13 @@ export default defineCommand({
       if (tool === undefined && row.counts) out(featuresNote(server, row.counts));
       return;
     }
-    const engine = openEngine(session, { calls: hookCalls(session), status: statusLine(session.env), untrustedPlugins: "list" });
+    const engine = openEngine(session, {
+      calls: hookCalls(session),
+      // declared as `mcpx call` on this terminal declares it, so the tools listed are the ones it can call
+      answers: terminalAnswerer(session.env),
+      status: statusLine(session.env),
+      untrustedPlugins: "list",
+    });
     const pool = engine.pool;
     try {
       // the configured servers and those plugins bring

@@ -19,6 +19,8 @@ export type ServerConfig =
       imported?: string;
       toolFilter?: ToolFilter;
       protocolVersion?: PinnedProtocolVersion;
+      /** false: the server is offered no roots (`"roots": false`); absent: the run's working directory */
+      roots?: false;
     }
   | {
       name: string;
@@ -31,6 +33,7 @@ export type ServerConfig =
       transport?: "sse";
       toolFilter?: ToolFilter;
       protocolVersion?: PinnedProtocolVersion;
+      roots?: false;
       /** a client registered with the authorization server beforehand ("oauth" in the entry); absent: dynamic registration */
       oauth?: PreRegisteredClient;
     };

@@ -20,8 +20,8 @@ import { isPlainObject } from "../util/json-type.ts";
 
 export type { BrokenServer, ServerConfig };
 
-const STDIO_KEYS = ["type", "command", "args", "env", "cwd", "enabledTools", "disabledTools", "protocolVersion"] as const;
-const HTTP_KEYS = ["type", "url", "headers", "oauth", "enabledTools", "disabledTools", "protocolVersion"] as const;
+const STDIO_KEYS = ["type", "command", "args", "env", "cwd", "enabledTools", "disabledTools", "protocolVersion", "roots"] as const;
+const HTTP_KEYS = ["type", "url", "headers", "oauth", "enabledTools", "disabledTools", "protocolVersion", "roots"] as const;
 const TYPES = ["stdio", "http", "streamable-http", "sse"] as const;
 
 const str = (what: string) => v.pipe(v.string(`must be a string: ${what}`), v.nonEmpty(`must not be empty: ${what}`));
@@ -34,6 +34,7 @@ const protocolVersion = () =>
       `must be one of ${PINNABLE_PROTOCOL_VERSIONS.map((p) => JSON.stringify(p)).join(", ")} (the protocol revision to pin; leave it out to negotiate)`,
     ),
   );
+const roots = () => v.optional(v.boolean("must be true or false: false offers the server no roots (mcpx offers the run's working directory otherwise)"));
 const strMap = (what: string) =>
   v.optional(v.record(v.string(), v.string('must be a string (quote numbers and booleans, e.g. "8080")'), `must be an object of ${what}`), () => ({}));
 
@@ -48,6 +49,7 @@ const stdioEntry = once(() =>
     enabledTools: toolNames(),
     disabledTools: toolNames(),
     protocolVersion: protocolVersion(),
+    roots: roots(),
   }),
 );
 
@@ -86,6 +88,7 @@ const httpEntry = once(() =>
     enabledTools: toolNames(),
     disabledTools: toolNames(),
     protocolVersion: protocolVersion(),
+    roots: roots(),
   }),
 );
 
@@ -221,7 +224,7 @@ function validateEntry(
             keys: filterKeys,
           },
         };
-  const pin = o.protocolVersion === undefined ? {} : { protocolVersion: o.protocolVersion };
+  const pin = { ...(o.protocolVersion === undefined ? {} : { protocolVersion: o.protocolVersion }), ...(o.roots === false ? { roots: false as const } : {}) };
   if ("command" in o) {
     const base = { name, kind: "stdio" as const, command: o.command, args: o.args, env: o.env, origin: file, ...filter, ...pin };
     return o.cwd === undefined ? base : { ...base, cwd: o.cwd };

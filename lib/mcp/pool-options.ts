@@ -4,6 +4,7 @@
 import type { BrokenServer, ServerConfig } from "../config/servers.ts";
 import type { Progress } from "./server-notes.ts";
 import type { Tool } from "./tool.ts";
+import type { ServerAsks } from "./server-asks.ts";
 
 export interface PoolOptions {
   /** where server stderr, lifecycle notes and a server's logs that no run takes go; `source`: the server a log came from */
@@ -36,6 +37,8 @@ export interface PoolOptions {
   onProgress?(server: string, tool: string, progress: Progress | undefined): void;
   /** told each time a server's tool list is read (the catalogue cache keeps it) */
   onTools?(server: string, tools: Tool[]): void;
+  /** who answers what a server asks of mcpx (elicitation, sampling) and the root it is offered (server-asks.ts) */
+  asks?: ServerAsks;
   /** configured entries that cannot be used: a script sees their namespaces, and using one is the error */
   broken?: Readonly<Record<string, BrokenServer>>;
 }

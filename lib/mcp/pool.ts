@@ -1,9 +1,9 @@
 // The upstream pool: one SDK client per configured server, started on first use (a script that never
 // touches a server never starts it), dropped when its transport closes or a call hangs, so the next
-// call reconnects. Its parts: the configured entries (server-entries.ts), the transport and what a
-// failed start says (server-transport.ts), the protocol era (protocol-era.ts), the tool list
-// (tool-list.ts), a failed call's error (call-failure.ts), output checks (output-check.ts) and where
-// a server's logs and progress go (note-routing.ts); what it keeps per server is connection.ts.
+// call reconnects. Its parts: the entries (server-entries.ts), the transport and a failed start
+// (server-transport.ts), the era (protocol-era.ts), the tool list (tool-list.ts), a failed call
+// (call-failure.ts), output checks (output-check.ts), where logs and progress go (note-routing.ts),
+// what a server may ask of mcpx (server-asks.ts); what it keeps per server is connection.ts.
 
 import "./zod-interpreted.ts";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -30,6 +30,7 @@ import { negotiateEra, writeVerdict } from "./protocol-era.ts";
 import type { PoolOptions } from "./pool-options.ts";
 import { serverLogOf, type CallNotes } from "./server-notes.ts";
 import { NoteRouting } from "./note-routing.ts";
+import { askingFor } from "./server-asks.ts";
 
 export type { CallResult, Tool };
 
@@ -253,11 +254,10 @@ export class Pool extends ServerEntries {
   }
 
   /**
-   * Closes a client; a stdio server's transport ends the server process and whatever it started
-   * (`npx` → `node`) on the one schedule of lib/process/end.ts endServer. Stopped means the client
-   * is closed: its transport waits until Bun has reaped the server and every process of the tree is
-   * gone. Not sooner: /proc shows a server as a zombie while its other threads still tear down, and
-   * a process that exits then leaves that zombie to an init that may never reap it (a container's).
+   * Closes a client; a stdio server's transport ends the server and what it started (`npx` → `node`)
+   * on the one schedule of lib/process/end.ts endServer. Stopped means closed: the transport waits
+   * until Bun has reaped the server and every process of the tree is gone. Not sooner: /proc shows a
+   * zombie while its threads tear down, and an exit then leaves it to an init that may never reap it.
    */
   private stop(client: Client): Promise<void> {
     const done = client.close().catch(() => {});
@@ -298,8 +298,7 @@ export class Pool extends ServerEntries {
     let client: Client | undefined;
     transport.onclose = () => {
       closedTransports.add(transport);
-      // keep only a live connection in the pool
-      // (a connection that failed to open rejects; that failure is reported by whoever awaited it)
+      // keep only a live connection in the pool (one that failed to open rejects, to whoever awaited it)
       void this.conns.get(server)?.then(
         (c) => {
           if (c.client !== client) return;
@@ -314,7 +313,8 @@ export class Pool extends ServerEntries {
     const spawning = transport instanceof StdioTransport ? transport.start() : undefined;
     spawning?.catch(() => {});
     trace(`${server}: spawned`);
-    const negotiated = probed ? undefined : await negotiateEra(server, cfg, transport, this.opts);
+    const asking = await askingFor(server, cfg, this.opts.asks);
+    const negotiated = probed ? undefined : await negotiateEra(server, cfg, transport, this.opts, asking);
     // the 2026-07-28 era, through the SDK v2 client: its requests carry the SDK's `_meta` envelope, so no lean path
     if (negotiated?.era === "modern") {
       this.notes.modernLogs(server, negotiated.client);
@@ -332,7 +332,8 @@ export class Pool extends ServerEntries {
       import("@modelcontextprotocol/sdk/types.js"),
     ]);
     trace(`${server}: sdk loaded`);
-    client = new Client({ name: "mcpx", version: VERSION }, { capabilities: {}, jsonSchemaValidator: outputValidator(ajv) });
+    client = new Client({ name: "mcpx", version: VERSION }, { capabilities: asking.capabilities, jsonSchemaValidator: outputValidator(ajv) });
+    await asking.answerV1(client);
     // before initialize: a server may log as soon as it is initialized
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => this.notes.serverLog(serverLogOf(server, n.params)));
     const connecting = client.connect(transport, { timeout: this.opts.startTimeoutMs });
@@ -372,9 +373,8 @@ export class Pool extends ServerEntries {
   private async startedOn(server: string, cfg: ServerConfig, conn: Connection): Promise<Connection> {
     if (this.opts.startGate) {
       try {
-        // listed only if the gate asks: a call that already knows its tool (mcpx call from the
-        // catalogue cache) then never waits for a tools/list
-        // the tools a script can call: `_` lifecycle hook tools are never counted (as mcpx ls and mcpx_namespaces count)
+        // listed only if the gate asks (a call that knows its tool from the catalogue cache never waits
+        // for a tools/list); `_` lifecycle hook tools are never counted, as mcpx ls and mcpx_namespaces count
         const tools = async () => (await listingOf(conn, () => this.listAll(server, conn.client))).filter((t) => !isHookToolName(t.name)).length;
         await this.opts.startGate(cfg, "onSuccess", { tools });
       } catch (err) {

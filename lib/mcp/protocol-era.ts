@@ -19,6 +19,7 @@ import type { PoolOptions } from "./pool-options.ts";
 import { storedAuth } from "./oauth/provider.ts";
 import { startError } from "./server-transport.ts";
 import { trace } from "../util/trace.ts";
+import type { Asking } from "./server-asks.ts";
 
 /** the 2026 revision mcpx speaks */
 const MODERN_REVISION = "2026-07-28";
@@ -35,7 +36,7 @@ const PROBE_TIMEOUT_MS = 5000;
 
 /** the file of an entry's verdict: the hash of what starts it (not its origin), so an edited entry is probed afresh */
 function verdictFile(dir: string, cfg: ServerConfig): string {
-  const { origin: _o, toolFilter: _f, imported: _i, protocolVersion: _p, ...identity } = cfg;
+  const { origin: _o, toolFilter: _f, imported: _i, protocolVersion: _p, roots: _r, ...identity } = cfg;
   return join(dir, `${sha256(stableStringify(identity)).slice(0, 24)}.json`);
 }
 
@@ -109,12 +110,19 @@ export type Negotiated =
  * without a round trip, or by probing. A pin never falls back: its failure is thrown. Without a pin a
  * server that offers no 2026 revision gives "legacy" (with `closed` when the probe ended its connection).
  */
-async function connectModern(transport: Transport, opts: { timeoutMs: number; prior?: DiscoverResult; pinned: boolean; http?: boolean }): Promise<Negotiated> {
+async function connectModern(
+  transport: Transport,
+  opts: { timeoutMs: number; prior?: DiscoverResult; pinned: boolean; http?: boolean; asking?: Asking },
+): Promise<Negotiated> {
   const { Client, SdkError, SdkErrorCode } = await import("@modelcontextprotocol/client");
   const client = new Client(
     { name: "mcpx", version: VERSION },
-    { capabilities: {}, versionNegotiation: { mode: { pin: MODERN_REVISION }, probe: { timeoutMs: Math.min(PROBE_TIMEOUT_MS, opts.timeoutMs) } } },
+    {
+      capabilities: opts.asking?.capabilities ?? {},
+      versionNegotiation: { mode: { pin: MODERN_REVISION }, probe: { timeoutMs: Math.min(PROBE_TIMEOUT_MS, opts.timeoutMs) } },
+    },
   );
+  opts.asking?.answerV2(client);
   const { view, keep } = probeView(transport);
   try {
     await client.connect(view as never, { timeout: opts.timeoutMs, ...(opts.prior ? { prior: { kind: "modern", discover: opts.prior } } : {}) });
@@ -139,6 +147,7 @@ export async function negotiateEra(
   cfg: ServerConfig,
   transport: Transport,
   opts: Pick<PoolOptions, "eraDir" | "startTimeoutMs" | "startGate" | "authDir">,
+  asking?: Asking,
 ): Promise<Negotiated | undefined> {
   const pin = cfg.protocolVersion;
   if (pin === "2025-11-25") return undefined;
@@ -154,6 +163,7 @@ export async function negotiateEra(
       timeoutMs: opts.startTimeoutMs,
       pinned: pin === MODERN_REVISION,
       http: cfg.kind === "http",
+      asking,
       ...(prior ? { prior } : {}),
     });
     if (negotiated.era === "legacy" && probing !== transport) await probing.close().catch(() => {});

@@ -30,6 +30,8 @@ export async function serveStdio(deps: ServeDeps): Promise<void> {
     ({ era }) => {
       const mcp = era === "legacy" ? createMcpServer(deps) : createModernServer(deps);
       instances.push(mcp);
+      // upstream questions are forwarded to a 2025 client only: a 2026 request is never asked mid-way (decision 0020)
+      if (era === "legacy") deps.clientAsks?.attach((mcp as ReturnType<typeof createMcpServer>).server);
       // serveStdio only connects a legacy instance to its channel and passes messages through, which
       // the v1 Server does as it does on any transport (a test through the binary guards the 2025 bytes)
       return mcp.server as unknown as V2Server;

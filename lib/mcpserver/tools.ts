@@ -27,6 +27,7 @@ import { agentCompact, agentStop, hookToolText } from "./agent-hooks.ts";
 import { execAnswer } from "./exec-answer.ts";
 import { progressText, serverLogText } from "../mcp/server-notes.ts";
 import { McpAgentHookArgsSchema, McpCallArgsSchema, McpExecArgsSchema, McpNamespacesArgsSchema, McpTypesArgsSchema, parseToolArgs } from "./schemas.ts";
+import type { ClientAsks } from "./client-asks.ts";
 
 /** what every handler works with: the engine (pool, gate, bus) and the session (settings, dirs, log) */
 export interface ServeDeps {
@@ -36,6 +37,8 @@ export interface ServeDeps {
   runtimes?: RuntimeSource;
   /** where a tool with runsScript takes its slot (daemon.maxRuns; lib/daemon/runs.ts) */
   runs?: RunSlots;
+  /** mcpx serve: what upstream servers ask is forwarded to this connection's client (client-asks.ts) */
+  clientAsks?: ClientAsks;
 }
 
 /** lib/daemon/runs.ts's Runs, as a served tool takes a slot in it: a run's handle, or why there is none */

@@ -22,6 +22,7 @@ import type { Plugin } from "../plugins/manifest.ts";
 import type { BrokenServer } from "../config/server-config.ts";
 import type { Session } from "./session.ts";
 import type { StatusLine } from "../util/status-line.ts";
+import type { Answerer } from "../mcp/server-asks.ts";
 
 export interface Engine {
   pool: Pool;
@@ -51,6 +52,12 @@ export interface EngineOptions {
    */
   calls: (engine: EngineParts) => HookCalls;
   ask?: (question: string) => Promise<boolean | undefined>;
+  /**
+   * who answers what an upstream server asks (elicitation, sampling): the terminal
+   * (lib/session/terminal-answers.ts), the client of `mcpx serve` (lib/mcpserver/client-asks.ts);
+   * absent: nobody, and neither is declared upstream. Roots are the session's cwd in every case.
+   */
+  answers?: Answerer;
   /** where slow work is shown while it goes on (a server starting, a tool's progress): the CLI's status line */
   status?: StatusLine;
   /** extra hooks after the configured ones (per-run script hooks) */
@@ -81,6 +88,9 @@ export function openEngine(session: Session, opts: EngineOptions): Engine {
   const allHooks = () => [...hooks, ...allPluginHooks];
   for (const w of unmatchedServers(allHooks(), [...Object.keys(servers), ...Object.keys(session.config.broken ?? {})])) session.log("warn", w, "hooks");
   const toolsChecked = new Set<string>();
+  // a server's question on the terminal is not drawn over by the status line
+  const { answers: asked, status } = opts;
+  const answerer: Answerer | undefined = asked && status ? { ...asked, elicit: (server, params) => status.hold(() => asked.elicit(server, params)) } : asked;
   const pool = new Pool(servers, {
     log: (level, message, source = "upstream") => session.log(level, message, source),
     logLevel: session.get("logging.level"),
@@ -90,6 +100,7 @@ export function openEngine(session: Session, opts: EngineOptions): Engine {
     baseEnv: session.env,
     authDir: authDir(session.env),
     eraDir: eraDir(stateDir(session.env)),
+    asks: { answerer, root: session.cwd, log: (level, message, source) => session.log(level, message, source) },
     broken: { ...session.config.broken, ...Object.fromEntries(untrusted.map((u) => [u.name, u])) },
     onTools: (server, tools) => {
       if (!toolsChecked.has(server)) {

@@ -30,9 +30,11 @@ export interface StatusLine {
   done(key: string): void;
   /** everything ended: the line goes for good */
   close(): void;
+  /** the line is down while `work` runs (a question asked on the terminal), then drawn again */
+  hold<T>(work: () => Promise<T>): Promise<T>;
 }
 
-const NONE: StatusLine = { live: false, set() {}, done() {}, close() {} };
+const NONE: StatusLine = { live: false, set() {}, done() {}, close() {}, hold: (work) => work() };
 
 /**
  * Whether fd 2 is a terminal. Reading process.stderr.isTTY materialises Bun's stderr stream, which
@@ -57,6 +59,7 @@ export function statusLine(env: Record<string, string | undefined>, isTTY = stde
   const work = new Map<string, { text: string; since: number }>();
   let frame = 0;
   let drawn = false;
+  let held = 0;
   let timer: ReturnType<typeof setInterval> | undefined;
   const width = () => Math.max(20, (process.stderr.columns || 80) - 1);
   const current = () => {
@@ -70,7 +73,7 @@ export function statusLine(env: Record<string, string | undefined>, isTTY = stde
       drawn = false;
     },
     show() {
-      const text = current();
+      const text = held > 0 ? undefined : current();
       if (text === undefined) return;
       raw(`\r\x1b[K${`${FRAMES[frame % FRAMES.length]} ${text}`.slice(0, width())}`);
       drawn = true;
@@ -108,6 +111,15 @@ export function statusLine(env: Record<string, string | undefined>, isTTY = stde
     close() {
       work.clear();
       stop();
+    },
+    async hold(run) {
+      held++;
+      line.hide();
+      try {
+        return await run();
+      } finally {
+        held--;
+      }
     },
   };
 }

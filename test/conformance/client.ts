@@ -10,7 +10,8 @@
 // auth/basic-cimd). Then:
 //   mcpx ls conf                   the tools; on AUTH_REQUIRED: mcpx auth conf, then ls again
 //   mcpx call conf TOOL ARGS       the scenario's tool (the first one listed, or the one it names),
-//                                  with the same one-login retry on AUTH_REQUIRED (a step-up)
+//                                  with the same one-login retry on AUTH_REQUIRED (a step-up); on a
+//                                  pseudo-terminal, answered, where the tool asks the person (ON_TERMINAL)
 // `mcpx auth` opens the authorization URL with BROWSER, the fake browser that follows the
 // authorization server's redirects back to mcpx's loopback callback, as a person's browser would
 // after "Allow". Every command's output goes to this process's stderr, which the suite keeps in
@@ -19,6 +20,7 @@
 import { join } from "node:path";
 import { BROWSER } from "../e2e/oauth-support.ts";
 import { MCPX, sandbox } from "../e2e/harness.ts";
+import { onTerminal, type Step } from "../e2e/pty.ts";
 
 /** how many logins one command may ask for before the driver gives up (a server that never accepts) */
 const LOGINS_PER_COMMAND = 2;
@@ -30,6 +32,22 @@ const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || "{}") as Recor
 
 /** what `call` sends for a scenario whose tool needs arguments */
 const TOOL_ARGS: Record<string, string[]> = { add_numbers: ["a=2", "b=3"] };
+
+/**
+ * scenarios whose tool asks the person at the terminal (elicitation): its call runs on a
+ * pseudo-terminal, answered as a person would, step by step (what the terminal shows, the keys typed);
+ * Enter answers the first question, then takes each field's pre-filled default
+ */
+const ON_TERMINAL: Record<string, Step[]> = {
+  "elicitation-sep1034-client-defaults": [
+    ["conf asks:", "\r"],
+    ["User name", "\r"],
+    ["User age", "\r"],
+    ["User score", "\r"],
+    ["User status", "\r"],
+    ["Verification status", "\r"],
+  ],
+};
 
 const sb = sandbox();
 const entry: Record<string, unknown> = { url };
@@ -73,7 +91,12 @@ try {
   // not JSON: the listing failed, and said why above
 }
 const tool = tools[0]?.name;
-if (tool) await withLogin(["call", `conf.${tool}`, ...(TOOL_ARGS[tool] ?? [])]);
+const steps = ON_TERMINAL[scenario];
+if (tool && steps) {
+  process.stderr.write(`$ mcpx call conf.${tool}   (on a terminal)\n`);
+  const seen = await onTerminal(sb.dir, { ...sb.env, ...vars, BROWSER }, [MCPX, "call", `conf.${tool}`], steps);
+  process.stderr.write(`${seen.shown}\n(exit ${seen.code}${seen.unmet ? `; never showed ${JSON.stringify(seen.unmet)}` : ""})\n`);
+} else if (tool) await withLogin(["call", `conf.${tool}`, ...(TOOL_ARGS[tool] ?? [])]);
 process.stderr.write(`conformance client: ${scenario} done (context keys: ${Object.keys(context).join(", ") || "none"}; ${join(sb.dir)})\n`);
 // the suite judges its servers' checks, not this exit code: a scenario may expect a command to fail
 process.exit(0);

@@ -41,7 +41,7 @@ test("a 2026-07-28 server that refuses initialize is called, listed and typed be
   const ls = await mcpx(sb, ["ls", "--json"], { killAfterMs: KILL_AFTER_MS });
   expectExit(ls, 0);
   const rows = JSON.parse(ls.stdout) as Array<{ server: string; count: number }>;
-  expect(rows.find((r) => r.server === "modern")?.count).toBe(4);
+  expect(rows.find((r) => r.server === "modern")?.count).toBe(5);
   expect(rows.find((r) => r.server === "fake")?.count).toBeGreaterThan(0);
 
   const types = await mcpx(sb, ["types", "modern.add"], { killAfterMs: KILL_AFTER_MS });

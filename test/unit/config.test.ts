@@ -376,7 +376,7 @@ describe("mcpServers", () => {
   test("an unknown key names the key and the accepted keys, with a did-you-mean", () => {
     expect(problem({ a: { command: "x", agrs: [] } })).toBe(
       '/proj/.mcpx.json: key mcpServers.a.agrs: unknown key (did you mean "args"?); ' +
-        "a stdio server (command) accepts type, command, args, env, cwd, enabledTools, disabledTools, protocolVersion",
+        "a stdio server (command) accepts type, command, args, env, cwd, enabledTools, disabledTools, protocolVersion, roots",
     );
     expect(problem({ a: { url: "http://x.test", disabled: true } })).toContain(
       "key mcpServers.a.disabled: unknown key; an http server (url) accepts type, url, headers",
