@@ -58,6 +58,7 @@ export async function callAsTask(conn: Connection, c: OneCall, onprogress?: (p: 
   const stop = new AbortController();
   const timer = setTimeout(() => stop.abort("timeout"), c.timeoutMs);
   const runEnded = () => stop.abort("the run ended");
+  if (c.notes?.signal.aborted) runEnded();
   c.notes?.signal.addEventListener("abort", runEnded, { once: true });
   const ask: Ask = (method, params, signal = stop.signal) =>
     client.request({ method, params }, PASS_THROUGH, { timeout: c.timeoutMs, signal, ...(method === "tools/call" && onprogress ? { onprogress: heard } : {}) });
@@ -81,7 +82,7 @@ export async function callAsTask(conn: Connection, c: OneCall, onprogress?: (p: 
     const created = await ask("tools/call", { name: c.tool, arguments: c.args, task: {} });
     // a server that ran the call plainly (it may, for a request it cannot make a task of) answered it
     if (!isPlainObject(created) || !isPlainObject(created.task) || typeof created.task.taskId !== "string") return created;
-    task = created.task as Task;
+    task = await asTask(created.task, `tools/call "${c.tool}" as a task`);
     track(conn.transport, task.taskId, ask);
     for (;;) {
       status(task);
@@ -92,7 +93,7 @@ export async function callAsTask(conn: Connection, c: OneCall, onprogress?: (p: 
         throw await sdkError("InternalError", `the server cancelled task ${task.taskId}${task.statusMessage ? `: ${task.statusMessage}` : ""}`);
       await pause(Math.max(MIN_POLL_MS, task.pollInterval ?? DEFAULT_POLL_MS), stop.signal);
       if (stop.signal.aborted) break;
-      task = (await ask("tasks/get", { taskId: task.taskId })) as Task;
+      task = await asTask(await ask("tasks/get", { taskId: task.taskId }), `tasks/get of task ${task.taskId}`);
     }
   } catch (err) {
     if (!stop.signal.aborted) throw err;
@@ -108,6 +109,12 @@ export async function callAsTask(conn: Connection, c: OneCall, onprogress?: (p: 
     throw McpError.fromError(ErrorCode.RequestTimeout, "Request timed out", { timeout: c.timeoutMs });
   }
   throw new Error(`cancelled: ${String(stop.signal.reason)}`);
+}
+
+/** a tasks/get answer, checked for what the loop reads of it: a string status */
+async function asTask(answer: unknown, what: string): Promise<Task> {
+  if (isPlainObject(answer) && typeof answer.status === "string" && typeof answer.taskId === "string") return answer as Task;
+  throw await sdkError("InvalidParams", `${what} answered ${JSON.stringify(answer)}, not a task ({taskId, status, …})`);
 }
 
 /** tasks/cancel, its answer waited for at most CANCEL_WAIT_MS (a task already ended is refused: nothing to do) */

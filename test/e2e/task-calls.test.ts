@@ -194,8 +194,14 @@ describe("a task is cancelled upstream with the call", () => {
 
   test("exec --timeout while a task runs: exit 124, and the server got tasks/cancel", async () => {
     const { sb, record } = taskSandbox();
-    const r = await mcpx(sb, ["exec", "--timeout", "3s", "await tasks.hang({})"], { killAfterMs: KILL_AFTER_MS });
+    // the server is started by a first call, so its start does not use up the run's time before the task exists
+    const r = await mcpx(sb, ["exec", "--timeout", "5s", "await tasks.maybe({}); await tasks.hang({})"], { killAfterMs: KILL_AFTER_MS });
     expectExit(r, 124);
+    expect(
+      recorded(record)
+        .filter((e) => e.method === "tools/call")
+        .map((e) => e.tool),
+    ).toEqual(["maybe", "hang"]);
     await until(() => cancels(record).length > 0, "the server never recorded tasks/cancel");
     expect(cancels(record)).toHaveLength(1);
   });
