@@ -2,7 +2,7 @@
 // the two things of the SDK every request through it is handed: a result schema that passes the
 // message as it came, and the process's one Ajv provider.
 
-import type { CallNotes } from "./server-notes.ts";
+import type { CallNotes, Progress } from "./server-notes.ts";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
@@ -18,6 +18,11 @@ export interface Connection {
   tools?: Promise<Tool[]>;
   /** what `tools` resolved to, once it has (a call then finds its tool without waiting a turn); cleared with it */
   listed?: Tool[];
+  /**
+   * the tools its last list said must be called as tasks (task-call.ts); kept across a
+   * tools/list_changed until the next list arrives, since a call made meanwhile does not wait for one
+   */
+  taskTools?: ReadonlySet<string>;
   /** each called tool's output-schema check, compiled at its first call (null: it has none); cleared with tools */
   outputChecks: Map<string, OutputCheck | null>;
   /** tools/call past the SDK's Protocol (lean-request.ts); undefined where it cannot be installed */
@@ -68,4 +73,16 @@ export interface OneCall {
   /** hook tools: a single timeout must not restart the server (design §5) */
   keepOnTimeout: boolean;
   notes: CallNotes | undefined;
+}
+
+/** a tools/call sent as it is (not as a task): on the lean path where the connection has one, else through the SDK's request */
+export function plainCall(conn: Connection, c: OneCall, onprogress: ((p: Progress) => void) | undefined): Promise<unknown> {
+  const params = { name: c.tool, arguments: c.args };
+  if (conn.lean) return conn.lean("tools/call", params, c.timeoutMs, onprogress, c.notes);
+  return conn.client.request({ method: "tools/call", params }, PASS_THROUGH as never, {
+    timeout: c.timeoutMs,
+    ...(onprogress ? { onprogress } : {}),
+    // the SDK tells the server with notifications/cancelled when the run's end aborts it
+    ...(c.notes ? { signal: c.notes.signal } : {}),
+  });
 }

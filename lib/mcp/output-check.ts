@@ -1,7 +1,8 @@
-// The SDK callTool's checks of a tool's answer, kept where mcpx sends the call itself: a tool the
-// server marks taskSupport "required" is refused, and a tool with an outputSchema must return
-// structuredContent that matches it. The schema is compiled when the tool is first called, not
-// when the list arrives (most of a long list's cost went there), and kept until the list changes.
+// The SDK callTool's checks of a tool's answer, kept where mcpx sends the call itself: a tool with
+// an outputSchema must return structuredContent that matches it. The schema is compiled when the
+// tool is first called, not when the list arrives (most of a long list's cost went there), and kept
+// until the list changes. A tool the server marks taskSupport "required" is called as a task
+// (task-call.ts) and its check is never kept: a kept null would send its next call down the lean path.
 
 import { sdkError } from "./call-failure.ts";
 import { outputValidator, type Connection, type OutputCheck } from "./connection.ts";
@@ -13,15 +14,13 @@ export async function outputCheck(conn: Connection, tool: string): Promise<Outpu
   if (known !== undefined) return known;
   const listing = conn.tools;
   const t = listing ? (await listing).find((x) => x.name === tool) : undefined;
-  if ((t as { execution?: { taskSupport?: unknown } } | undefined)?.execution?.taskSupport === "required") {
-    throw await sdkError("InvalidRequest", `Tool "${tool}" requires task-based execution, which mcpx does not offer`);
-  }
   let check: OutputCheck | null = null;
   if (t?.outputSchema) {
     check = outputValidator(await import("@modelcontextprotocol/sdk/validation/ajv")).getValidator(t.outputSchema as never) as OutputCheck;
   }
   // only a catalogue that is still current may be cached (a list_changed clears both)
-  if (listing && conn.tools === listing) conn.outputChecks.set(tool, check);
+  const task = (t as { execution?: { taskSupport?: unknown } } | undefined)?.execution?.taskSupport === "required";
+  if (listing && conn.tools === listing && !task) conn.outputChecks.set(tool, check);
   return check;
 }
 

@@ -19,7 +19,7 @@ import { trace } from "../util/trace.ts";
 import { SEND_FEATURE_REQUEST, SEND_TOOLS_CALL } from "./upstream-call.ts";
 import { featureFailure, listAllOf, requestFeature, type FeatureOp, type ListMethod } from "./server-features.ts";
 import { failedCall, notAResult } from "./call-failure.ts";
-import { closedTransports, overLimitTransports, outputValidator, PASS_THROUGH, type Connection, type OneCall } from "./connection.ts";
+import { closedTransports, overLimitTransports, outputValidator, plainCall, type Connection, type OneCall } from "./connection.ts";
 import { checkOutput, outputCheck } from "./output-check.ts";
 import { legacySseStatus, serverTransport, startError } from "./server-transport.ts";
 import { ServerEntries } from "./server-entries.ts";
@@ -31,6 +31,7 @@ import type { PoolOptions } from "./pool-options.ts";
 import { serverLogOf, type CallNotes } from "./server-notes.ts";
 import { NoteRouting } from "./note-routing.ts";
 import { askingFor } from "./server-asks.ts";
+import { callAsTask, needsTask } from "./task-call.ts";
 
 export type { CallResult, Tool };
 
@@ -171,23 +172,15 @@ export class Pool extends ServerEntries {
   }
 
   private async callOn(c: OneCall): Promise<CallResult> {
-    const { server, tool, args, timeoutMs, notes } = c;
+    const { server, tool, notes } = c;
     // an open connection and a tool called before are used as they are: no promise turn to wait for either
     const conn = this.openNow(server) ?? (await this.connect(server));
     try {
       // the SDK's callTool minus its zod pass over every result; its two checks are kept (checkOutput)
       const known = conn.outputChecks.get(tool);
       const check = known !== undefined ? known : await outputCheck(conn, tool);
-      const params = { name: tool, arguments: args };
       const onprogress = this.notes.progressOf(server, tool, notes);
-      const result = conn.lean
-        ? await conn.lean("tools/call", params, timeoutMs, onprogress, notes)
-        : ((await conn.client.request({ method: "tools/call", params }, PASS_THROUGH as never, {
-            timeout: timeoutMs,
-            ...(onprogress ? { onprogress } : {}),
-            // the SDK tells the server with notifications/cancelled when the run's end aborts it
-            ...(notes ? { signal: notes.signal } : {}),
-          })) as unknown);
+      const result = needsTask(conn, tool) ? await callAsTask(conn, c, onprogress) : await plainCall(conn, c, onprogress);
       if (!isPlainObject(result)) throw notAResult(tool, result);
       if (check) await checkOutput(tool, result as CallResult, check);
       return result as CallResult;

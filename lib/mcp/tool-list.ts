@@ -17,12 +17,21 @@ export function listingOf(conn: Connection, list: () => Promise<Tool[]>): Promis
     // a failed list is its callers' to report; this only keeps a list that arrived (and is still current)
     listing.then(
       (tools) => {
+        // a list answered after a tools/list_changed is still the newest word on which tools are tasks
+        conn.taskTools = taskToolsOf(tools);
         if (conn.tools === listing) conn.listed = tools;
       },
       () => {},
     );
   }
   return conn.tools;
+}
+
+/** the tools a list says must be called as tasks (execution.taskSupport "required": lib/mcp/task-call.ts) */
+function taskToolsOf(tools: Tool[]): ReadonlySet<string> {
+  const names = new Set<string>();
+  for (const t of tools) if ((t as { execution?: { taskSupport?: unknown } }).execution?.taskSupport === "required") names.add(t.name);
+  return names;
 }
 
 /** every page of the server's tools/list, in order */

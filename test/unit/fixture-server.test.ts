@@ -289,6 +289,54 @@ describe("fake server over stdio", () => {
   });
 });
 
+describe("task server over stdio", () => {
+  const TASKS = join(ROOT, "fixtures/servers/task-server.ts");
+
+  test("it lists its tools with the taskSupport its comment documents", async () => {
+    const { client } = await stdio({}, BUN, [TASKS]);
+    const { tools } = await client.listTools();
+    expect(Object.fromEntries(tools.map((t) => [t.name, t.execution?.taskSupport]))).toEqual({
+      research: "required",
+      wrong_shape: "required",
+      hang: "required",
+      big: "required",
+      fail: "required",
+      ask: "required",
+      maybe: "optional",
+    });
+  });
+
+  test("a task is followed to its result, and the record has every task request, tasks/cancel included", async () => {
+    const record = tempFile("tasks.jsonl");
+    const { client } = await stdio({ TASK_MCP_RECORD: record }, BUN, [TASKS]);
+    await client.listTools();
+    const seen: unknown[] = [];
+    for await (const m of client.experimental.tasks.callToolStream({ name: "research", arguments: { topic: "t", steps: 1 } })) seen.push(m);
+    expect(seen.at(-1)).toMatchObject({
+      type: "result",
+      result: { content: [{ type: "text", text: "report on t" }], structuredContent: { topic: "t", steps: 1 } },
+    });
+    const stream = client.experimental.tasks.callToolStream({ name: "hang", arguments: {} });
+    const created = (await stream.next()).value as { task: { taskId: string } };
+    await client.experimental.tasks.cancelTask(created.task.taskId);
+    const lines = readRecord(record) as unknown as Array<{ method?: string; tool?: string; task?: boolean; taskId?: string }>;
+    expect(lines.filter((l) => l.method === "tools/call").map((l) => [l.tool, l.task])).toEqual([
+      ["research", true],
+      ["hang", true],
+    ]);
+    expect(lines.filter((l) => l.method === "tasks/result")).toHaveLength(1);
+    expect(lines.filter((l) => l.method === "tasks/cancel").map((l) => l.taskId)).toEqual([created.task.taskId]);
+    await stream.return(undefined);
+  });
+
+  test("a malformed knob is fatal, with a message naming it", async () => {
+    const proc = Bun.spawn([BUN, TASKS], { env: baseEnv({ TASK_MCP_POLL_MS: "often" }), stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    procs.push(proc);
+    expect(await proc.exited).toBe(2);
+    expect(await new Response(proc.stderr).text()).toContain("TASK_MCP_POLL_MS");
+  });
+});
+
 describe("fake server over Streamable HTTP", () => {
   /** Spawns the fake in HTTP mode and waits for `listening <port>` on its stderr. */
   async function http(knobs: Record<string, string> = {}) {
