@@ -2,6 +2,20 @@
 // terminal asks them, and an answer typed for one read back as the value the server expects. Pure:
 // the prompts are terminal-answers.ts.
 
+/**
+ * A server's text as a terminal may show it: escape sequences and control characters removed (a
+ * line break and a tab kept), so a hostile server cannot move the cursor, rewrite what the person
+ * already read, retitle the window or hide part of a question.
+ */
+export function shown(text: string): string {
+  return (
+    text
+      // CSI, OSC (to BEL or ST) and two-byte escapes, in their 7-bit and 8-bit forms
+      .replace(/(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?|\x1b[ -~]?/g, "")
+      .replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, "")
+  );
+}
+
 /** one field to ask, in the schema's order */
 export interface Field {
   key: string;
@@ -23,11 +37,11 @@ type Schema = Record<string, unknown>;
 function optionsOf(s: Schema): { value: string; label: string }[] | undefined {
   if (Array.isArray(s.enum)) {
     const names = Array.isArray(s.enumNames) ? (s.enumNames as unknown[]) : [];
-    return s.enum.map((v, i) => ({ value: String(v), label: typeof names[i] === "string" ? `${names[i]} (${v})` : String(v) }));
+    return s.enum.map((v, i) => ({ value: String(v), label: shown(typeof names[i] === "string" ? `${names[i]} (${v})` : String(v)) }));
   }
   const alts = (Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : undefined) as Schema[] | undefined;
   if (!alts) return undefined;
-  return alts.map((a) => ({ value: String(a.const), label: typeof a.title === "string" ? a.title : String(a.const) }));
+  return alts.map((a) => ({ value: String(a.const), label: shown(typeof a.title === "string" ? a.title : String(a.const)) }));
 }
 
 /** the fields of a requested schema; a property of a type a form cannot carry is asked as text */
@@ -35,7 +49,7 @@ export function formFields(schema: { properties?: Record<string, Schema>; requir
   const required = new Set(schema?.required ?? []);
   return Object.entries(schema?.properties ?? {}).map(([key, s]) => {
     const title = typeof s.title === "string" ? s.title : key;
-    const label = typeof s.description === "string" ? `${title}: ${s.description}` : title;
+    const label = shown(typeof s.description === "string" ? `${title}: ${s.description}` : title);
     const base = { key, label, required: required.has(key), ...(s.default !== undefined ? { default: s.default } : {}) };
     if (s.type === "array") return { ...base, kind: "multiselect" as const, options: optionsOf((s.items ?? {}) as Schema) ?? [] };
     const options = optionsOf(s);

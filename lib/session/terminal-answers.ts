@@ -4,7 +4,7 @@
 // `ask` (ask.ts), consola and even the TTY check are loaded only when a server connects or asks.
 
 import type { Answerer, ElicitAnswer, ElicitParams } from "../mcp/server-asks.ts";
-import { formFields, readAnswer, type Field } from "./elicit-form.ts";
+import { formFields, readAnswer, shown, type Field } from "./elicit-form.ts";
 
 type Prompt = (message: string, opts: Record<string, unknown>) => Promise<unknown>;
 
@@ -46,7 +46,7 @@ async function askField(prompt: Prompt, f: Field): Promise<{ value?: unknown } |
     return cancelled(v) ? "cancel" : { value: v };
   }
   for (;;) {
-    const typed = await askLine(`${message}${f.default === undefined ? "" : ` [${String(f.default)}]`}: `);
+    const typed = await askLine(`${message}${f.default === undefined ? "" : ` [${shown(String(f.default))}]`}: `);
     if (cancelled(typed)) return "cancel";
     const read = readAnswer(f, typeof typed === "string" ? typed : "");
     if (!read.error) return read;
@@ -55,7 +55,7 @@ async function askField(prompt: Prompt, f: Field): Promise<{ value?: unknown } |
 }
 
 async function askForm(prompt: Prompt, server: string, params: ElicitParams): Promise<ElicitAnswer> {
-  const how = await prompt(`${server} asks: ${params.message}`, {
+  const how = await prompt(`${server} asks: ${shown(params.message)}`, {
     type: "select",
     options: [
       { value: "accept", label: "answer" },
@@ -77,9 +77,9 @@ async function askForm(prompt: Prompt, server: string, params: ElicitParams): Pr
 }
 
 async function askUrl(prompt: Prompt, server: string, params: ElicitParams, env: Record<string, string | undefined>): Promise<ElicitAnswer> {
-  process.stderr.write(`\n${server} asks you to open this URL: ${params.message}\n  ${params.url}\n\n`);
+  process.stderr.write(`\n${server} asks you to open this URL: ${shown(params.message)}\n  ${shown(params.url ?? "")}\n\n`);
   for (;;) {
-    const how = await prompt(`Done with ${params.url}?`, {
+    const how = await prompt(`Done with ${shown(params.url ?? "")}?`, {
       type: "select",
       options: [
         { value: "accept", label: "done: I opened it and finished there" },

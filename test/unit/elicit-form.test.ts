@@ -2,7 +2,7 @@
 // value the server expects (lib/session/elicit-form.ts).
 
 import { describe, expect, test } from "bun:test";
-import { formFields, readAnswer, type Field } from "../../lib/session/elicit-form.ts";
+import { formFields, readAnswer, shown, type Field } from "../../lib/session/elicit-form.ts";
 
 const schema = {
   properties: {
@@ -72,5 +72,27 @@ describe("readAnswer", () => {
 
   test("text is taken as typed", () => {
     expect(readAnswer(field({}), "Ada Lovelace")).toEqual({ value: "Ada Lovelace" });
+  });
+});
+
+describe("shown: a server's text as the terminal shows it", () => {
+  test("cursor moves, screen clears, colours and window titles are removed, the words stay", () => {
+    expect(shown("Pay \x1b[2J\x1b[Hnow\x1b[31m!\x1b[0m")).toBe("Pay now!");
+    expect(shown("\x1b]0;root shell\x07name?")).toBe("name?");
+    expect(shown("\x1b]8;;https://evil.example\x1b\\link\x1b]8;;\x1b\\")).toBe("link");
+    expect(shown("8-bit \x9b2Jcsi")).toBe("8-bit csi");
+  });
+
+  test("a carriage return or backspace cannot overwrite what was already shown; a line break and a tab stay", () => {
+    expect(shown("safe\rDANGER\b\b")).toBe("safeDANGER");
+    expect(shown("one\ntwo\tthree")).toBe("one\ntwo\tthree");
+  });
+
+  test("a field's title, description and option labels are shown without escapes", () => {
+    const [f] = formFields({
+      properties: { pick: { type: "string", title: "Pick\x1b[8m hidden", description: "one\x1b[1A", enum: ["a"], enumNames: ["A\x1b[2K"] } },
+    });
+    expect(f!.label).toBe("Pick hidden: one");
+    expect(f!.options).toEqual([{ value: "a", label: "A (a)" }]);
   });
 });
