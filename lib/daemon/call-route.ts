@@ -6,11 +6,10 @@
 // refused the arguments (its code, so the caller exits as a local call would).
 
 import * as v from "valibot";
-import { gateForRun, perRunHooks } from "../hooks/build-gate.ts";
 import { oneCall, type CallInput, type CallNote } from "../exec/one-call.ts";
 import type { CallAnswer } from "../runtime/runner.ts";
 import type { Handler } from "./context.ts";
-import { withoutHooksInForce } from "./exec-route.ts";
+import { callerGate } from "./caller-gate.ts";
 import { errorResponse, json, readJson } from "./http.ts";
 import { catchThrown, type Thrown } from "./thrown.ts";
 import { describeIssues, issuesSummary } from "./validate.ts";
@@ -45,16 +44,9 @@ export const callRoute: Handler = async (req, { deps }) => {
   }
   const { server, tool, args, items, hooks } = parsed.output;
   // the caller's call guards gate this call only, after the daemon's own (those already in force are not run twice)
-  let gate = deps.engine.gate;
-  try {
-    if (hooks?.length) {
-      const parsedHooks = perRunHooks(hooks, deps.session.cwd, deps.session.env, ["call"], "hooks");
-      const kept = withoutHooksInForce(hooks, parsedHooks, gate.hooks);
-      gate = gateForRun(gate, kept.length ? perRunHooks(kept, deps.session.cwd, deps.session.env, ["call"], "hooks") : [], {});
-    }
-  } catch (err) {
-    return errorResponse(400, "BAD_REQUEST", `hooks: ${(err as Error).message}`, { issues: [{ path: "hooks", message: (err as Error).message }] });
-  }
+  const gated = callerGate(deps, ["call"], hooks);
+  if ("response" in gated) return gated.response;
+  const { gate } = gated;
   if (args !== undefined && items !== undefined)
     return errorResponse(400, "BAD_REQUEST", "the body gives both args and items: send the arguments object, or the key=value items, not both");
   const input: CallInput = items !== undefined ? { kind: "items", items } : { kind: "json", args: args ?? {} };
