@@ -7,7 +7,7 @@
 // error the local command would have thrown (an unknown server, a prompt's wrong arguments) with its code.
 
 import * as v from "valibot";
-import { knownServer, onePrompt, oneResource, type PromptAnswer, type ResourceAnswer } from "../exec/one-feature.ts";
+import { FEATURE_SETTINGS, knownServer, onePrompt, oneResource, type PromptAnswer, type ResourceAnswer } from "../exec/one-feature.ts";
 import { RunSettingsSchema } from "../exec/options-schema.ts";
 import type { Frame } from "../exec/frames.ts";
 import { runContext } from "../hooks/run-context.ts";
@@ -20,8 +20,18 @@ import { describeIssues, issuesSummary } from "./validate.ts";
 const Name = v.pipe(v.string(), v.minLength(1));
 /** the caller's guards for this request only (carried by --remote): they may only restrict */
 const Hooks = v.optional(v.array(v.record(v.string(), v.unknown())));
-/** the caller's limits (hooks.retryBudget, mcp.callTimeout, …): the stricter of each and the daemon's applies */
-const Settings = v.optional(RunSettingsSchema);
+/** the caller's limits that bind this request alone (FEATURE_SETTINGS): the stricter of each and the daemon's applies */
+const Settings = v.optional(
+  v.pipe(
+    v.record(v.string(), v.unknown()),
+    v.check(
+      (s) => Object.keys(s).every((k) => (FEATURE_SETTINGS as readonly string[]).includes(k)),
+      `only ${FEATURE_SETTINGS.join(" and ")} travel: hooks.autonomy, autonomy.max, hooks.timeout and ` +
+        "hooks.mcpTimeout bind the daemon's own hooks too, and its values apply",
+    ),
+    v.strictObject(Object.fromEntries(FEATURE_SETTINGS.map((path) => [path, RunSettingsSchema.entries[path]!]))),
+  ),
+);
 
 const ResourceBodySchema = v.strictObject({ server: Name, uri: v.optional(Name), hooks: Hooks, settings: Settings });
 const PromptBodySchema = v.strictObject({

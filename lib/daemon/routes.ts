@@ -67,7 +67,8 @@ export const ROUTES: readonly Route[] = [
       "one `mcpx resource`: body `{server}` lists its resources and templates, answering `{notes, list: {resources, " +
       "resourceTemplates}}`; `{server, uri}` reads one through the daemon's gate (`resource.read`), answering `{notes, read}` " +
       "(`read` as `answer` above, blobs as the server's base64); `hooks`: resource.read hooks for this request only (capped " +
-      "at `refuse`), `settings`: the caller's limits; `{notes, thrown}` for an unknown server",
+      "at `refuse`), `settings`: the caller's `mcp.callTimeout` and `hooks.retryBudget` (no hook policy setting: those bind the " +
+      "daemon's own hooks too); `{notes, thrown}` for an unknown server",
     handle: resourceRoute,
   },
   {

@@ -194,7 +194,7 @@ describe("mcpx prompt --remote prints what a local mcpx prompt prints", () => {
 });
 
 describe("the remote setting", () => {
-  test("MCPX_REMOTE=1 sends resource and prompt to the daemon as --remote does, and with none there (no start on demand) they exit 2 rather than run here", async () => {
+  test("MCPX_REMOTE=1 sends resource and prompt to the daemon as --remote does; with none there (no start on demand) both exit 2", async () => {
     const gone = { MCPX_REMOTE: "1", MCPX_DAEMON_ADDRESS: `${sb.dir}/nobody.sock`, MCPX_DAEMON_AUTO_START: "0" };
     for (const argv of [
       ["resource", "fake", "fake://items/5"],
@@ -279,9 +279,29 @@ describe("POST /v1/resource and /v1/prompt from a hostile caller", () => {
     const argsAlone = await post("/v1/prompt", { server: "fake", args: { name: "Ada" } });
     expect(argsAlone.status).toBe(400);
     expect(argsAlone.json.error.message).toContain("args but no name");
-    const notALevel = await post("/v1/resource", { server: "fake", settings: { "hooks.autonomy": "everything" } });
-    expect(notALevel.status).toBe(400);
-    expect(notALevel.json.error.message).toContain('settings.hooks.autonomy: expected "off" or "advise"');
+    const notANumber = await post("/v1/resource", { server: "fake", settings: { "hooks.retryBudget": "many" } });
+    expect(notANumber.status).toBe(400);
+    expect(notANumber.json.error.message).toContain("settings.hooks.retryBudget");
+  });
+
+  test("a body cannot lower the hook policy the daemon's own hooks run under: hooks.autonomy, autonomy.max, hooks.timeout are 400s", async () => {
+    for (const settings of [{ "hooks.autonomy": "off" }, { "autonomy.max": "advise" }, { "hooks.timeout": "1ms" }, { "hooks.mcpTimeout": "1ms" }]) {
+      const r = await post("/v1/resource", { server: "fake", uri: "fake://note", settings });
+      expect(r.status).toBe(400);
+      expect(r.json.error.message).toContain("settings: only mcp.callTimeout and hooks.retryBudget travel");
+    }
+    const p = await post("/v1/prompt", { server: "fake", name: "greet", args: { name: "Ada" }, settings: { "hooks.autonomy": "off" } });
+    expect(p.status).toBe(400);
+    expect(recordedReads(daemonRecord).filter((e) => e.uri === "fake://note" || e.method === "prompts/get")).toEqual([]);
+  });
+
+  test("the caller's flag for such a setting is exit 2 naming it; from its environment it stays home, and the daemon still refuses", async () => {
+    const flag = await mcpx(sb, ["resource", "--remote", "--hooks-autonomy", "off", "fake", "fake://note"]);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain("--hooks-autonomy does not travel with mcpx resource --remote: hooks.autonomy binds every hook");
+    const env = await mcpx(sb, ["resource", "--remote", "fake", "fake://note"], { env: { MCPX_HOOKS_AUTONOMY: "off" } });
+    expect(env.code).toBe(1);
+    expect(env.stderr).toContain("refused by hook no-notes");
   });
 
   test("an unknown server is answered as {thrown} with the usage code, and nothing is started", async () => {
