@@ -10,8 +10,8 @@ import type { Thrown } from "../lib/daemon/thrown.ts";
 import { UsageError } from "../lib/errors/usage-error.ts";
 import type { Frame } from "../lib/exec/frames.ts";
 import { hookCalls } from "../lib/exec/hook-calls.ts";
-import { FEATURE_SETTINGS, knownServer } from "../lib/exec/one-feature.ts";
-import { remoteHooks, remoteRunSettings } from "../lib/exec/remote.ts";
+import { knownServer } from "../lib/exec/one-feature.ts";
+import { remoteHooks, remoteRequestSettings } from "../lib/exec/remote.ts";
 import { runContext } from "../lib/hooks/run-context.ts";
 import { renderHookNotes } from "../lib/render/frames-to-cli.ts";
 import { terminalAsker } from "../lib/session/ask.ts";
@@ -66,27 +66,13 @@ export async function onDaemon<R extends ResourceReply | PromptReply>(
   // the hooks in force here travel: none may be an untrusted file's (exit 2), as locally
   refuseUntrusted(session.trust, command);
   const hooks = remoteHooks(session, [command === "resource" ? "resource.read" : "prompt.get"]);
-  const settings = featureSettings(session, command);
+  const settings = remoteRequestSettings(session, command);
   const sent = { ...body, ...(hooks.length ? { hooks } : {}), ...(Object.keys(settings).length ? { settings } : {}) };
   const reply = await askDaemon<R>(session, command, "POST", `/v1/${command}`, sent, (r) => {
     for (const n of r.notes) showHook(session, n);
   });
   // askDaemon threw a reply's `thrown`
   return reply as Exclude<R, { thrown: Thrown }>;
-}
-
-/** the caller's limits that travel (FEATURE_SETTINGS); a flag for a hook policy setting cannot travel and is refused, not dropped */
-function featureSettings(session: Session, command: FeatureCommand): Record<string, string | number> {
-  const all = remoteRunSettings(session);
-  for (const path of Object.keys(all)) {
-    const origin = session.settings.get(path)!.origin;
-    if ((FEATURE_SETTINGS as readonly string[]).includes(path) || !origin.startsWith("flag:")) continue;
-    throw new UsageError(
-      `${origin.slice(5)} does not travel with mcpx ${command} --remote: ${path} binds every hook in the daemon's gate, its own ` +
-        `too, so the daemon's value applies (set it where the daemon runs), or run without --remote`,
-    );
-  }
-  return Object.fromEntries(FEATURE_SETTINGS.flatMap((path) => (all[path] === undefined ? [] : [[path, all[path]]])));
 }
 
 function showHook(session: Session, f: HookFrame): void {

@@ -9,7 +9,7 @@ import * as v from "valibot";
 import { oneCall, type CallInput, type CallNote } from "../exec/one-call.ts";
 import type { CallAnswer } from "../runtime/runner.ts";
 import type { Handler } from "./context.ts";
-import { callerGate } from "./caller-gate.ts";
+import { callerGate, RequestSettingsSchema } from "./caller-gate.ts";
 import { errorResponse, json, readJson } from "./http.ts";
 import { catchThrown, type Thrown } from "./thrown.ts";
 import { describeIssues, issuesSummary } from "./validate.ts";
@@ -23,6 +23,8 @@ const CallBodySchema = v.strictObject({
   items: v.optional(v.array(v.string())),
   /** call hooks for this call only (the caller's guards, carried by `call --remote`): they may only restrict */
   hooks: v.optional(v.array(v.record(v.string(), v.unknown()))),
+  /** the caller's mcp.callTimeout and hooks.retryBudget: the stricter of each and the daemon's applies */
+  settings: RequestSettingsSchema,
 });
 
 /** what POST /v1/call answers (200): the call's answer, or `thrown` when the arguments were refused before the gate */
@@ -42,9 +44,9 @@ export const callRoute: Handler = async (req, { deps }) => {
       issues,
     });
   }
-  const { server, tool, args, items, hooks } = parsed.output;
+  const { server, tool, args, items, hooks, settings } = parsed.output;
   // the caller's call guards gate this call only, after the daemon's own (those already in force are not run twice)
-  const gated = callerGate(deps, ["call"], hooks);
+  const gated = callerGate(deps, ["call"], hooks, settings);
   if ("response" in gated) return gated.response;
   const { gate } = gated;
   if (args !== undefined && items !== undefined)

@@ -7,11 +7,10 @@
 // error the local command would have thrown (an unknown server, a prompt's wrong arguments) with its code.
 
 import * as v from "valibot";
-import { FEATURE_SETTINGS, knownServer, onePrompt, oneResource, type PromptAnswer, type ResourceAnswer } from "../exec/one-feature.ts";
-import { RunSettingsSchema } from "../exec/options-schema.ts";
+import { knownServer, onePrompt, oneResource, type PromptAnswer, type ResourceAnswer } from "../exec/one-feature.ts";
 import type { Frame } from "../exec/frames.ts";
 import { runContext } from "../hooks/run-context.ts";
-import { callerGate } from "./caller-gate.ts";
+import { callerGate, RequestSettingsSchema } from "./caller-gate.ts";
 import type { DaemonDeps, Handler } from "./context.ts";
 import { errorResponse, json, readJson } from "./http.ts";
 import { catchThrown, type Thrown } from "./thrown.ts";
@@ -20,18 +19,7 @@ import { describeIssues, issuesSummary } from "./validate.ts";
 const Name = v.pipe(v.string(), v.minLength(1));
 /** the caller's guards for this request only (carried by --remote): they may only restrict */
 const Hooks = v.optional(v.array(v.record(v.string(), v.unknown())));
-/** the caller's limits that bind this request alone (FEATURE_SETTINGS): the stricter of each and the daemon's applies */
-const Settings = v.optional(
-  v.pipe(
-    v.record(v.string(), v.unknown()),
-    v.check(
-      (s) => Object.keys(s).every((k) => (FEATURE_SETTINGS as readonly string[]).includes(k)),
-      `only ${FEATURE_SETTINGS.join(" and ")} travel: hooks.autonomy, autonomy.max, hooks.timeout and ` +
-        "hooks.mcpTimeout bind the daemon's own hooks too, and its values apply",
-    ),
-    v.strictObject(Object.fromEntries(FEATURE_SETTINGS.map((path) => [path, RunSettingsSchema.entries[path]!]))),
-  ),
-);
+const Settings = RequestSettingsSchema;
 
 const ResourceBodySchema = v.strictObject({ server: Name, uri: v.optional(Name), hooks: Hooks, settings: Settings });
 const PromptBodySchema = v.strictObject({

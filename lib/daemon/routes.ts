@@ -56,7 +56,8 @@ export const ROUTES: readonly Route[] = [
     path: "/v1/call",
     doc:
       "one `mcpx call` through the daemon's gate: body `{server, tool, args}` (or `items`: key=value as typed, coerced by the " +
-      "tool's schema), and `hooks`: call hooks for this call only (the caller's guards, capped at `refuse`); answers " +
+      "tool's schema), `hooks`: call hooks for this call only (the caller's guards, capped at `refuse`), and `settings`: the " +
+      "caller's `mcp.callTimeout` and `hooks.retryBudget` (no hook policy setting: those bind the daemon's own hooks too); answers " +
       "`{notes, answer}` (`answer` is `{ok, value}` or `{ok: false, error}`), or `{notes, thrown}` for refused arguments",
     handle: callRoute,
   },
@@ -67,8 +68,7 @@ export const ROUTES: readonly Route[] = [
       "one `mcpx resource`: body `{server}` lists its resources and templates, answering `{notes, list: {resources, " +
       "resourceTemplates}}`; `{server, uri}` reads one through the daemon's gate (`resource.read`), answering `{notes, read}` " +
       "(`read` as `answer` above, blobs as the server's base64); `hooks`: resource.read hooks for this request only (capped " +
-      "at `refuse`), `settings`: the caller's `mcp.callTimeout` and `hooks.retryBudget` (no hook policy setting: those bind the " +
-      "daemon's own hooks too); `{notes, thrown}` for an unknown server",
+      "at `refuse`), `settings` as for `/v1/call`; `{notes, thrown}` for an unknown server",
     handle: resourceRoute,
   },
   {

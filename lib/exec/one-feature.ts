@@ -17,14 +17,6 @@ import { featureThroughGate } from "./gated-feature.ts";
 type Parts = EngineParts & { gate: Gate };
 type Push = (f: Frame) => void;
 
-/**
- * The caller's limits a remote read or get carries: those that can only make this one request fail
- * sooner. hooks.autonomy, autonomy.max, hooks.timeout and hooks.mcpTimeout are not among them: they
- * bind every hook in the gate, the daemon's own too, and a lower one would let a caller silence the
- * daemon's refusals (a refuse key dropped, a hook timed out and failed open).
- */
-export const FEATURE_SETTINGS = ["mcp.callTimeout", "hooks.retryBudget"] as const;
-
 /** a resource request's answer: the lists, or one read */
 export type ResourceAnswer = { list: { resources: Resource[]; resourceTemplates: ResourceTemplate[] } } | { read: CallAnswer };
 /** a prompt request's answer: the list, or one get */
