@@ -19,18 +19,18 @@ import { describeIssues, issuesSummary } from "./validate.ts";
 const Name = v.pipe(v.string(), v.minLength(1));
 /** the caller's guards for this request only (carried by --remote): they may only restrict */
 const Hooks = v.optional(v.array(v.record(v.string(), v.unknown())));
-const Settings = RequestSettingsSchema;
 
-const ResourceBodySchema = v.strictObject({ server: Name, uri: v.optional(Name), hooks: Hooks, settings: Settings });
+const ResourceBodySchema = v.strictObject({ server: Name, uri: v.optional(Name), hooks: Hooks, settings: RequestSettingsSchema });
 const PromptBodySchema = v.strictObject({
   server: Name,
   name: v.optional(Name),
   args: v.optional(v.record(v.string(), v.string())),
   hooks: Hooks,
-  settings: Settings,
+  settings: RequestSettingsSchema,
 });
 
 type HookFrame = Extract<Frame, { type: "hook" }>;
+// `thrown?` on every member, so the client's askDaemon (which throws a reply's `thrown`) takes these types
 /** what POST /v1/resource answers (200): every hook frame on the way, in order, then the answer or what the command threw */
 export type ResourceReply = { notes: HookFrame[]; thrown?: Thrown } & (ResourceAnswer | { thrown: Thrown });
 /** what POST /v1/prompt answers (200) */
