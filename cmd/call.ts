@@ -27,7 +27,7 @@ import { askDaemon, wantsDaemon } from "./daemon-request.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 import { hookCalls } from "../lib/exec/hook-calls.ts";
-import { remoteHooks } from "../lib/exec/remote.ts";
+import { remoteHooks, remoteRequestSettings } from "../lib/exec/remote.ts";
 import { interruption } from "../lib/process/interruption.ts";
 
 export default defineCommand({
@@ -136,7 +136,13 @@ async function show(
 async function remoteCall(session: Session, server: string, tool: string, input: CallInput, log: (n: CallNote) => void): Promise<CallAnswer> {
   // the call guards in force here travel with it (lib/exec/remote.ts): a local guard is never dropped
   const hooks = remoteHooks(session, ["call"]);
-  const body = { ...(input.kind === "json" ? { server, tool, args: input.args } : { server, tool, items: input.items }), ...(hooks.length ? { hooks } : {}) };
+  // and the limits that bind this call alone (the hook policy stays the daemon's: lib/exec/remote.ts)
+  const settings = remoteRequestSettings(session, "call");
+  const body = {
+    ...(input.kind === "json" ? { server, tool, args: input.args } : { server, tool, items: input.items }),
+    ...(hooks.length ? { hooks } : {}),
+    ...(Object.keys(settings).length ? { settings } : {}),
+  };
   const reply = await askDaemon<CallReply>(session, "call", "POST", "/v1/call", body);
   for (const n of reply.notes) log(n);
   return reply.answer!;

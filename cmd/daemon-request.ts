@@ -1,4 +1,4 @@
-// The client half of call, ls and types --remote: one JSON request to a daemon route, after refusing
+// The client half of call, ls, types, resource and prompt --remote: one JSON request to a daemon route, after refusing
 // what cannot travel (flags that belong to the daemon). A route answers `{thrown}` for an error the
 // command would have thrown locally (an unknown server, refused arguments): it is thrown here with
 // its code, so the exit code and the message are the local ones.
@@ -24,10 +24,13 @@ export async function askDaemon<T extends { thrown?: Thrown }>(
   method: "GET" | "POST",
   path: string,
   body?: unknown,
+  /** sees the reply before its `thrown` is thrown (a route's notes are shown first, as they came first) */
+  before?: (reply: T) => void,
 ): Promise<T> {
   refuseStayingFlags(session, command);
   const address = sessionAddress(session);
   const reply = await withDaemon(session, address, () => daemonJson<T>(address, session.get("daemon.token"), method, path, body));
+  before?.(reply);
   if (reply.thrown) throw new McpxError(reply.thrown.message, reply.thrown.code);
   return reply;
 }

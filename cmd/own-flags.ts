@@ -54,10 +54,18 @@ export const RESOURCE_FLAGS: Record<string, OwnFlag> = {
     valueHint: "FILE",
     description: "Write the resource's blob contents to FILE (several: FILE, FILE-2.EXT, …); a resource with none is an error",
   },
+  remote: {
+    type: "boolean",
+    description: "List or read through the daemon at daemon.address (mcpx daemon): its servers and hooks, printed (and -o written) here exactly as locally",
+  },
 };
 
 /** prompt's own flags */
 export const PROMPT_FLAGS: Record<string, OwnFlag> = {
   ...AD_HOC_FLAGS,
   json: { type: "boolean", description: "Print the raw MCP result as JSON (a list: {prompts}; a get: {description, messages})" },
+  remote: {
+    type: "boolean",
+    description: "List or get through the daemon at daemon.address (mcpx daemon): its servers and hooks, printed here exactly as locally",
+  },
 };

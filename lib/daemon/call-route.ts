@@ -6,11 +6,10 @@
 // refused the arguments (its code, so the caller exits as a local call would).
 
 import * as v from "valibot";
-import { gateForRun, perRunHooks } from "../hooks/build-gate.ts";
 import { oneCall, type CallInput, type CallNote } from "../exec/one-call.ts";
 import type { CallAnswer } from "../runtime/runner.ts";
 import type { Handler } from "./context.ts";
-import { withoutHooksInForce } from "./exec-route.ts";
+import { callerGate, RequestSettingsSchema } from "./caller-gate.ts";
 import { errorResponse, json, readJson } from "./http.ts";
 import { catchThrown, type Thrown } from "./thrown.ts";
 import { describeIssues, issuesSummary } from "./validate.ts";
@@ -24,6 +23,8 @@ const CallBodySchema = v.strictObject({
   items: v.optional(v.array(v.string())),
   /** call hooks for this call only (the caller's guards, carried by `call --remote`): they may only restrict */
   hooks: v.optional(v.array(v.record(v.string(), v.unknown()))),
+  /** the caller's mcp.callTimeout and hooks.retryBudget: the stricter of each and the daemon's applies */
+  settings: RequestSettingsSchema,
 });
 
 /** what POST /v1/call answers (200): the call's answer, or `thrown` when the arguments were refused before the gate */
@@ -43,18 +44,11 @@ export const callRoute: Handler = async (req, { deps }) => {
       issues,
     });
   }
-  const { server, tool, args, items, hooks } = parsed.output;
+  const { server, tool, args, items, hooks, settings } = parsed.output;
   // the caller's call guards gate this call only, after the daemon's own (those already in force are not run twice)
-  let gate = deps.engine.gate;
-  try {
-    if (hooks?.length) {
-      const parsedHooks = perRunHooks(hooks, deps.session.cwd, deps.session.env, ["call"], "hooks");
-      const kept = withoutHooksInForce(hooks, parsedHooks, gate.hooks);
-      gate = gateForRun(gate, kept.length ? perRunHooks(kept, deps.session.cwd, deps.session.env, ["call"], "hooks") : [], {});
-    }
-  } catch (err) {
-    return errorResponse(400, "BAD_REQUEST", `hooks: ${(err as Error).message}`, { issues: [{ path: "hooks", message: (err as Error).message }] });
-  }
+  const gated = callerGate(deps, ["call"], hooks, settings);
+  if ("response" in gated) return gated.response;
+  const { gate } = gated;
   if (args !== undefined && items !== undefined)
     return errorResponse(400, "BAD_REQUEST", "the body gives both args and items: send the arguments object, or the key=value items, not both");
   const input: CallInput = items !== undefined ? { kind: "items", items } : { kind: "json", args: args ?? {} };

@@ -8,6 +8,7 @@ import type { Handler, RouteContext } from "./context.ts";
 import { eventsRoute } from "./events-route.ts";
 import { execRoute } from "./exec-route.ts";
 import { errorResponse, json } from "./http.ts";
+import { promptRoute, resourceRoute } from "./feature-route.ts";
 import { mcpRoute } from "./mcp-mount.ts";
 import { hooksRoute, settingRoute, settingsListRoute } from "./settings-route.ts";
 import { toolsRoute } from "./tools-route.ts";
@@ -55,9 +56,29 @@ export const ROUTES: readonly Route[] = [
     path: "/v1/call",
     doc:
       "one `mcpx call` through the daemon's gate: body `{server, tool, args}` (or `items`: key=value as typed, coerced by the " +
-      "tool's schema), and `hooks`: call hooks for this call only (the caller's guards, capped at `refuse`); answers " +
+      "tool's schema), `hooks`: call hooks for this call only (the caller's guards, capped at `refuse`), and `settings`: the " +
+      "caller's `mcp.callTimeout` and `hooks.retryBudget` (no hook policy setting: those bind the daemon's own hooks too); answers " +
       "`{notes, answer}` (`answer` is `{ok, value}` or `{ok: false, error}`), or `{notes, thrown}` for refused arguments",
     handle: callRoute,
+  },
+  {
+    methods: ["POST"],
+    path: "/v1/resource",
+    doc:
+      "one `mcpx resource`: body `{server}` lists its resources and templates, answering `{notes, list: {resources, " +
+      "resourceTemplates}}`; `{server, uri}` reads one through the daemon's gate (`resource.read`), answering `{notes, read}` " +
+      "(`read` as `answer` above, blobs as the server's base64); `hooks`: resource.read hooks for this request only (capped " +
+      "at `refuse`), `settings` as for `/v1/call`; `{notes, thrown}` for an unknown server",
+    handle: resourceRoute,
+  },
+  {
+    methods: ["POST"],
+    path: "/v1/prompt",
+    doc:
+      "one `mcpx prompt`: body `{server}` lists its prompts, answering `{notes, list: {prompts}}`; `{server, name, args}` " +
+      "(`args`: strings) gets one through the daemon's gate (`prompt.get`), answering `{notes, get}`; `hooks` (prompt.get) " +
+      "and `settings` as for `/v1/resource`; `{notes, thrown}` for an unknown server or arguments the prompt does not declare",
+    handle: promptRoute,
   },
   {
     methods: ["GET"],

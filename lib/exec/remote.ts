@@ -91,3 +91,26 @@ export function remoteHooks(session: Session, points: readonly string[] = PER_RU
   });
   return out;
 }
+
+/**
+ * The caller's limits a remote call, read or get carries (POST /v1/call, /v1/resource, /v1/prompt):
+ * those that can only make this one request fail sooner. hooks.autonomy, autonomy.max, hooks.timeout
+ * and hooks.mcpTimeout are not among them: they bind every hook in the daemon's gate, its own too,
+ * and a lower one would let a caller silence the daemon's refusals (a refuse key dropped, a hook
+ * timed out and failed open).
+ */
+export const REQUEST_SETTINGS = ["mcp.callTimeout", "hooks.retryBudget"] as const;
+
+/** the REQUEST_SETTINGS the caller set; a flag for another run setting cannot travel and is refused, not dropped */
+export function remoteRequestSettings(session: Session, command: CommandName): Record<string, string | number> {
+  const all = remoteRunSettings(session);
+  for (const path of Object.keys(all)) {
+    const origin = session.settings.get(path)!.origin;
+    if ((REQUEST_SETTINGS as readonly string[]).includes(path) || !origin.startsWith("flag:")) continue;
+    throw new UsageError(
+      `${origin.slice(5)} does not travel with mcpx ${command} --remote: ${path} binds every hook in the daemon's gate, its own ` +
+        `too, so the daemon's value applies (set it where the daemon runs), or run without --remote`,
+    );
+  }
+  return Object.fromEntries(REQUEST_SETTINGS.flatMap((path) => (all[path] === undefined ? [] : [[path, all[path]]])));
+}

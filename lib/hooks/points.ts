@@ -95,7 +95,7 @@ export const POINTS = {
     },
   },
   "resource.read": {
-    fires: "one resources/read going upstream, from a script (resources.read) or mcpx resource SERVER URI",
+    fires: "one resources/read going upstream, from a script (resources.read) or mcpx resource SERVER URI (local or --remote: POST /v1/resource)",
     filters: ["server", "uri", "session"],
     phases: {
       before: {
@@ -117,7 +117,7 @@ export const POINTS = {
     },
   },
   "prompt.get": {
-    fires: "one prompts/get going upstream, from a script (prompts.get) or mcpx prompt SERVER NAME",
+    fires: "one prompts/get going upstream, from a script (prompts.get) or mcpx prompt SERVER NAME (local or --remote: POST /v1/prompt)",
     filters: ["server", "session"],
     phases: {
       before: {

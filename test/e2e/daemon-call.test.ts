@@ -111,6 +111,29 @@ describe("POST /v1/call", () => {
   });
 });
 
+describe("the caller's limits with mcpx call --remote", () => {
+  test("its mcp.callTimeout travels: a slow call ends on it remotely as locally", async () => {
+    // 3s: the local door also starts the server within it (lib/mcp/pool.ts), which takes a while when other tests run
+    const r = await both(["--mcp-call-timeout", "3s", "fake.slow", "ms=30000"]);
+    expect(r.local.code).toBe(1);
+    expect(r.local.stderr).toContain("within 3000ms (mcp.callTimeout)");
+    expectSame(r);
+  });
+
+  test("a flag for a hook policy setting is exit 2 naming it, and a body that sends one is a 400", async () => {
+    const r = await mcpx(sb, ["call", "--remote", "--hooks-autonomy", "off", "fake.delete_item", '{"id": "1"}']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--hooks-autonomy does not travel with mcpx call --remote");
+    const res = await d.fetch("/v1/call", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ server: "fake", tool: "delete_item", args: { id: "1" }, settings: { "hooks.autonomy": "off" } }),
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toContain("settings: only mcp.callTimeout and hooks.retryBudget travel");
+  });
+});
+
 describe("the remote setting makes the daemon the default", () => {
   test("MCPX_REMOTE=1: call, ls, types and exec go to the daemon, and with none there (and no start on demand) exit 2 rather than run here", async () => {
     const env = { MCPX_REMOTE: "1" };

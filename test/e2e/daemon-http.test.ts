@@ -67,6 +67,8 @@ describe.concurrent("routes", () => {
     "GET /v1/health": () => d.fetch("/v1/health"),
     "POST /v1/exec": () => post("/v1/exec", JSON.stringify({ source: "export default () => 1" })),
     "POST /v1/call": () => post("/v1/call", JSON.stringify({ server: "fake", tool: "echo", args: { message: "hi" } })),
+    "POST /v1/resource": () => post("/v1/resource", JSON.stringify({ server: "fake" })),
+    "POST /v1/prompt": () => post("/v1/prompt", JSON.stringify({ server: "fake" })),
     "GET /v1/tools": () => d.fetch("/v1/tools?list=none"),
     "GET /v1/settings": () => d.fetch("/v1/settings"),
     "GET /v1/settings/hooks": () => d.fetch("/v1/settings/hooks"),

@@ -237,7 +237,7 @@ describe("a daemon that cannot start says why", () => {
 });
 
 describe("--remote starts the daemon on demand", () => {
-  test("exec, call, ls and types with no daemon start one (said once on stderr) and get the daemon's answer", async () => {
+  test("exec, call, resource, prompt, ls and types with no daemon start one (said once on stderr) and get the daemon's answer", async () => {
     const { sb, cwd } = project("od", { fake: fakeServer() });
     const first = await mcpx(sb, ["exec", "--remote", 'console.log(await fake.echo({ message: "on demand" }))'], { cwd });
     expectExit(first, 0);
@@ -250,6 +250,8 @@ describe("--remote starts the daemon on demand", () => {
       ["call", "--remote", "fake.echo", "message=hi"],
       ["ls", "--remote"],
       ["types", "--remote", "fake.echo"],
+      ["resource", "--remote", "fake"],
+      ["prompt", "--remote", "fake"],
     ]) {
       const r = await mcpx(sb, argv, { cwd });
       expectExit(r, 0);

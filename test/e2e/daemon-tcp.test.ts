@@ -2,12 +2,12 @@
 // token (compared in constant time), and --remote sends it.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { sandbox } from "./harness.ts";
+import { fakeServer, sandbox } from "./harness.ts";
 import { expectExit, mcpx, writeConfig } from "./support.ts";
 import { startDaemon, stopDaemons, type Daemon } from "./daemon-support.ts";
 
 const sb = sandbox();
-writeConfig(sb, ".mcpx.json", {});
+writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer({ FAKE_MCP_FEATURES: "1" }) } });
 const TOKEN = "tcp-secret-" + Math.random().toString(36).slice(2);
 let d: Daemon;
 
@@ -52,6 +52,11 @@ describe.concurrent("TCP", () => {
       expect((await d.fetch(path, { headers: { authorization: `Bearer ${TOKEN}x` } })).status).toBe(401);
     }
     expect((await d.fetch("/v1/exec", { method: "POST", headers: { authorization: "Bearer " }, body: "{}" })).status).toBe(401);
+    for (const path of ["/v1/resource", "/v1/prompt"]) {
+      const body = JSON.stringify({ server: "fake", ...(path === "/v1/resource" ? { uri: "fake://note" } : {}) });
+      expect((await d.fetch(path, { method: "POST", body })).status).toBe(401);
+      expect((await d.fetch(path, { method: "POST", headers: { authorization: `Bearer ${TOKEN}x` }, body })).status).toBe(401);
+    }
   });
 
   test("the right bearer token is let in", async () => {
@@ -67,5 +72,19 @@ describe.concurrent("TCP", () => {
     const wrong = await mcpx(sb, ["exec", "--remote", "--daemon-address", d.address, "console.log(1)"], { env: { MCPX_DAEMON_TOKEN: "nope" } });
     expectExit(wrong, 2);
     expect(wrong.stderr).toContain(`the daemon at ${d.address} refused the request: this daemon listens on TCP and needs Authorization: Bearer TOKEN`);
+  });
+
+  test("resource and prompt --remote over TCP send it too; a wrong token reads nothing", async () => {
+    const at = ["--daemon-address", d.address];
+    const read = await mcpx(sb, ["resource", "--remote", ...at, "fake", "fake://note"], { env: { MCPX_DAEMON_TOKEN: TOKEN } });
+    expectExit(read, 0);
+    expect(read.stdout).toBe("a note from fake\n");
+    const got = await mcpx(sb, ["prompt", "--remote", ...at, "fake", "greet", "name=Ada"], { env: { MCPX_DAEMON_TOKEN: TOKEN } });
+    expectExit(got, 0);
+    expect(got.stdout).toBe("[user]\nHello Ada\n");
+    const wrong = await mcpx(sb, ["resource", "--remote", ...at, "fake", "fake://note"], { env: { MCPX_DAEMON_TOKEN: "nope" } });
+    expectExit(wrong, 2);
+    expect(wrong.stdout).toBe("");
+    expect(wrong.stderr).toContain("needs Authorization: Bearer TOKEN");
   });
 });

@@ -17,15 +17,16 @@ writeConfig(sb, ".mcpx.json", { mcpServers: { everything: everythingServer(), fa
 const STATIC = "demo://resource/static/document/architecture.md";
 
 describe.concurrent("mcpx resource", () => {
-  test("with remote on, mcpx resource and mcpx prompt say they run here (the daemon has no route for them), and do", async () => {
+  test("with remote on and no daemon to start, mcpx resource and mcpx prompt exit 2 rather than run here", async () => {
     for (const argv of [
       ["resource", "fake"],
       ["prompt", "fake"],
     ]) {
       const r = await mcpx(sb, argv, { env: { MCPX_REMOTE: "1", MCPX_DAEMON_AUTO_START: "0" } });
-      expectExit(r, 0);
-      expect(r.stderr).toContain(`remote is on (env:MCPX_REMOTE), but mcpx ${argv[0]} runs here: the daemon serves no ${argv[0]} requests yet`);
-      expect(r.stdout).not.toBe("");
+      expectExit(r, 2);
+      expect(r.stderr).toContain("start one with `mcpx daemon start`");
+      expect(r.stderr).not.toContain("runs here");
+      expect(r.stdout).toBe("");
     }
   });
 
