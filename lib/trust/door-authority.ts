@@ -30,6 +30,13 @@ const AGENT_REFUSED_HOOK_ACTIONS = ["run", "module", "prompt"] as const;
  */
 const AGENT_REFUSED_ENV = /^(LD_|DENO_|BUN_|NODE_|NPM_CONFIG_|npm_config_|MALLOC_|GLIBC_TUNABLES$|MCPX_)/;
 
+/**
+ * Run settings an agent may not carry: each lowers what the hooks in force may do (the ceiling on
+ * their effects) or how long they have (a guard that times out fails open unless it fails closed),
+ * and those hooks are the guards set for the agent, not its own. Lowering them is the user's to do.
+ */
+const AGENT_REFUSED_SETTINGS = ["hooks.autonomy", "autonomy.max", "hooks.timeout", "hooks.mcpTimeout"] as const;
+
 /** what a caller may do with one field: set it freely, set it within a check, or not at all */
 type Rule = { allow: true } | { allow: false; why: string } | { check: (value: unknown) => string | undefined };
 
@@ -56,7 +63,11 @@ export const EXEC_FIELDS: Record<string, { what: string; user: Rule; agent: Rule
   stdin: { what: "the script's stdin", user: ANYONE, agent: ANYONE },
   cwd: { what: "the script's working directory", user: ANYONE, agent: ANYONE },
   output: { what: "how the answer is written", user: ANYONE, agent: ANYONE },
-  settings: { what: "the caller's own limits: the stricter of each and the server's applies", user: ANYONE, agent: ANYONE },
+  settings: {
+    what: "the caller's own limits: the stricter of each and the server's applies",
+    user: ANYONE,
+    agent: { check: agentSettings },
+  },
 };
 
 /**
@@ -105,5 +116,16 @@ function agentEnv(value: unknown): string | undefined {
     `: an agent's run may not set ${bad.map((k) => JSON.stringify(k)).join(", ")}: variables named LD_*, DENO_*, BUN_*, ` +
     `NODE_*, npm_config_*, MALLOC_*, GLIBC_TUNABLES or MCPX_* change how a runtime or the C library starts, ` +
     `which is a way out of the sandbox. Pass the value under another name (the script reads it with Deno.env.get or process.env)`
+  );
+}
+
+function agentSettings(value: unknown): string | undefined {
+  if (!isPlainObject(value)) return undefined;
+  const bad = AGENT_REFUSED_SETTINGS.filter((k) => Object.hasOwn(value, k));
+  if (bad.length === 0) return undefined;
+  return (
+    `: an agent's run may not set ${bad.map((k) => JSON.stringify(k)).join(", ")}: the hook ceiling and the hook timeouts bind the ` +
+    `guards set for the agent (a refusal above the ceiling is dropped; a guard that times out fails open). ` +
+    `An agent may carry mcp.callTimeout and hooks.retryBudget; the user sets the rest in the config`
   );
 }

@@ -81,7 +81,7 @@ const SAMPLES: Record<string, { allowed?: unknown; refused?: unknown; source?: s
   stdin: { allowed: "in" },
   cwd: { allowed: "." },
   output: { allowed: "json" },
-  settings: { allowed: { "hooks.retryBudget": 0 } },
+  settings: { allowed: { "hooks.retryBudget": 0, "mcp.callTimeout": "30s" }, refused: { "hooks.autonomy": "off" } },
 };
 
 describe("the door table", () => {
@@ -269,4 +269,50 @@ describe("a serve session that ends mid-run", () => {
     }
     expect(files()).toEqual([]);
   });
+});
+
+describe("an agent cannot switch off the guards set for it", () => {
+  // each of these settings, from an agent, lowered the ceiling of (or the time given to) the serve
+  // side's own refusing hook: with hooks.autonomy "off" the refusal was dropped and the call sent
+  const guarded = sandbox();
+  const record = join(guarded.dir, "calls.jsonl");
+  writeConfig(guarded, ".mcpx.json", {
+    mcpServers: { fake: fakeServer({ FAKE_MCP_RECORD: record }) },
+    hooks: [{ name: "no-adding", on: "call", phase: "before", run: ["sh", "-c", `echo '{"refuse": "adding is not allowed"}'`], effect: "refuse" }],
+  });
+  const client = new Client({ name: "agent-guard-e2e", version: "0" });
+  beforeAll(async () => {
+    await client.connect(new StdioClientTransport({ command: MCPX, args: ["serve"], cwd: guarded.dir, env: guarded.env, stderr: "pipe" }));
+  }, 60_000);
+  afterAll(() => client.close());
+  const adds = () =>
+    existsSync(record)
+      ? readFileSync(record, "utf8")
+          .split("\n")
+          .filter((l) => l.includes('"add"')).length
+      : 0;
+
+  test("the guard refuses the agent's call as configured", async () => {
+    const r = (await client.callTool({ name: "mcpx_exec", arguments: { source: "return await fake.add({ a: 1, b: 2 })" } })) as Result;
+    expect(r.structuredContent?.ok).toBe(false);
+    expect(JSON.stringify(r.structuredContent)).toContain("adding is not allowed");
+    expect(adds()).toBe(0);
+  });
+
+  for (const [key, value] of [
+    ["hooks.autonomy", "off"],
+    ["autonomy.max", "advise"],
+    ["hooks.timeout", "1ms"],
+    ["hooks.mcpTimeout", "1ms"],
+  ] as const) {
+    test(`settings.${key} from an agent is refused naming it, and the call is never sent`, async () => {
+      const r = (await client.callTool({
+        name: "mcpx_exec",
+        arguments: { source: "return await fake.add({ a: 1, b: 2 })", settings: { [key]: value } },
+      })) as Result;
+      expect(r.isError).toBe(true);
+      expect(text(r)).toContain(`mcpx_exec refused settings: an agent's run may not set "${key}"`);
+      expect(adds()).toBe(0);
+    });
+  }
 });
