@@ -34,6 +34,8 @@ interface Case {
   /** the same, as ExecOptions fields (/v1/exec and mcpx_exec) */
   options: Record<string, unknown>;
   check(e: Envelope): void;
+  /** a knob an agent may not turn (lib/trust/door-authority.ts): mcpx_exec refuses it, naming it, instead of the effect */
+  agentRefused?: string;
 }
 
 const sb = sandbox();
@@ -141,6 +143,7 @@ const CASES: Case[] = [
   // message, a retry on fail's error, and a hook on add that takes 5 s.
   {
     knob: "hooks.autonomy",
+    agentRefused: "hooks.autonomy",
     source: 'export default () => fake.echo({ message: "original" })',
     cli: ["--hooks-autonomy", "advise"],
     options: { settings: { "hooks.autonomy": "advise" } },
@@ -148,6 +151,7 @@ const CASES: Case[] = [
   },
   {
     knob: "autonomy.max",
+    agentRefused: "autonomy.max",
     source: 'export default () => fake.echo({ message: "original" })',
     cli: ["--autonomy-max", "propose"],
     options: { settings: { "autonomy.max": "propose" } },
@@ -163,6 +167,7 @@ const CASES: Case[] = [
   },
   {
     knob: "hooks.timeout",
+    agentRefused: "hooks.timeout",
     source: "export default () => fake.add({ a: 1, b: 2 })",
     cli: ["--hooks-timeout", "300ms"],
     options: { settings: { "hooks.timeout": "300ms" } },
@@ -218,7 +223,8 @@ const NOT_RUN_BEHAVIOUR: Record<string, string> = {
   "--name": "names the ad-hoc server of --stdio/--http-url",
 };
 
-type Door = (c: Case) => Promise<Envelope>;
+/** a run through one door: its envelope, or undefined where the door refused the case (agentRefused) */
+type Door = (c: Case) => Promise<Envelope | undefined>;
 let daemon: ReturnType<typeof Bun.spawn> | undefined;
 let mcp: Client | undefined;
 
@@ -235,7 +241,15 @@ const DOORS: Record<string, Door> = {
     return (await res.json()) as Envelope;
   },
   mcpx_exec: async (c) => {
-    const r = (await mcp!.callTool({ name: "mcpx_exec", arguments: { source: c.source, ...c.options } })) as { structuredContent?: Envelope };
+    const r = (await mcp!.callTool({ name: "mcpx_exec", arguments: { source: c.source, ...c.options } })) as {
+      structuredContent?: Envelope;
+      content?: Array<{ text?: string }>;
+    };
+    if (c.agentRefused) {
+      // parity of behaviour, not of authority: the agent's door says no, and runs nothing
+      expect(r.content?.[0]?.text).toContain(`mcpx_exec refused settings: an agent's run may not set "${c.agentRefused}"`);
+      return undefined;
+    }
     return r.structuredContent!;
   },
 };
@@ -349,7 +363,8 @@ for (const c of CASES) {
   describe(`${c.knob} has the same effect through every door`, () => {
     for (const [door, run] of Object.entries(DOORS)) {
       test(door, async () => {
-        c.check(await run(c));
+        const e = await run(c);
+        if (e !== undefined) c.check(e);
       });
     }
   });
