@@ -332,13 +332,8 @@ class QuickjsRun {
         }
         return jsOf(path, readFileSync(path, "utf8"));
       },
-      (base, name) => {
-        try {
-          return new URL(name, base).href;
-        } catch {
-          return name;
-        }
-      },
+      // a relative or absolute path is a file beside its importer; a bare name (a package) stays as written, as the loader refuses it
+      (base, name) => (/^(\.{1,2}\/|\/|file:)/.test(name) ? new URL(name, base).href : name),
     );
   }
 }
