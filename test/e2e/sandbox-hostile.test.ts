@@ -51,7 +51,7 @@ const LIMITS = { MCPX_EXEC_AGENT_TIMEOUT: "3s", MCPX_EXEC_AGENT_MAX_HEAP: "64" }
 beforeAll(async () => {
   for (const engine of ENGINES) {
     // the default engine is left to its default: nothing sets it
-    const engineEnv = engine === "quickjs" ? {} : { MCPX_EXEC_SANDBOX_ENGINE: engine };
+    const engineEnv: Record<string, string> = engine === "quickjs" ? {} : { MCPX_EXEC_SANDBOX_ENGINE: engine };
     const env = { ...sb.env, [SECRET_ENV]: SECRET_VALUE, ...LIMITS, ...engineEnv };
     const transport = new StdioClientTransport({ command: MCPX, args: ["serve"], cwd: sb.dir, env, stderr: "pipe" });
     let said = "";
