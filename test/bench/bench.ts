@@ -1278,7 +1278,9 @@ lines.push(`fake-server start-up (spawn → initialize answered, seen by the SDK
 {
   const se = { q: median(serveExec.sandboxed), off: median(serveExec.unsandboxed), deno: median(serveExec.deno) };
   const sp = (xs: number[]) => `${num(Math.min(...xs))} … ${num(Math.max(...xs))} ms`;
-  lines.push(`9. mcpx_exec '${SERVE_EXEC_SOURCE}' through mcpx serve, medians of ${ROUNDS_SERVE_EXEC} rounds after ${SERVE_EXEC_WARMUP} warm-up calls per side`);
+  lines.push(
+    `9. mcpx_exec '${SERVE_EXEC_SOURCE}' through mcpx serve, medians of ${ROUNDS_SERVE_EXEC} rounds after ${SERVE_EXEC_WARMUP} warm-up calls per side`,
+  );
   lines.push(
     table([
       ["", "serve", "median", "min … max"],

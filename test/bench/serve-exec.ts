@@ -26,9 +26,12 @@ async function open(mcpx: string, cwd: string, env: Record<string, string>, flag
 
 async function roundTrip(client: Client, side: Side): Promise<number> {
   const t0 = performance.now();
-  const r = (await client.callTool({ name: "mcpx_exec", arguments: { source: SERVE_EXEC_SOURCE } })) as { structuredContent?: { ok?: boolean; result?: unknown } };
+  const r = (await client.callTool({ name: "mcpx_exec", arguments: { source: SERVE_EXEC_SOURCE } })) as {
+    structuredContent?: { ok?: boolean; result?: unknown };
+  };
   const ms = performance.now() - t0;
-  if (r.structuredContent?.ok !== true || r.structuredContent.result !== "x") throw new Error(`bench 9: ${side} mcpx_exec answered ${JSON.stringify(r).slice(0, 400)}`);
+  if (r.structuredContent?.ok !== true || r.structuredContent.result !== "x")
+    throw new Error(`bench 9: ${side} mcpx_exec answered ${JSON.stringify(r).slice(0, 400)}`);
   return ms;
 }
 
