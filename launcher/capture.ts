@@ -13,11 +13,11 @@ export function installCapture(): void {
   c.log = c.info = c.debug = c.dir = toStdout;
   c.error = c.warn = toStderr;
   c.trace = (...args: unknown[]) => toStderr("Trace:", ...args, "\n" + (new Error().stack ?? "").split("\n").slice(2).join("\n"));
-  // the QuickJS sandbox has no process whose streams could be written to
-  if (!g.Bun && g.process) {
+  if (!g.Bun) {
     interceptStream("stdout", writeOut);
-    const stderrText = new TextDecoder();
-    interceptStream("stderr", (d) => frame({ t: "stderr", d: typeof d === "string" ? d : stderrText.decode(d, { stream: true }) }));
+    // made at the first bytes written: the QuickJS sandbox has no TextDecoder, and writes text
+    let stderrText: TextDecoder | undefined;
+    interceptStream("stderr", (d) => frame({ t: "stderr", d: typeof d === "string" ? d : (stderrText ??= new TextDecoder()).decode(d, { stream: true }) }));
   }
 }
 

@@ -8,7 +8,7 @@ import { hostGone, type Sys } from "./sys.ts";
 import { bunSys } from "./sys-bun.ts";
 import { denoSys } from "./sys-deno.ts";
 import { nodeSys } from "./sys-node.ts";
-import { quickjsSys, takeQuickjsHost } from "./sys-quickjs.ts";
+import { installQuickjsProcess, quickjsSys, takeQuickjsHost } from "./sys-quickjs.ts";
 import { decodeHandoff, RS, type LauncherMessage } from "./wire.ts";
 
 // the QuickJS sandbox has no process: the launcher's own view of one stands in, seen by nobody else
@@ -33,7 +33,8 @@ export const sys = await detectSys();
 export const writeOut = sys.write;
 export const info = decodeHandoff(await sys.takeHandoff());
 // a sandboxed run's own variables: set now that the runtime has started (it may read exactly these)
-for (const [name, value] of Object.entries(info.env ?? {})) {
+if (quickjsHost) installQuickjsProcess(quickjsHost, info.env ?? {});
+else for (const [name, value] of Object.entries(info.env ?? {})) {
   if (g.Deno) g.Deno.env.set(name, value);
   else proc.env[name] = value;
 }

@@ -17,6 +17,8 @@ interface QuickjsHost {
   ref(held: boolean): void;
   timer(ms: number, fire: () => void): number;
   clearTimer(id: number): void;
+  /** the run's stdin, whole, read when first asked for */
+  stdin(): Promise<string>;
 }
 
 /** the host functions, if this is the QuickJS sandbox: taken once, and the global deleted */
@@ -37,6 +39,27 @@ export function quickjsSys(host: QuickjsHost): Sys {
       const feed = lineSplitter(onLine);
       connect(path, feed, (why) => onError(new Error(why)));
       return { write: send, end, ref: () => ref(true), unref: () => ref(false) };
+    },
+  };
+}
+
+/**
+ * The process a script on QuickJS sees: the run's own variables (ExecOptions.env, --env), its
+ * stdin and its stdout and stderr, and nothing else; mcpx's environment is not in it, nor any way to exit or spawn.
+ */
+export function installQuickjsProcess(host: QuickjsHost, env: Record<string, string>): void {
+  const { stdin } = host;
+  g.process = {
+    env: { ...env },
+    argv: [],
+    // the launcher's capture puts its own write on each (launcher/capture.ts), as on Deno and Node
+    stdout: { write() {} },
+    stderr: { write() {} },
+    stdin: {
+      async *[Symbol.asyncIterator]() {
+        const text = await stdin();
+        if (text) yield text;
+      },
     },
   };
 }

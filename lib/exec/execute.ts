@@ -118,7 +118,7 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, run
         `use runtime auto (exec.sandboxEngine decides) or deno, or leave the sandbox only where that is allowed (--sandbox off, MCPX_EXEC_SANDBOX=off)`,
     );
   }
-  const engine = sandbox.on ? sandboxEngine(opts.runtime, ctx.sandbox, opts.env) : undefined;
+  const engine = sandbox.on ? sandboxEngine(opts.runtime, ctx.sandbox) : undefined;
   if (engine && !engine.ok) return usage(engine.message);
   // this run's own script hooks after the ones in force (they may only lower effects), and its own
   // settings where they are stricter than this process's (build-gate.ts)

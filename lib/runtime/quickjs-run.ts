@@ -126,7 +126,7 @@ class QuickjsRun {
       return;
     }
     if (state?.type === "fulfilled" && state.notAPromise !== true) state.value.dispose();
-    const alive = this.timers.size > 0 || this.socket?.held === true;
+    const alive = this.timers.size > 0 || this.socket?.held === true || this.reading > 0;
     if (!alive) this.finish();
   }
 
@@ -249,8 +249,31 @@ class QuickjsRun {
       }
       return undefined;
     });
+    fn("stdin", () => {
+      const d = ctx.newPromise();
+      // a read under way keeps the run alive, as a runtime's pending read does
+      this.reading++;
+      void this.stdinText().then((text) => {
+        this.reading--;
+        if (this.finished) return;
+        const t = ctx.newString(text);
+        d.resolve(t);
+        t.dispose();
+        this.drain();
+      });
+      return d.handle;
+    });
     ctx.setProp(ctx.global, "__mcpxQuickjs", host);
     host.dispose();
+  }
+
+  /** the run's stdin as a string: given with the run, or this process's own when the run inherits it (read once, when the script asks) */
+  private stdinRead: Promise<string> | undefined;
+  private reading = 0;
+  private stdinText(): Promise<string> {
+    const given = this.spec.stdin;
+    this.stdinRead ??= given === "inherit" ? Bun.stdin.text() : Promise.resolve(given);
+    return this.stdinRead;
   }
 
   /** one of the script's callbacks, from this process's event loop, then whatever it queued */

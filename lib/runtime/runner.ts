@@ -40,10 +40,12 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
     script: { path: spec.scriptPath, name: spec.scriptName, args: spec.args, export: spec.export },
   };
   if (spec.sandbox?.engine === "quickjs") {
-    // only a run on the embedded engine loads it
+    // only a run on the embedded engine loads it; it starts no runtime, which a source that guesses learns
+    spec.runtimes?.startedWithRun?.();
     const channel = openChannel(sockPath, token, h);
     const [{ runQuickjs }, wire] = await Promise.all([import("./quickjs-run.ts"), loadWire()]);
-    return runQuickjs(spec, h, wire, handoff, { launcher, runtimeFile, scriptPath: spec.scriptPath }, channel);
+    // the run's own variables travel with it, as a sandboxed Deno's do; the engine has no environment of its own
+    return runQuickjs(spec, h, wire, { ...handoff, env: spec.sandbox.callerEnv }, { launcher, runtimeFile, scriptPath: spec.scriptPath }, channel);
   }
   const shape = readyShape(spec, runtimeFile);
   if (shape) {

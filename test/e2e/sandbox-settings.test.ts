@@ -80,11 +80,12 @@ describe("the CLI", () => {
     expect(r.stderr).toContain("MCPX_EXEC_SANDBOX_ENGINE=deno");
   });
 
-  test("a variable for a run on the QuickJS engine is an error, not a variable dropped", async () => {
-    const r = await mcpx(sb, ["exec", "--sandbox", "on", "--env", "GREETING=hi", 'console.log("RAN"); return 1']);
-    expectExit(r, 2);
-    expect(r.stdout).not.toContain("RAN");
-    expect(r.stderr).toContain("the run sets variables (GREETING)");
+  test("on the QuickJS engine, the run's own variables are its process.env, and nothing of mcpx's environment is", async () => {
+    const r = await mcpx(sb, ["exec", "--json", "--sandbox", "on", "--env", "GREETING=hi", "return [process.env.GREETING, Object.keys(process.env)]"], {
+      env: { MCPX_E2E_OWN: "of mcpx" },
+    });
+    expectExit(r, 0);
+    expect(envelope(r).result).toEqual(["hi", ["GREETING"]]);
   });
 
   test("a bad exec.sandboxEngine is an error naming the setting and its values", async () => {
