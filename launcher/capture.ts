@@ -17,7 +17,11 @@ export function installCapture(): void {
     interceptStream("stdout", writeOut);
     // made at the first bytes written: the QuickJS sandbox has no TextDecoder, and writes text
     let stderrText: TextDecoder | undefined;
-    interceptStream("stderr", (d) => frame({ t: "stderr", d: typeof d === "string" ? d : (stderrText ??= new TextDecoder()).decode(d, { stream: true }) }));
+    const decode = (d: Uint8Array) => {
+      stderrText ??= new TextDecoder();
+      return stderrText.decode(d, { stream: true });
+    };
+    interceptStream("stderr", (d) => frame({ t: "stderr", d: typeof d === "string" ? d : decode(d) }));
   }
 }
 

@@ -34,10 +34,11 @@ export const writeOut = sys.write;
 export const info = decodeHandoff(await sys.takeHandoff());
 // a sandboxed run's own variables: set now that the runtime has started (it may read exactly these)
 if (quickjsHost) installQuickjsProcess(quickjsHost, info.env ?? {});
-else for (const [name, value] of Object.entries(info.env ?? {})) {
-  if (g.Deno) g.Deno.env.set(name, value);
-  else proc.env[name] = value;
-}
+else
+  for (const [name, value] of Object.entries(info.env ?? {})) {
+    if (g.Deno) g.Deno.env.set(name, value);
+    else proc.env[name] = value;
+  }
 
 /**
  * The run's launcher, for a runtime started before its run (lib/runtime/ready-runtime.ts): its entry
