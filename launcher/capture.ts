@@ -15,8 +15,13 @@ export function installCapture(): void {
   c.trace = (...args: unknown[]) => toStderr("Trace:", ...args, "\n" + (new Error().stack ?? "").split("\n").slice(2).join("\n"));
   if (!g.Bun) {
     interceptStream("stdout", writeOut);
-    const stderrText = new TextDecoder();
-    interceptStream("stderr", (d) => frame({ t: "stderr", d: typeof d === "string" ? d : stderrText.decode(d, { stream: true }) }));
+    // made at the first bytes written: the QuickJS sandbox has no TextDecoder, and writes text
+    let stderrText: TextDecoder | undefined;
+    const decode = (d: Uint8Array) => {
+      stderrText ??= new TextDecoder();
+      return stderrText.decode(d, { stream: true });
+    };
+    interceptStream("stderr", (d) => frame({ t: "stderr", d: typeof d === "string" ? d : decode(d) }));
   }
 }
 

@@ -8,9 +8,11 @@ import { hostGone, type Sys } from "./sys.ts";
 import { bunSys } from "./sys-bun.ts";
 import { denoSys } from "./sys-deno.ts";
 import { nodeSys } from "./sys-node.ts";
+import { installQuickjsProcess, quickjsSys, takeQuickjsHost } from "./sys-quickjs.ts";
 import { decodeHandoff, RS, type LauncherMessage } from "./wire.ts";
 
-export const proc = g.process as { env: Record<string, string | undefined>; exitCode?: number; argv?: string[] };
+// the QuickJS sandbox has no process: the launcher's own view of one stands in, seen by nobody else
+export const proc = (g.process ?? { env: {} }) as { env: Record<string, string | undefined>; exitCode?: number; argv?: string[] };
 // a child the script starts (such as mcpx itself) must not be bun
 try {
   delete proc.env.BUN_BE_BUN;
@@ -18,7 +20,10 @@ try {
   // a sandboxed Deno has no env permission (lib/runtime/sandbox-args.ts); BUN_BE_BUN is never set there
 }
 
+const quickjsHost = takeQuickjsHost();
+
 async function detectSys(): Promise<Sys> {
+  if (quickjsHost) return quickjsSys(quickjsHost);
   if (g.Bun) return await bunSys();
   if (g.Deno) return denoSys();
   return nodeSys();
@@ -28,10 +33,12 @@ export const sys = await detectSys();
 export const writeOut = sys.write;
 export const info = decodeHandoff(await sys.takeHandoff());
 // a sandboxed run's own variables: set now that the runtime has started (it may read exactly these)
-for (const [name, value] of Object.entries(info.env ?? {})) {
-  if (g.Deno) g.Deno.env.set(name, value);
-  else proc.env[name] = value;
-}
+if (quickjsHost) installQuickjsProcess(quickjsHost, info.env ?? {});
+else
+  for (const [name, value] of Object.entries(info.env ?? {})) {
+    if (g.Deno) g.Deno.env.set(name, value);
+    else proc.env[name] = value;
+  }
 
 /**
  * The run's launcher, for a runtime started before its run (lib/runtime/ready-runtime.ts): its entry
@@ -61,7 +68,8 @@ function watchHost(host: number): void {
   if (typeof timer === "number") g.Deno?.unrefTimer?.(timer);
   else (timer as { unref?: () => void }).unref?.();
 }
-watchHost(info.host);
+// the QuickJS sandbox runs inside its host, and goes with it
+if (!quickjsHost) watchHost(info.host);
 
 /** one frame on the ordered stream: RS, the run's nonce, the message's JSON */
 export function frame(body: LauncherMessage): void {

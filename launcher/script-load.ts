@@ -38,7 +38,8 @@ export function loadError(err: unknown): never {
   }
   // Deno and Node put the module's URL in the message: a snippet's cache path means nothing to its author
   if (snippet && err instanceof Error && typeof err.message === "string") {
-    const url = new URL(`file://${path}`).href;
+    // the QuickJS sandbox has no URL; a snippet's path is the cache's, which encodeURI spells as URL does
+    const url = typeof URL === "function" ? new URL(`file://${path}`).href : `file://${encodeURI(path)}`;
     if (err.message.includes(url) || err.message.includes(path)) {
       try {
         err.message = err.message.replaceAll(url + ":", "snippet line ").replaceAll(path + ":", "snippet line ");

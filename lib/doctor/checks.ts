@@ -67,20 +67,21 @@ export function configChecks(session: Session): Check[] {
   return checks;
 }
 
-/** the runtimes a script may run on; Deno's absence fails only when the settings sandbox the CLI's runs */
+/** the runtimes a script may run on; Deno's absence fails only when the settings sandbox the CLI's runs on Deno, or run on it */
 export function runtimeChecks(session: Session | undefined): Check[] {
   const checks: Check[] = [{ area: "runtime", subject: "bun", status: "ok", detail: `embedded, ${process.versions.bun ?? "?"} (the default runtime)` }];
-  const sandboxed = session?.get("exec.sandbox") === "on";
+  const denoSandbox = session?.get("exec.sandboxEngine") === "deno";
+  const sandboxed = session?.get("exec.sandbox") === "on" && denoSandbox;
   const wantsDeno = sandboxed || session?.get("script.runtime") === "deno";
   const deno = versionOf("deno");
   checks.push(
     deno.ok
-      ? { area: "runtime", subject: "deno", status: "ok", detail: `${deno.path}, ${deno.version} (the sandbox's runtime)` }
+      ? { area: "runtime", subject: "deno", status: "ok", detail: `${deno.path}, ${deno.version} (--runtime deno; the sandbox's with exec.sandboxEngine deno)` }
       : {
           area: "runtime",
           subject: "deno",
           status: wantsDeno ? "fail" : "warn",
-          detail: `${deno.problem}: the sandbox (exec.sandbox on; auto sandboxes mcpx serve's and /mcp's runs) and --runtime deno need Deno 2`,
+          detail: `${deno.problem}: --runtime deno and the Deno sandbox (exec.sandboxEngine deno) need Deno 2; the default sandbox is embedded and needs nothing`,
           fix: "install Deno 2 (`npm i -D deno` in the project, or on PATH)",
         },
   );

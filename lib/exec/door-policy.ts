@@ -13,6 +13,7 @@ import { SettingsError, type Sourced } from "../settings/resolve.ts";
 import { stricterLimit } from "../hooks/policy.ts";
 import { once } from "../util/once.ts";
 import type { SandboxAllow } from "../runtime/sandbox-args.ts";
+import type { SandboxEngine } from "../settings/choices.ts";
 
 export const SANDBOX_MODES = ["auto", "on", "off"] as const;
 export type SandboxMode = (typeof SANDBOX_MODES)[number];
@@ -110,6 +111,8 @@ export interface SandboxContext {
   policy: SandboxPolicy;
   allow: SandboxAllow;
   autoInstall: boolean;
+  /** exec.sandboxEngine, and where it came from */
+  engine: { value: SandboxEngine; origin: string };
 }
 
 export function sandboxContext(session: Pick<Session, "settings" | "get">, door: Door): SandboxContext {
@@ -120,7 +123,13 @@ export function sandboxContext(session: Pick<Session, "settings" | "get">, door:
   } catch (err) {
     throw new SettingsError((err as Error).message);
   }
-  return { policy: { setting: s.value as SandboxMode, origin: s.origin, door }, allow, autoInstall: session.get("exec.autoInstall") };
+  const engine = session.settings.get("exec.sandboxEngine")!;
+  return {
+    policy: { setting: s.value as SandboxMode, origin: s.origin, door },
+    allow,
+    autoInstall: session.get("exec.autoInstall"),
+    engine: { value: engine.value as SandboxEngine, origin: engine.origin },
+  };
 }
 
 /**

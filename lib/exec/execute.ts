@@ -28,6 +28,7 @@ import { phaseLines, type PhaseOrigins } from "./phase-origins.ts";
 import { runScript, type CallAnswer, type RunOutcome, type RunSpec } from "../runtime/runner.ts";
 import { scriptEnv } from "../runtime/script-env.ts";
 import type { RuntimeSource } from "../runtime/ready-runtime.ts";
+import { sandboxEngine } from "./sandbox-engine.ts";
 import { decideSandbox, type RunLimits, type SandboxContext } from "./door-policy.ts";
 import { stricterLimit } from "../hooks/policy.ts";
 import type { CallNotes } from "../mcp/server-notes.ts";
@@ -113,10 +114,12 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, run
   if (sandbox.on && (opts.runtime === "bun" || opts.runtime === "node")) {
     return usage(
       `runtime ${opts.runtime} was asked for, but this run is sandboxed ` +
-        `(exec.sandbox ${opts.sandbox ?? ctx.sandbox.policy.setting}), and the sandbox is Deno: ` +
-        `use runtime deno or auto, or leave the sandbox only where that is allowed (--sandbox off, MCPX_EXEC_SANDBOX=off)`,
+        `(exec.sandbox ${opts.sandbox ?? ctx.sandbox.policy.setting}), and the sandbox is the embedded QuickJS or Deno: ` +
+        `use runtime auto (exec.sandboxEngine decides) or deno, or leave the sandbox only where that is allowed (--sandbox off, MCPX_EXEC_SANDBOX=off)`,
     );
   }
+  const engine = sandbox.on ? sandboxEngine(opts.runtime, ctx.sandbox) : undefined;
+  if (engine && !engine.ok) return usage(engine.message);
   // this run's own script hooks after the ones in force (they may only lower effects), and its own
   // settings where they are stricter than this process's (build-gate.ts)
   let gate: Gate;
@@ -178,7 +181,7 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, run
     sockDir: ctx.sockDir,
     signal: ctx.signal,
     autoInstall: ctx.sandbox.autoInstall,
-    sandbox: sandbox.on ? { allow: ctx.sandbox.allow, callerEnv: opts.env } : undefined,
+    sandbox: engine?.ok ? { allow: ctx.sandbox.allow, callerEnv: opts.env, engine: engine.engine } : undefined,
     callerEnv: Object.keys(opts.env).length > 0,
     runtimes: ctx.runtimes,
   };

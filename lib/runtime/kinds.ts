@@ -3,7 +3,8 @@
 // kind says how its command line is made, the shape it is started in before its run, how it is handed
 // the run, and which launcher it runs: the launcher is the same text on all three, Node only gets it
 // transpiled. A sandboxed run is Deno's command with the sandbox's permissions in place of
-// --allow-all (sandbox-args.ts); an embedded sandbox would be a row of its own here.
+// --allow-all (sandbox-args.ts). The embedded QuickJS sandbox is no row here: it is no process, has
+// no command line, shape or fd 3, and runner.ts hands its runs to quickjs-run.ts (decision 0023).
 
 import { dirname, join } from "node:path";
 import { McpxError } from "../errors/mcpx-error.ts";
@@ -117,7 +118,7 @@ export const KINDS: Record<Kind, KindRow> = {
   },
 };
 
-/** the kind a run of script.runtime `name` goes to: auto is the embedded Bun, and the sandbox is Deno (execute() refuses bun and node there) */
+/** the process kind a run of script.runtime `name` goes to: auto is the embedded Bun, and a sandboxed run not on QuickJS is Deno (execute() refuses bun and node there) */
 export function kindOf(name: RuntimeName, sandboxed: boolean): Kind {
   if (sandboxed || name === "deno") return "deno";
   return name === "node" ? "node" : "bun";

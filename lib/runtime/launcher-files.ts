@@ -38,6 +38,8 @@ import sysDenoSource from "../../launcher/sys-deno.ts" with { type: "text" };
 // @ts-expect-error a text import of a .ts file
 import sysNodeSource from "../../launcher/sys-node.ts" with { type: "text" };
 // @ts-expect-error a text import of a .ts file
+import sysQuickjsSource from "../../launcher/sys-quickjs.ts" with { type: "text" };
+// @ts-expect-error a text import of a .ts file
 import unwrapSource from "../../launcher/unwrap.ts" with { type: "text" };
 // @ts-expect-error a text import of a .ts file
 import wireSource from "../../launcher/wire.ts" with { type: "text" };
@@ -66,6 +68,7 @@ function runtimeDir(cacheDir: string): string {
       "sys-bun.ts": sysBunSource as string,
       "sys-deno.ts": sysDenoSource as string,
       "sys-node.ts": sysNodeSource as string,
+      "sys-quickjs.ts": sysQuickjsSource as string,
       "unwrap.ts": unwrapSource as string,
       "wire.ts": wireSource as string,
     };
@@ -200,15 +203,17 @@ export function nodeLauncher(launcher: string, runtimeFile: string, cacheDir: st
 }
 
 /**
- * The script for Node, transpiled. One that does not parse becomes a module that throws what the
+ * The script for Node (and the QuickJS sandbox), transpiled. One that does not parse becomes a module that throws what the
  * transpiler said, with its position, so the run fails the way it does on Bun and Deno: as the
  * script's own error (onError and suffix run, exit 1), reported as "snippet line L:C" or "FILE:L:C".
  */
-function scriptAsJs(js: (text: string) => string, text: string): string {
+export function scriptAsJs(js: (text: string) => string, text: string): string {
   try {
     return js(text);
   } catch (err) {
-    const e = err as { message?: string; position?: { line?: number; column?: number } };
+    type Built = { message?: string; position?: { line?: number; column?: number } };
+    // several errors come as an AggregateError of them: the first is where the parse stopped
+    const e = ((err as { errors?: Built[] }).errors?.[0] ?? err) as Built;
     const position = e.position ? { line: e.position.line, column: e.position.column } : undefined;
     return (
       `throw Object.assign(new Error(${JSON.stringify(e.message ?? String(err))}), { name: ` +

@@ -6,6 +6,7 @@
 import type { PhaseLine } from "../../launcher/template.ts";
 // type-only: the wire's code is evaluated from the runtime's own text (loadWire, launcher-files.ts says why)
 import type { FeatureOp, ServerBinding } from "../../launcher/wire.ts";
+import type { SandboxEngine } from "../settings/choices.ts";
 import type { ScriptPhase } from "../settings/registry.ts";
 import type { RuntimeName } from "./kinds.ts";
 import type { RuntimeSource } from "./ready-runtime.ts";
@@ -62,8 +63,8 @@ export interface RunSpec {
   signal?: AbortSignal;
   /** exec.autoInstall: the runtime may download packages the script imports */
   autoInstall: boolean;
-  /** set when the run is sandboxed: what exec.sandboxAllow grants, and the variables the caller set (ExecOptions.env) */
-  sandbox?: { allow: SandboxAllow; callerEnv: Record<string, string> };
+  /** set when the run is sandboxed: what exec.sandboxAllow grants, the variables the caller set (ExecOptions.env), and its engine (exec.sandboxEngine) */
+  sandbox?: { allow: SandboxAllow; callerEnv: Record<string, string>; engine: SandboxEngine };
   /** the caller set variables of its own for this run (ExecOptions.env) */
   callerEnv: boolean;
   /** where an unsandboxed run gets its runtime: one started before the run (ready-runtime.ts), or a new one */

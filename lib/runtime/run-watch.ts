@@ -8,14 +8,14 @@ import { frameError } from "../errors/frame-error.ts";
 import { KILL_GRACE_MS } from "../process/group.ts";
 import { readSocket } from "../process/fd-pairs.ts";
 import type { Lineage } from "../process/lineage.ts";
-import { trace, traceOnce } from "../util/trace.ts";
+import { trace } from "../util/trace.ts";
 import type { Channel } from "./channel.ts";
 import type { SpawnedRuntime } from "./ready-runtime.ts";
 import type { RunHandlers, RunOutcome, RunSpec, SerializedError } from "./run-spec.ts";
-import { StdoutSplitter } from "./stdout-splitter.ts";
-import { latin1Bytes, latin1Text, latin1ToUtf8, Utf8Pieces, type StdoutPiece } from "./stdout-bytes.ts";
+import { launcherOutput, type Wire } from "./launcher-output.ts";
+import { latin1Text } from "./stdout-bytes.ts";
 
-export type Wire = typeof import("../../launcher/wire.ts");
+export type { Wire };
 
 /** a run's runtime, started, with the lineage it is ended by and the channel its calls come over */
 export interface Spawned extends SpawnedRuntime {
@@ -33,49 +33,14 @@ export async function watchRun(
   nonce: string,
   { child, stdout: stdoutFd, lineage, channel, handoffPath }: Spawned,
 ): Promise<RunOutcome> {
-  const firstOutput = traceOnce();
-  const firstFrame = traceOnce();
   if (spec.stdin !== "inherit") {
     const sink = child.stdin as import("bun").FileSink;
     sink.write(spec.stdin);
     sink.end();
   }
 
-  let marker: { ok: true; value: unknown } | { ok: false; error: SerializedError } | undefined;
-  // fd 1 is read as latin-1 (a char per byte) so stdout's bytes survive the splitter (stdout-bytes.ts)
-  const splitter = new StdoutSplitter(nonce, latin1ToUtf8);
-  const text = new Utf8Pieces();
-  const stdout = (p: StdoutPiece | undefined) => p && h.frame({ type: "stdout", ...p });
-  const onPiece = (p: ReturnType<StdoutSplitter["push"]>[number]) => {
-    firstOutput("child ready (first output)");
-    if (p.kind === "text") return stdout(text.push(latin1Bytes(p.data)));
-    firstFrame("first frame");
-    stdout(text.flush()); // a character cut short by a frame will never be completed
-    const m = wire.decodeLauncherMessage(p.body);
-    switch (m?.t) {
-      case undefined:
-        return; // a frame type this mcpx does not know: frame types are an open set
-      case "malformed":
-        return h.frame({ type: "log", level: "error", message: `mcpx: a malformed frame from the launcher was dropped (${m.why})` });
-      case "stderr":
-        return h.frame({ type: "stderr", data: m.d });
-      case "log":
-        return h.frame({ type: "log", level: m.level, message: m.msg });
-      case "emit":
-        return h.frame({ type: "emit", value: m.v });
-      case "call":
-        return channel.call(m.id, m.server, m.tool, m.args);
-      case "feature":
-        return channel.feature(m.id, m.op, m.server, m.target, m.args);
-      case "result":
-        marker = { ok: true, value: m.u ? undefined : m.v };
-        return;
-      case "error":
-        marker = { ok: false, error: m.e };
-        return;
-    }
-  };
-  const onStdout = (s: string) => splitter.push(s).forEach(onPiece);
+  const output = launcherOutput(h, wire, nonce, channel);
+  const onStdout = output.push;
   const read =
     stdoutFd === undefined
       ? pump(child.stdout as ReadableStream<Uint8Array>, onStdout, "latin1")
@@ -88,10 +53,7 @@ export async function watchRun(
           // a read error ends the script's output, as the end of the stream does; its exit still decides the run
           () => {},
         ).then((r) => r.ended);
-  const stdoutDone = read.then(() => {
-    splitter.end().forEach(onPiece);
-    stdout(text.flush());
-  });
+  const stdoutDone = read.then(output.end);
   const oom = new OomWatch();
   const stderrDone = pump(child.stderr as ReadableStream<Uint8Array>, (s) => {
     oom.push(s);
@@ -119,34 +81,11 @@ export async function watchRun(
   channel.close();
   if (handoffPath) rmSync(handoffPath, { force: true }); // a sandboxed Deno's handoff file, if it never read it
 
-  if (stopped === "timeout") {
-    return {
-      ok: false,
-      exitCode: exitCodeOf("TIMEOUT"),
-      error: frameError(
-        "TIMEOUT",
-        `the script ran past its timeout of ${spec.timeoutMs}ms (${spec.timeoutFrom ?? "exec.timeout / --timeout"}) and its process group was ended`,
-      ),
-    };
-  }
-  if (stopped === "interrupted") {
-    return {
-      ok: false,
-      exitCode: exitCodeOf("INTERRUPTED"),
-      error: frameError("INTERRUPTED", "the run was interrupted and its process group was ended"),
-    };
-  }
+  if (stopped) return stoppedOutcome(spec, stopped);
+  const marker = output.marker();
   if (spec.heap && marker?.ok !== true && (oom.seen || isOutOfMemory(marker?.error))) {
     const signal = child.signalCode;
-    return {
-      ok: false,
-      exitCode: signal ? exitCodeOf("EXIT", 128 + (signalNumber(String(signal)) ?? 0)) : code === 0 ? 1 : code,
-      error: frameError(
-        "HEAP_LIMIT",
-        `the script ran out of memory at its heap limit of ${spec.heap.mb} MiB (${spec.heap.from}) and was ended: ` +
-          `keep less in memory at once, or raise ${spec.heap.from} where the run is served`,
-      ),
-    };
+    return heapOutcome(spec.heap, signal ? exitCodeOf("EXIT", 128 + (signalNumber(String(signal)) ?? 0)) : code === 0 ? 1 : code);
   }
   if (marker?.ok) return { ok: true, value: marker.value, exitCode: code === 0 ? 0 : code };
   if (marker) return { ok: false, error: marker.error, exitCode: code === 0 ? 1 : code };
@@ -156,6 +95,38 @@ export async function watchRun(
     ok: false,
     exitCode: exitCodeOf("EXIT", signal ? 128 + (signalNumber(String(signal)) ?? 0) : code),
     error: frameError("EXIT", signal ? `the script was killed by ${signal}` : `the script exited with code ${code}`),
+  };
+}
+
+/** a run ended by its timeout or by a cancel: its whole process group, or its QuickJS engine, is gone */
+export function stoppedOutcome(spec: RunSpec, why: "timeout" | "interrupted"): RunOutcome {
+  if (why === "timeout") {
+    return {
+      ok: false,
+      exitCode: exitCodeOf("TIMEOUT"),
+      error: frameError(
+        "TIMEOUT",
+        `the script ran past its timeout of ${spec.timeoutMs}ms (${spec.timeoutFrom ?? "exec.timeout / --timeout"}) and its process group was ended`,
+      ),
+    };
+  }
+  return {
+    ok: false,
+    exitCode: exitCodeOf("INTERRUPTED"),
+    error: frameError("INTERRUPTED", "the run was interrupted and its process group was ended"),
+  };
+}
+
+/** a run that ran out of memory at its heap limit (RunSpec.heap set) */
+export function heapOutcome(heap: NonNullable<RunSpec["heap"]>, exitCode: number): RunOutcome {
+  return {
+    ok: false,
+    exitCode,
+    error: frameError(
+      "HEAP_LIMIT",
+      `the script ran out of memory at its heap limit of ${heap.mb} MiB (${heap.from}) and was ended: ` +
+        `keep less in memory at once, or raise ${heap.from} where the run is served`,
+    ),
   };
 }
 

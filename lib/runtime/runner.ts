@@ -39,6 +39,14 @@ export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutco
     servers: spec.servers,
     script: { path: spec.scriptPath, name: spec.scriptName, args: spec.args, export: spec.export },
   };
+  if (spec.sandbox?.engine === "quickjs") {
+    // only a run on the embedded engine loads it; it starts no runtime, which a source that guesses learns
+    spec.runtimes?.startedWithRun?.();
+    const channel = openChannel(sockPath, token, h);
+    const [{ runQuickjs }, wire] = await Promise.all([import("./quickjs-run.ts"), loadWire()]);
+    // the run's own variables travel with it, as a sandboxed Deno's do; the engine has no environment of its own
+    return runQuickjs(spec, h, wire, { ...handoff, env: spec.sandbox.callerEnv }, { launcher, runtimeFile, scriptPath: spec.scriptPath }, channel);
+  }
   const shape = readyShape(spec, runtimeFile);
   if (shape) {
     // the wire's decoders load while the runtime starts on its run: its first frame waits in the pipe

@@ -9,3 +9,7 @@ export type Level = (typeof LEVELS)[number];
 /** what a script runs on: auto and bun are the embedded Bun, deno and node come from PATH */
 export const RUNTIMES = ["auto", "bun", "deno", "node"] as const;
 export type RuntimeName = (typeof RUNTIMES)[number];
+
+/** what a sandboxed run runs on: the embedded QuickJS, or Deno's permissions (decision 0023) */
+export const SANDBOX_ENGINES = ["quickjs", "deno"] as const;
+export type SandboxEngine = (typeof SANDBOX_ENGINES)[number];

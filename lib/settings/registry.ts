@@ -3,7 +3,7 @@
 // and test/unit/settings-surfaces.test.ts fails when a setting is unreachable from any of them. A
 // declaration's shape is setting-decl.ts; the names and lookups derived from the table, setting-names.ts.
 
-import { LEVELS, RUNTIMES } from "./choices.ts";
+import { LEVELS, RUNTIMES, SANDBOX_ENGINES } from "./choices.ts";
 import { IMPORT_KINDS } from "../config/import-kinds.ts";
 import { EVERY, type CommandName, type SettingDecl } from "./setting-decl.ts";
 
@@ -164,13 +164,27 @@ const DECLARED = [
     default: "auto",
     values: ["auto", "on", "off"],
     description:
-      "Run scripts in the sandbox: on = on Deno with no file, network, subprocess, environment " +
-      "or FFI access beyond the run's own files and channel (and exec.sandboxAllow); off = with " +
+      "Run scripts in the sandbox: on = on exec.sandboxEngine, with no file, network, subprocess, environment " +
+      "or FFI access beyond the run's own files and channel (and, on Deno, exec.sandboxAllow); off = with " +
       "everything mcpx can reach; auto = on for mcpx_exec (mcpx serve, the daemon's /mcp), off " +
       "for the CLI and /v1/exec. A run may ask for a stricter value, never a looser one (docs/security.md)",
     aliases: ["sandbox"],
     commands: RUNS,
     remote: "options",
+    trust: "widens",
+  },
+  {
+    path: "exec.sandboxEngine",
+    kind: "enum",
+    default: "quickjs",
+    values: SANDBOX_ENGINES,
+    description:
+      "What a sandboxed run runs on: quickjs = the engine embedded in mcpx (QuickJS in WebAssembly, " +
+      "in-process, nothing else installed; no file system, network, process or environment at all, " +
+      "its script imports nothing but itself) or deno = Deno's permissions (Deno 2 installed; npm " +
+      "imports, exec.sandboxAllow). --runtime deno with the sandbox on runs on Deno (decision 0023)",
+    aliases: ["sandbox-engine"],
+    commands: RUNS,
     trust: "widens",
   },
   {

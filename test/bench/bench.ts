@@ -42,6 +42,9 @@
 //      time per call (spawn to exit, start-up included), and peak memory: the host process's own VmHWM
 //      (the mcpx process; the peer's one Bun process), polled from /proc, and the tree's (every process
 //      under it: runner, script, server). Rounds alternate the two sides, after one untimed run each
+//   9. one mcpx_exec round trip through `mcpx serve` (tools/call to its answer, 'return await
+//      fake.echo(…)'), sandboxed on the default engine (the embedded QuickJS) vs `--sandbox off`,
+//      each serve warm, and the Deno sandbox for reference (serve-exec.ts)          target ratio ≤ 1.2×
 //
 // The two sides of a pair alternate round by round (who goes first flips every round, so drift and
 // background load hit both alike), after untimed warm-up runs of each; the table reports medians and
@@ -66,6 +69,7 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { measureServeExec, SERVE_EXEC_SOURCE } from "./serve-exec.ts";
 
 // ── round counts ─────────────────────────────────────────────────────────────
 const WARMUP_RUNS = 2; // untimed runs of each command of a pair before its rounds
@@ -93,6 +97,8 @@ const DAEMON_STOP_MS = 5_000; // 7. …and exit within this after SIGTERM, its p
 const ROUNDS_SOAK = 3; // 8. rounds of the soak, each side once per round, after one untimed run of each
 const SOAK_SEQUENTIAL = 10_000; // 8. sequential calls per run
 const SOAK_CONCURRENT = 1_000; // 8. concurrent calls per run, after the sequential ones
+const ROUNDS_SERVE_EXEC = 25; // 9. mcpx_exec round trips per side, after SERVE_EXEC_WARMUP untimed ones
+const SERVE_EXEC_WARMUP = 5;
 
 // ── targets ("close to the floor"): each a ratio mcpx/peer no higher than this ──
 const TARGET_EXEC_RATIO = 2.5; // 1. exec '' / bun -e ';'
@@ -101,6 +107,7 @@ const TARGET_ONESHOT_RATIO = 0.45; // 3. one-shot mcpx call / mcporter call (col
 const TARGET_BIG_RATIO = 1.25; // 3b. one-shot call to the 500-tool server / to the 6-tool one
 const TARGET_EXEC_REMOTE_RATIO = 0.7; // 7a. exec --remote (daemon warm) / local exec
 const TARGET_CALL_REMOTE_RATIO = 0.15; // 7c. call --remote (daemon warm) / mcporter call
+const TARGET_SANDBOX_EXEC_RATIO = 1.2; // 9. sandboxed mcpx_exec round trip / unsandboxed
 
 const ROOT = resolve(import.meta.dir, "../..");
 const MCPX = join(ROOT, "dist/mcpx");
@@ -1017,6 +1024,8 @@ const daemon = await measureDaemon();
 const loadSoak = loadavg()[0]!;
 progress(`8. soak: ${SOAK_SEQUENTIAL} sequential + ${SOAK_CONCURRENT} concurrent calls per run, 1 untimed + ${ROUNDS_SOAK} rounds per side`);
 const soak = await measureSoak();
+progress(`9. mcpx_exec through mcpx serve: ${SERVE_EXEC_WARMUP} warm-up + ${ROUNDS_SERVE_EXEC} rounds, sandboxed (QuickJS) vs --sandbox off vs Deno`);
+const serveExec = await measureServeExec(MCPX, WORK, ENV, ROUNDS_SERVE_EXEC, SERVE_EXEC_WARMUP);
 
 const left = leftovers();
 for (const { pid } of left) kill(pid);
@@ -1266,6 +1275,23 @@ lines.push(
 );
 lines.push(`first mcpx run in the fresh HOME (cold caches): exec '' ${num(resultOf(EXEC).coldMcpx)} ms, call ${num(resultOf(ONESHOT).coldMcpx)} ms`);
 lines.push(`fake-server start-up (spawn → initialize answered, seen by the SDK peer): median ${num(median(serverStartMs))} ms — both sides of 3 pay it`);
+{
+  const se = { q: median(serveExec.sandboxed), off: median(serveExec.unsandboxed), deno: median(serveExec.deno) };
+  const sp = (xs: number[]) => `${num(Math.min(...xs))} … ${num(Math.max(...xs))} ms`;
+  lines.push(
+    `9. mcpx_exec '${SERVE_EXEC_SOURCE}' through mcpx serve, medians of ${ROUNDS_SERVE_EXEC} rounds after ${SERVE_EXEC_WARMUP} warm-up calls per side`,
+  );
+  lines.push(
+    table([
+      ["", "serve", "median", "min … max"],
+      ["    sandboxed", "mcpx serve (exec.sandboxEngine quickjs, the default)", `${num(se.q)} ms`, sp(serveExec.sandboxed)],
+      ["    unsandboxed", "mcpx serve --sandbox off (the embedded Bun)", `${num(se.off)} ms`, sp(serveExec.unsandboxed)],
+      ["    deno", "mcpx serve --sandbox-engine deno", `${num(se.deno)} ms`, sp(serveExec.deno)],
+    ]),
+  );
+  lines.push(`    sandboxed/unsandboxed ${ratio(se.q / se.off)}; deno/unsandboxed ${ratio(se.deno / se.off)}`);
+  bars.push({ row: "9. sandboxed mcpx_exec round trip / unsandboxed", q: se.q / se.off, bar: TARGET_SANDBOX_EXEC_RATIO });
+}
 lines.push("");
 lines.push("the bars (ratios of this run; a bar is an upper bound):");
 lines.push(table([["", "ratio", "bar", "met"], ...bars.map((b) => [`  ${b.row}`, ratio(b.q), `≤ ${b.bar}×`, metText(b.q, b.bar)])]));

@@ -19,6 +19,9 @@ import { startDaemon, stopDaemons } from "./daemon-support.ts";
 import { mcpx, writeConfig } from "./support.ts";
 
 const sb = sandbox();
+// what this file drives is Deno's own environment (LD_PRELOAD, its handoff file, the Cache API): every
+// door here sandboxes on Deno; the embedded QuickJS, which has none of these, is sandbox-hostile.test.ts's
+sb.env.MCPX_EXEC_SANDBOX_ENGINE = "deno";
 writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer({ FAKE_MCP_HANG_TOOL: "echo" }) } });
 const TOKEN = "agent-door-e2e-token-" + Math.random().toString(36).slice(2);
 const pwned = join(sb.dir, "pwned");

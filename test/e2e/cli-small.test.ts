@@ -11,7 +11,14 @@ const secret = sb.write("outside/secret.txt", "the-secret-text");
 
 describe.concurrent("what the CLI says", () => {
   test("the sandbox's refusal names exec.sandboxAllow with the path, not Deno's --allow-read flag", async () => {
-    const r = await mcpx(sb, ["exec", "--sandbox", "on", `return (await import("node:fs")).readFileSync(${JSON.stringify(secret)}, "utf8")`]);
+    const r = await mcpx(sb, [
+      "exec",
+      "--sandbox",
+      "on",
+      "--sandbox-engine",
+      "deno",
+      `return (await import("node:fs")).readFileSync(${JSON.stringify(secret)}, "utf8")`,
+    ]);
     expectExit(r, 1);
     expect(r.stderr).toContain(`exec.sandboxAllow setting, e.g. {"read": ["${secret}"]}`);
     expect(r.stderr).not.toContain("--allow-read");

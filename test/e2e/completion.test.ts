@@ -40,7 +40,7 @@ describe("mcpx completion", () => {
     expect(got).toEqual([
       "complete -o default -F _mcpx mcpx",
       "[doctor]",
-      "[--sandbox]",
+      "[--sandbox --sandbox-engine]",
       "[auto on off]",
       "[import add remove list]",
       "[--header]",

@@ -86,6 +86,8 @@ describe("daemon.maxRuns", () => {
         MCPX_DAEMON_MAX_RUNS: String(MAX),
         // mcpx_exec is sandboxed: its script may write and read the test's handshake files because this daemon says so
         MCPX_EXEC_SANDBOX_ALLOW: JSON.stringify(held.sandboxAllow),
+        // the handshake files are read and written through exec.sandboxAllow, which only Deno's sandbox grants
+        MCPX_EXEC_SANDBOX_ENGINE: "deno",
       },
     });
     client = await mcpClient(d);

@@ -1,5 +1,6 @@
 // The launcher's phase-order contract (design §2, "What it must show"), written once and run
-// per runtime: phases.test.ts runs it on the embedded Bun, deno.test.ts with `--runtime deno`.
+// per runtime: phases.test.ts runs it on the embedded Bun, deno.test.ts with `--runtime deno`,
+// quickjs.test.ts in the embedded QuickJS sandbox (`--sandbox on`, its default engine).
 // Every phase prints one marker line; order is read from stdout and stderr merged on one pipe.
 
 import { describe, expect, test } from "bun:test";
@@ -21,8 +22,8 @@ const PHASE_FLAGS = [
 ];
 const MARKERS = ["[before]", "[prefix]", "[body]", "[onSuccess]", "[onError]", "[suffix]"];
 
-export function phaseOrderTests(runtime: "bun" | "deno"): void {
-  const rt = runtime === "deno" ? ["--runtime", "deno"] : [];
+export function phaseOrderTests(runtime: "bun" | "deno" | "quickjs"): void {
+  const rt = runtime === "deno" ? ["--runtime", "deno"] : runtime === "quickjs" ? ["--sandbox", "on"] : [];
   const sb = sandbox();
   // no servers: these runs must not depend on any upstream
   sb.write(".mcpx.json", "{}\n");
@@ -80,7 +81,9 @@ export function phaseOrderTests(runtime: "bun" | "deno"): void {
     test("an error thrown by a before line names the phase, the line and the flag it came from", async () => {
       const r = await mcpx(sb, ["run", ...rt, "--before", 'log("fine")', "--before", "foo()", "ok.ts"]);
       expectExit(r, 1);
-      expect(r.stderr).toContain("ReferenceError: foo is not defined (script.before line 2, from --before)");
+      // QuickJS quotes the name it did not find
+      const notDefined = runtime === "quickjs" ? "'foo' is not defined" : "foo is not defined";
+      expect(r.stderr).toContain(`ReferenceError: ${notDefined} (script.before line 2, from --before)`);
     });
 
     test("a module whose top level throws runs onError and suffix, skips onSuccess, and exits 1 with the error on stderr", async () => {

@@ -16,6 +16,7 @@ writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer() } });
 sb.write("sub/dir/.keep", "");
 writeConfig(sb, "on-deno/.mcpx.json", { mcpServers: { fake: fakeServer() }, script: { runtime: "deno" } });
 writeConfig(sb, "sandboxed/.mcpx.json", { mcpServers: { fake: fakeServer() }, exec: { sandbox: "on" } });
+writeConfig(sb, "sandboxed-quickjs/.mcpx.json", { mcpServers: { fake: fakeServer() }, exec: { sandbox: "on" } });
 
 /** in every started runtime's command line: the entry that waits for its run */
 const READY = join(sb.env.XDG_CACHE_HOME!, "mcpx", "launch", "ready-");
@@ -81,12 +82,21 @@ describe("the runtime the CLI starts before it reads config", () => {
     expect(await started(["--runtime", runtime, "return typeof Bun"], "undefined\n")).toEqual({ spawned: 1, taken: 1 });
   });
 
-  test("a sandboxed run starts its runtime with its run: after the first run there, none is started early", async () => {
-    const sandboxed = { cwd: join(sb.dir, "sandboxed") };
+  test("a sandboxed run on Deno starts its runtime with its run: after the first run there, none is started early", async () => {
+    const sandboxed = { cwd: join(sb.dir, "sandboxed"), env: { MCPX_EXEC_SANDBOX_ENGINE: "deno" } };
     expect(await started(["return 2"], "2\n", sandboxed)).toEqual({ spawned: 2, taken: 0 });
     expect(await started(["return 2"], "2\n", sandboxed)).toEqual({ spawned: 1, taken: 0 });
     // --sandbox on says so itself
-    expect((await started(["--sandbox", "on", "return 3"], "3\n")).spawned).toBe(1);
+    expect((await started(["--sandbox", "on", "--sandbox-engine", "deno", "return 3"], "3\n")).spawned).toBe(1);
+    expect(await leftoverProcesses(READY)).toEqual([]);
+  });
+
+  test("a sandboxed run on the embedded QuickJS starts no runtime: after the first run there, none is started early", async () => {
+    const sandboxed = { cwd: join(sb.dir, "sandboxed-quickjs") };
+    // the first run's early Bun was a guess, ended unused
+    expect(await started(["return 2"], "2\n", sandboxed)).toEqual({ spawned: 1, taken: 0 });
+    expect(await started(["return 2"], "2\n", sandboxed)).toEqual({ spawned: 0, taken: 0 });
+    expect((await started(["--sandbox", "on", "return 3"], "3\n")).spawned).toBe(0);
     expect(await leftoverProcesses(READY)).toEqual([]);
   });
 

@@ -126,7 +126,7 @@ describe("daemon.maxRuns on mcpx serve", () => {
   test("with maxRuns mcpx_exec runs going, the next is an isError result naming daemon.maxRuns, and once one ends the next runs", async () => {
     const held = heldRuns(sb, "serve");
     // mcpx_exec is sandboxed: the script may write and read the handshake files because this server says so
-    const s = await serve(sb, { MCPX_DAEMON_MAX_RUNS: "1", MCPX_EXEC_SANDBOX_ALLOW: JSON.stringify(held.sandboxAllow) });
+    const s = await serve(sb, { MCPX_DAEMON_MAX_RUNS: "1", MCPX_EXEC_SANDBOX_ALLOW: JSON.stringify(held.sandboxAllow), MCPX_EXEC_SANDBOX_ENGINE: "deno" });
     const exec = (src: string) => s.client.callTool({ name: "mcpx_exec", arguments: { source: src } }) as Promise<CallToolResult>;
     try {
       const first = exec(held.source);

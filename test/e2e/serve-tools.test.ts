@@ -238,7 +238,7 @@ describe("what a call tells the client while it runs", () => {
       if (p.message === "halfway") writeFileSync(heard, "");
     };
     // mcpx_exec is sandboxed: the script may read the handshake file because this server says so
-    const own = await serve(sb, { MCPX_EXEC_SANDBOX_ALLOW: JSON.stringify([{ read: [heard] }]) });
+    const own = await serve(sb, { MCPX_EXEC_SANDBOX_ALLOW: JSON.stringify([{ read: [heard] }]), MCPX_EXEC_SANDBOX_ENGINE: "deno" });
     try {
       const r = (await own.client.callTool({ name: "mcpx_exec", arguments: { source } }, undefined, { onprogress })) as Result;
       expect(r.isError).toBe(false);

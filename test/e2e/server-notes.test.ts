@@ -135,7 +135,7 @@ describe("through mcpx serve", () => {
       notes.push(String(p.message));
       if (p.message === "fake: loud") writeFileSync(heard, "");
     };
-    const own = await serve(sb, { MCPX_EXEC_SANDBOX_ALLOW: JSON.stringify([{ read: [heard] }]) });
+    const own = await serve(sb, { MCPX_EXEC_SANDBOX_ALLOW: JSON.stringify([{ read: [heard] }]), MCPX_EXEC_SANDBOX_ENGINE: "deno" });
     try {
       const r = (await own.client.callTool({ name: "mcpx_exec", arguments: { source } }, undefined, { onprogress })) as { isError?: boolean };
       expect(r.isError).toBe(false);

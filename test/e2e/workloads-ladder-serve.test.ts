@@ -40,6 +40,8 @@ beforeAll(async () => {
       env: {
         ...sb.env,
         MCPX_EXEC_SANDBOX_ALLOW: JSON.stringify({ read: [PAYLOAD_MODULE] }),
+        // the script imports the payload module through exec.sandboxAllow, which only Deno's sandbox grants
+        MCPX_EXEC_SANDBOX_ENGINE: "deno",
         MCPX_MCP_MAX_ANSWER: String(40 * MiB),
         // every rung's runs go at once, past the default daemon.maxRuns (8): that bound is tested in serve-requests.test.ts
         MCPX_DAEMON_MAX_RUNS: "32",
