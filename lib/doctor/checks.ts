@@ -81,7 +81,9 @@ export function runtimeChecks(session: Session | undefined): Check[] {
           area: "runtime",
           subject: "deno",
           status: wantsDeno ? "fail" : "warn",
-          detail: `${deno.problem}: --runtime deno and the Deno sandbox (exec.sandboxEngine deno) need Deno 2; the default sandbox is embedded and needs nothing`,
+          detail:
+            `${deno.problem}: --runtime deno and the Deno sandbox (exec.sandboxEngine deno) need Deno 2; ` +
+            "the default sandbox is embedded and needs nothing",
           fix: "install Deno 2 (`npm i -D deno` in the project, or on PATH)",
         },
   );

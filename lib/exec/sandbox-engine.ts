@@ -17,7 +17,9 @@ export function sandboxEngine(runtime: RuntimeName, ctx: Pick<SandboxContext, "a
   if (read.length + write.length + net.length + names.length > 0) {
     return {
       ok: false,
-      message: `exec.sandboxAllow grants Deno permissions, but ${where}, which has no file system, network or environment to grant: ${toDeno}, or leave exec.sandboxAllow empty`,
+      message:
+        `exec.sandboxAllow grants Deno permissions, but ${where}, which has no file system, network or environment to grant: ` +
+        `${toDeno}, or leave exec.sandboxAllow empty`,
     };
   }
   return { ok: true, engine: "quickjs" };

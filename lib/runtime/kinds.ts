@@ -118,7 +118,10 @@ export const KINDS: Record<Kind, KindRow> = {
   },
 };
 
-/** the process kind a run of script.runtime `name` goes to: auto is the embedded Bun, and a sandboxed run not on QuickJS is Deno (execute() refuses bun and node there) */
+/**
+ * the process kind a run of script.runtime `name` goes to: auto is the embedded Bun, and a sandboxed
+ * run not on QuickJS is Deno (execute() refuses bun and node there)
+ */
 export function kindOf(name: RuntimeName, sandboxed: boolean): Kind {
   if (sandboxed || name === "deno") return "deno";
   return name === "node" ? "node" : "bun";

@@ -211,7 +211,8 @@ const NOT_RUN_BEHAVIOUR: Record<string, string> = {
   "exec.autoInstall":
     "whether a runtime may download packages is the serving process's own: --remote refuses the flag (below); sandbox-settings.test.ts covers it",
   "exec.sandboxEngine":
-    "the engine of a serving process's sandbox is its own, as exec.sandboxAllow is: --remote refuses the flag (below); sandbox-hostile.test.ts runs every door on both engines",
+    "the engine of a serving process's sandbox is its own, as exec.sandboxAllow is: --remote refuses the flag (below); " +
+    "sandbox-hostile.test.ts runs every door on both engines",
   "exec.maxHeap": "the heap limit of the runtimes the serving process starts is its own: --remote refuses the flag (below); serve-limits.test.ts covers it",
   "hooks.observeGrace": "how long the process that ends waits for its own observe hooks: observe-grace.test.ts covers it",
   "daemon.address": "how --remote finds the daemon",
