@@ -36,7 +36,16 @@ afterAll(async () => {
 describe("tools/list", () => {
   test("offers mcpx's six tools, each with a description and an object input schema, and no upstream `_` hook tool", async () => {
     const { tools } = await s.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["mcpx_exec", "mcpx_call", "mcpx_namespaces", "mcpx_types", "_Stop", "_PostCompact"]);
+    expect(tools.map((t) => t.name)).toEqual([
+      "mcpx_exec",
+      "mcpx_call",
+      "mcpx_namespaces",
+      "mcpx_types",
+      "mcpx_search",
+      "mcpx_describe",
+      "_Stop",
+      "_PostCompact",
+    ]);
     for (const t of tools) {
       expect(t.description?.length ?? 0).toBeGreaterThan(20);
       expect(t.inputSchema.type).toBe("object");
