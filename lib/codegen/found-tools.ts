@@ -66,11 +66,12 @@ export function describedTools(
           )
         : undefined;
     if (at === undefined || tools === undefined || real === undefined) {
+      // an unknown server's nearest is a server (its tools were never listed); an unknown tool's, a tool there is
       const why =
         at === undefined
-          ? `no configured server starts it (servers: ${servers.join(", ") || "none"})`
-          : `no visible tool of ${at.server} is named ${JSON.stringify(at.tool)}`;
-      unknown.push(`${JSON.stringify(target)}: ${why}${suggest(target, every)}`);
+          ? `no configured server starts it (servers: ${servers.join(", ") || "none"})${suggest(target.split(".")[0]!, servers)}`
+          : `no visible tool of ${at.server} is named ${JSON.stringify(at.tool)}${suggest(target, every)}`;
+      unknown.push(`${JSON.stringify(target)}: ${why}`);
       continue;
     }
     parts.push(renderToolTypes({ name: at.server, tools: [...tools] }, real));

@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 describe("tools/list", () => {
-  test("offers mcpx's six tools, each with a description and an object input schema, and no upstream `_` hook tool", async () => {
+  test("offers mcpx's eight tools, each with a description and an object input schema, and no upstream `_` hook tool", async () => {
     const { tools } = await s.client.listTools();
     expect(tools.map((t) => t.name)).toEqual([
       "mcpx_exec",

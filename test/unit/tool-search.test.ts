@@ -1,11 +1,16 @@
 // The ranking behind mcpx search and mcpx_search, over the tool lists the reference servers
-// (server-everything, server-filesystem, server-memory) publish, as `mcpx ls --json` read them.
+// (server-everything, server-filesystem, server-memory) publish, as `mcpx ls --json` read them (one
+// server a line: their descriptions are longer than a line of a .json file may be).
 
 import { describe, expect, test } from "bun:test";
-import catalogue from "../../fixtures/catalogue/reference-servers.json";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { searchTools, stem, tokens, type SearchableServer } from "../../lib/mcp/tool-search.ts";
 
-const SERVERS = catalogue as SearchableServer[];
+const SERVERS = readFileSync(join(import.meta.dir, "../../fixtures/catalogue/reference-servers.jsonl"), "utf8")
+  .trimEnd()
+  .split("\n")
+  .map((line) => JSON.parse(line) as SearchableServer);
 const ranked = (query: string, limit?: number) => searchTools(SERVERS, query, limit).map((h) => `${h.server}.${h.tool.name}`);
 
 describe("tool search", () => {
