@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { EVERYTHING, ROOT, sandbox } from "./harness.ts";
+import { EVERYTHING, ROOT, fakeServer, sandbox } from "./harness.ts";
 import { expectExit, mcpx, serve, writeConfig, type Served } from "./support.ts";
 
 type Result = CallToolResult & { structuredContent?: Record<string, unknown> };
@@ -121,5 +121,41 @@ describe("mcpx_search and mcpx_describe on mcpx serve", () => {
     expect(textOf(await call("mcpx_search", { query: "file", limt: 2 }))).toContain('unknown key "limt": it takes query, limit (did you mean limit?)');
     expect(textOf(await call("mcpx_search", { query: "file", limit: 0 }))).toContain("limit: must be at least 1");
     expect(textOf(await call("mcpx_search", { query: "  " }))).toContain("query: must have a word in it");
+  });
+});
+
+describe("hook tools on mcpx serve", () => {
+  test("a hook tool is neither found nor described, even by its own name", async () => {
+    const hooked = sandbox();
+    writeConfig(hooked, ".mcpx.json", { mcpServers: { fake: fakeServer() } });
+    const s = await serve(hooked);
+    try {
+      // the fake server's _secret is named by exactly this word: it would be the only hit if it were searched
+      const found = (await s.client.callTool({ name: "mcpx_search", arguments: { query: "secret" } })) as Result;
+      expect(found.structuredContent!.tools).toEqual([]);
+      const described = (await s.client.callTool({ name: "mcpx_describe", arguments: { tools: ["fake._secret"] } })) as Result;
+      expect(described.isError).toBe(true);
+      expect(textOf(described)).toContain('no visible tool of fake is named "_secret"');
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe("a server's tool filter on mcpx serve", () => {
+  test("a tool disabledTools leaves out is neither found nor described", async () => {
+    const filtered = referenceSandbox({ disabledTools: ["write_file"] }).sb;
+    const s = await serve(filtered);
+    try {
+      const found = (await s.client.callTool({ name: "mcpx_search", arguments: { query: "write a file" } })) as Result;
+      const names = (found.structuredContent!.tools as Array<{ name: string }>).map((t) => t.name);
+      expect(names).not.toContain("filesystem.write_file");
+      expect(names).toContain("filesystem.edit_file");
+      const described = (await s.client.callTool({ name: "mcpx_describe", arguments: { tools: ["filesystem.write_file"] } })) as Result;
+      expect(described.isError).toBe(true);
+      expect(textOf(described)).toContain('no visible tool of filesystem is named "write_file"');
+    } finally {
+      await s.close();
+    }
   });
 });
