@@ -356,7 +356,7 @@ describe("argument validation: isError results that name the key and what it tak
   test("an unknown tool name is an isError result listing the tools mcpx serves, not a protocol error", async () => {
     const r = await call(s, "fake_echo", {});
     expect(r.isError).toBe(true);
-    expect(textOf(r)).toContain("mcpx serves mcpx_exec, mcpx_call, mcpx_namespaces, mcpx_types, _Stop, _PostCompact");
+    expect(textOf(r)).toContain("mcpx serves mcpx_exec, mcpx_call, mcpx_namespaces, mcpx_types, mcpx_search, mcpx_describe, _Stop, _PostCompact");
   });
 });
 
