@@ -32,7 +32,7 @@ export const COMMAND_DESCRIPTIONS = {
   hooks: "Hooks in force: mcpx hooks list | explain SERVER.TOOL | test NAME --event FILE",
   serve:
     "Serve mcpx as an MCP server on stdio (tools mcpx_exec, mcpx_call, mcpx_namespaces, " +
-    "mcpx_types, and _Stop/_PostCompact for agent hosts) and the servers' resources (mcpx://SERVER/ENCODED-URI) " +
+    "mcpx_types, mcpx_search, mcpx_describe, and _Stop/_PostCompact for agent hosts) and the servers' resources (mcpx://SERVER/ENCODED-URI) " +
     "and prompts (SERVER__NAME); ends when stdin closes",
   auth:
     "Log in to an HTTP server that requires OAuth: mcpx auth NAME (a browser or a printed " +
