@@ -58,9 +58,9 @@ export default defineCommand({
     else for (const h of hits) out(tsvRow(h.name, h.signature, h.description));
     // a server that could not list its tools was not searched: said, and the exit is 1, as for mcpx ls
     const failed = catalogue.rows.filter((r) => r.error !== undefined);
-    for (const r of failed) err(`mcpx: ${r.server} was not searched: ${r.error}\n`);
+    for (const r of failed) err(`mcpx search: ${r.server} was not searched: ${r.error}\n`);
     if (failed.length) process.exitCode = 1;
-    else if (hits.length === 0 && !parsed.own.json) err(`mcpx: no tool matches ${JSON.stringify(query)}: try other words, or mcpx ls to browse\n`);
+    else if (hits.length === 0 && !parsed.own.json) err(`mcpx search: no tool matches ${JSON.stringify(query)}: try other words, or mcpx ls to browse\n`);
   },
 });
 

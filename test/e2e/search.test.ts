@@ -58,6 +58,22 @@ describe("mcpx search", () => {
     expect(limit.stderr).toContain("--limit x: give a whole number from 1 to 100");
   });
 
+  test("a server that cannot list its tools is named on stderr and exits 1, and the others' hits still print", async () => {
+    const broken = sandbox();
+    writeConfig(broken, ".mcpx.json", { mcpServers: { everything: { command: EVERYTHING, args: [] }, gone: { command: "false", args: [] } } });
+    const r = await mcpx(broken, ["search", "add two numbers", "--limit", "1"]);
+    expectExit(r, 1);
+    expect(r.stdout).toStartWith("everything.get-sum\t");
+    expect(r.stderr).toMatch(/^mcpx search: gone was not searched: \S/m);
+  });
+
+  test("a query no tool matches prints nothing on stdout and says so on stderr", async () => {
+    const r = await mcpx(sb, ["search", "xylophone"]);
+    expectExit(r, 0);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe('mcpx search: no tool matches "xylophone": try other words, or mcpx ls to browse\n');
+  });
+
   test("a tool the server's filter leaves out is never found", async () => {
     const filtered = referenceSandbox({ disabledTools: ["write_file"] }).sb;
     const r = await mcpx(filtered, ["search", "write a file", "--json"]);
