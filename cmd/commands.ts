@@ -13,6 +13,9 @@ export const COMMAND_DESCRIPTIONS = {
   exec: "Run a TypeScript snippet against your MCP servers; it is written to a file and imported like a script, so every phase applies.",
   ls: "List configured servers with their tool counts, or one server's tools",
   types: "Print the TypeScript declarations for a server (SERVER) or one tool (SERVER.TOOL)",
+  search:
+    "Find the tools for a task in words across every server, best first, each as SERVER.TOOL with the line a script calls it by " +
+    "(ranked by names, parameters and descriptions; no model); mcpx types SERVER.TOOL prints one's declaration",
   call:
     "Call one tool: mcpx call SERVER.TOOL key=value key:=JSON … (typed and checked by the " +
     "tool's input schema), one JSON object, or - (stdin); a tool error exits 1",
@@ -29,7 +32,7 @@ export const COMMAND_DESCRIPTIONS = {
   hooks: "Hooks in force: mcpx hooks list | explain SERVER.TOOL | test NAME --event FILE",
   serve:
     "Serve mcpx as an MCP server on stdio (tools mcpx_exec, mcpx_call, mcpx_namespaces, " +
-    "mcpx_types, and _Stop/_PostCompact for agent hosts) and the servers' resources (mcpx://SERVER/ENCODED-URI) " +
+    "mcpx_types, mcpx_search, mcpx_describe, and _Stop/_PostCompact for agent hosts) and the servers' resources (mcpx://SERVER/ENCODED-URI) " +
     "and prompts (SERVER__NAME); ends when stdin closes",
   auth:
     "Log in to an HTTP server that requires OAuth: mcpx auth NAME (a browser or a printed " +
@@ -64,6 +67,7 @@ export const COMMAND_EXAMPLES: Record<CommandName, readonly string[]> = {
   ],
   ls: ["mcpx ls", "mcpx ls everything", "mcpx ls --http-url http://127.0.0.1:3000/mcp --json"],
   types: ["mcpx types everything", "mcpx types everything.echo"],
+  search: ['mcpx search "add two numbers"', "mcpx search write a file --limit 3", 'mcpx search "remember a fact" --json'],
   call: [
     "mcpx call everything.echo message=hi",
     "mcpx call everything.add a=1 b=2",

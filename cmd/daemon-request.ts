@@ -1,4 +1,4 @@
-// The client half of call, ls, types, resource and prompt --remote: one JSON request to a daemon route, after refusing
+// The client half of call, ls, types, search, resource and prompt --remote: one JSON request to a daemon route, after refusing
 // what cannot travel (flags that belong to the daemon). A route answers `{thrown}` for an error the
 // command would have thrown locally (an unknown server, refused arguments): it is thrown here with
 // its code, so the exit code and the message are the local ones.

@@ -1,8 +1,7 @@
 // mcpx ls [SERVER]: the configured servers and their tools, as scripts see them (hook tools hidden),
 // each with where it came from (its file, and the tool whose file it is when config.imports read it).
 
-import { toolBindings } from "../lib/codegen/identifiers.ts";
-import { shortArgs } from "../lib/codegen/short-signature.ts";
+import { callLines } from "../lib/codegen/short-signature.ts";
 import { toIdentifier } from "../lib/mcp/tool-names.ts";
 import { statusLine } from "../lib/util/status-line.ts";
 import { out } from "../lib/util/fd-write.ts";
@@ -83,14 +82,9 @@ export default defineCommand({
       if (s.error !== undefined) throw new McpxError(s.error, "UPSTREAM_START");
       // the name as the server lists it (and Claude Code shows it), then how a script calls it: a tool
       // whose identifier is taken is reachable through call()
-      const byName = new Map(toolBindings(s.tools!.map((t) => t.name)).map((b) => [b.name, b]));
+      const lines = callLines(s.server, s.tools!);
       for (const t of s.tools!) {
-        const b = byName.get(t.name);
-        const args = shortArgs(t.inputSchema);
-        const how =
-          b && !b.hiddenBecause
-            ? `${toIdentifier(s.server)}.${b.identifier}(${args})`
-            : `call(${JSON.stringify(s.server)}, ${JSON.stringify(t.name)}${args ? `, ${args}` : ""})`;
+        const how = lines.get(t.name)!;
         out(tsvRow(t.name, how, t.description?.split("\n")[0] ?? ""));
       }
     }

@@ -21,6 +21,7 @@ const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   exec: () => import("./exec.ts").then((m) => m.default),
   ls: () => import("./ls.ts").then((m) => m.default),
   types: () => import("./types.ts").then((m) => m.default),
+  search: () => import("./search.ts").then((m) => m.default),
   call: () => import("./call.ts").then((m) => m.default),
   resource: () => import("./resource.ts").then((m) => m.default),
   prompt: () => import("./prompt.ts").then((m) => m.default),

@@ -1,5 +1,5 @@
 // mcpx serve: mcpx as an MCP server over stdio, for agent hosts (mcpx_exec, mcpx_call,
-// mcpx_namespaces, mcpx_types, and the `_Stop`/`_PostCompact` lifecycle hooks). Everything it does
+// mcpx_namespaces, mcpx_types, mcpx_search, mcpx_describe, and the `_Stop`/`_PostCompact` lifecycle hooks). Everything it does
 // is in lib/mcpserver; stdout is the MCP channel, so nothing here prints to it.
 
 import { UsageError } from "../lib/errors/usage-error.ts";

@@ -18,6 +18,7 @@ export const SERVER_INFO = { name: "mcpx", version: VERSION, title: "mcpx" };
 export const CAPABILITIES = { tools: {}, logging: {}, resources: {}, prompts: {} };
 export const INSTRUCTIONS =
   "mcpx runs TypeScript against the MCP servers configured for it, through one hook gate. " +
+  "mcpx_search finds the tools for a task in words and mcpx_describe gives just those tools' declarations; " +
   "mcpx_namespaces lists the servers, mcpx_types shows a server's or tool's TypeScript " +
   "declarations, mcpx_call calls one tool, and mcpx_exec runs a script that may call many " +
   "(each server is a global namespace). The servers' resources are offered as mcpx://SERVER/ENCODED-URI " +

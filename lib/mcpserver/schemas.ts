@@ -6,6 +6,7 @@
 import { toJsonSchema } from "@valibot/to-json-schema";
 import * as v from "valibot";
 import { ExecOptionsSchema } from "../exec/options-schema.ts";
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from "../mcp/tool-search.ts";
 import { suggest } from "../util/did-you-mean.ts";
 
 /** what the agent reads beside each mcpx_exec key; a key without words here still works, undocumented */
@@ -86,6 +87,32 @@ export const McpNamespacesArgsSchema = v.strictObject({});
 export const McpTypesArgsSchema = v.strictObject({
   server: v.pipe(v.string(), v.nonEmpty("must not be empty"), v.description("The configured server's name, or its namespace identifier.")),
   tool: v.optional(v.pipe(v.string(), v.nonEmpty("must not be empty"), v.description("One tool (name or identifier); without it, the whole namespace."))),
+});
+
+export const McpSearchArgsSchema = v.strictObject({
+  query: v.pipe(
+    v.string(),
+    v.regex(/\S/, "must have a word in it"),
+    v.description('What you want to do, in words ("write a file", "add two numbers"); matched against tool and server names, parameters and descriptions.'),
+  ),
+  limit: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer("must be a whole number"),
+      v.minValue(1, "must be at least 1"),
+      v.maxValue(MAX_SEARCH_LIMIT, `must be at most ${MAX_SEARCH_LIMIT}`),
+      v.description(`How many tools to return at most (default ${DEFAULT_SEARCH_LIMIT}).`),
+    ),
+  ),
+});
+
+export const McpDescribeArgsSchema = v.strictObject({
+  tools: v.pipe(
+    v.array(v.pipe(v.string(), v.nonEmpty("must not be empty"))),
+    v.nonEmpty("must name at least one tool"),
+    v.maxLength(MAX_SEARCH_LIMIT, `must name at most ${MAX_SEARCH_LIMIT} tools`),
+    v.description('Tools as SERVER.TOOL, e.g. ["filesystem.write_file", "everything.get-sum"] (as mcpx_search names them).'),
+  ),
 });
 
 /** `_Stop` and `_PostCompact` take `{}` (seed 000); a host that sends more is not refused for it */

@@ -26,8 +26,18 @@ import { isPlainObject } from "../util/json-type.ts";
 import { agentCompact, agentStop, hookToolText } from "./agent-hooks.ts";
 import { execAnswer } from "./exec-answer.ts";
 import { progressText, serverLogText } from "../mcp/server-notes.ts";
-import { McpAgentHookArgsSchema, McpCallArgsSchema, McpExecArgsSchema, McpNamespacesArgsSchema, McpTypesArgsSchema, parseToolArgs } from "./schemas.ts";
+import {
+  McpAgentHookArgsSchema,
+  McpCallArgsSchema,
+  McpDescribeArgsSchema,
+  McpExecArgsSchema,
+  McpNamespacesArgsSchema,
+  McpSearchArgsSchema,
+  McpTypesArgsSchema,
+  parseToolArgs,
+} from "./schemas.ts";
 import type { ClientAsks } from "./client-asks.ts";
+import { describeTool, searchTool } from "./search-tools.ts";
 
 /** what every handler works with: the engine (pool, gate, bus) and the session (settings, dirs, log) */
 export interface ServeDeps {
@@ -83,7 +93,7 @@ export const SERVED_TOOLS: readonly ServedTool[] = [
       "structuredContent (ok, exitCode, result, stdout, stderr, logs, emits, calls, hooks, " +
       'error) and, as text, its stdout and result (output "text", the default), the envelope as ' +
       'JSON (output "json") or its frames as NDJSON (output "stream"); isError when the run ' +
-      "failed. Use mcpx_namespaces and mcpx_types to see what the servers offer. " +
+      "failed. Use mcpx_search and mcpx_describe (or mcpx_namespaces and mcpx_types) to see what the servers offer. " +
       ('Sandboxed by default (exec.sandbox auto or on; ask with sandbox "on"): the code runs ' +
         "on Deno and can call the servers' tools (through the hook gate), compute, log, emit and " +
         "return a value, and read the variables given in env; it cannot read or write any other " +
@@ -128,6 +138,28 @@ export const SERVED_TOOLS: readonly ServedTool[] = [
     schema: McpTypesArgsSchema,
     annotations: { readOnlyHint: true, openWorldHint: true },
     handle: typesTool,
+  },
+  {
+    name: "mcpx_search",
+    title: "Find the tools for a task",
+    description:
+      "Finds the tools that best fit what you want to do, in words, across every configured MCP server " +
+      "(ranked by their names, parameters and descriptions; no model involved), best first: each as " +
+      "SERVER.TOOL with the one line a script calls it by and its description's first line. " +
+      "mcpx_describe then gives just those tools' TypeScript declarations.",
+    schema: McpSearchArgsSchema,
+    annotations: { readOnlyHint: true, openWorldHint: true },
+    handle: (args, call) => searchTool(args, call.deps.engine.pool),
+  },
+  {
+    name: "mcpx_describe",
+    title: "TypeScript declarations of some tools",
+    description:
+      'Returns the TypeScript declarations (arguments, result, doc comments) of just the tools named, as SERVER.TOOL ("filesystem.write_file"), ' +
+      "across servers; an unknown name is an error naming the nearest tool there is.",
+    schema: McpDescribeArgsSchema,
+    annotations: { readOnlyHint: true, openWorldHint: true },
+    handle: (args, call) => describeTool(args, call.deps.engine.pool),
   },
   {
     name: "_Stop",

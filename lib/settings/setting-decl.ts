@@ -47,6 +47,7 @@ export type CommandName =
   | "prompt"
   | "ls"
   | "types"
+  | "search"
   | "settings"
   | "hooks"
   | "daemon"
@@ -66,6 +67,7 @@ export const EVERY: readonly CommandName[] = [
   "prompt",
   "ls",
   "types",
+  "search",
   "settings",
   "hooks",
   "daemon",

@@ -194,7 +194,7 @@ export function trustWarnings(state: TrustState): string[] {
  * value without it). Every other command fails on the first withheld setting it takes (the registry's
  * `commands`); a withheld server fails only the command or script that uses it.
  */
-const SHOWING: readonly CommandName[] = ["ls", "types", "settings", "hooks", "config", "auth"];
+const SHOWING: readonly CommandName[] = ["ls", "types", "search", "settings", "hooks", "config", "auth"];
 
 /** throws the error of the first withheld setting `command` needs (exit 2) */
 export function refuseUntrusted(state: TrustState, command: CommandName): void {

@@ -1,4 +1,4 @@
-// `mcpx ls --remote` and `mcpx types --remote`: the daemon's catalogue (GET /v1/tools, hook tools
+// `mcpx ls --remote`, `mcpx types --remote` and `mcpx search --remote`: the daemon's catalogue (GET /v1/tools, hook tools
 // hidden), rendered by the same code as a local ls/types: the same stdout, stderr and exit code.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -58,6 +58,25 @@ describe("mcpx ls --remote and mcpx types --remote print what the local commands
     const unknown = await both(["types", "nope.echo"]);
     expect(unknown.local.code).toBe(2);
     expectSame(unknown);
+  });
+});
+
+describe("mcpx search --remote ranks the daemon's catalogue as a local search ranks its own", () => {
+  test("the same hits, lines and --json; hook tools are never found", async () => {
+    const text = await both(["search", "echo a message"]);
+    expect(text.local.code).toBe(0);
+    expect(text.local.stdout).toStartWith("fake.echo\t");
+    expectSame(text);
+    // the hook tool _secret is named by exactly this word: it would be the only hit if it were searched
+    const secret = await both(["search", "secret", "--json"]);
+    expect(JSON.parse(secret.remote.stdout)).toEqual([]);
+    expectSame(secret);
+  });
+
+  test("an ad-hoc server does not travel with search either: exit 2", async () => {
+    const r = await mcpx(sb, ["search", "--remote", "--stdio", "true", "echo"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--stdio does not travel with --remote");
   });
 });
 

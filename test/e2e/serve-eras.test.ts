@@ -68,7 +68,16 @@ for (const door of DOORS)
 
       test("it lists mcpx's tools", async () => {
         const { tools } = await client().listTools();
-        expect(tools.map((t) => t.name)).toEqual(["mcpx_exec", "mcpx_call", "mcpx_namespaces", "mcpx_types", "_Stop", "_PostCompact"]);
+        expect(tools.map((t) => t.name)).toEqual([
+          "mcpx_exec",
+          "mcpx_call",
+          "mcpx_namespaces",
+          "mcpx_types",
+          "mcpx_search",
+          "mcpx_describe",
+          "_Stop",
+          "_PostCompact",
+        ]);
       });
 
       test("mcpx_call calls the fake server's echo through the gate", async () => {

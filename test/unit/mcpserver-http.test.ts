@@ -71,6 +71,8 @@ describe("sessions", () => {
       "mcpx_call",
       "mcpx_namespaces",
       "mcpx_types",
+      "mcpx_search",
+      "mcpx_describe",
       "_Stop",
       "_PostCompact",
     ]);
@@ -166,7 +168,16 @@ describe("2026-07-28 requests", () => {
     expect(res.headers.get("mcp-session-id")).toBeNull();
     const [msg] = await messages(res);
     const result = msg!.result as { tools: Array<{ name: string }>; ttlMs?: number; cacheScope?: string };
-    expect(result.tools.map((t) => t.name)).toEqual(["mcpx_exec", "mcpx_call", "mcpx_namespaces", "mcpx_types", "_Stop", "_PostCompact"]);
+    expect(result.tools.map((t) => t.name)).toEqual([
+      "mcpx_exec",
+      "mcpx_call",
+      "mcpx_namespaces",
+      "mcpx_types",
+      "mcpx_search",
+      "mcpx_describe",
+      "_Stop",
+      "_PostCompact",
+    ]);
     expect(result).toMatchObject({ ttlMs: expect.any(Number), cacheScope: expect.any(String) });
     expect(mcpSessionCount(engine)).toBe(before);
     // the exchange's server instance is closed once it has answered: a daemon keeps none per request

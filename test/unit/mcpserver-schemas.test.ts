@@ -66,8 +66,17 @@ describe("input schemas", () => {
     expect(inputSchemaOf(McpTypesArgsSchema).required).toEqual(["server"]);
   });
 
-  test("the served tools are the design's four, then the two agent-host hooks", () => {
-    expect(SERVED_TOOLS.map((t) => t.name)).toEqual(["mcpx_exec", "mcpx_call", "mcpx_namespaces", "mcpx_types", "_Stop", "_PostCompact"]);
+  test("the served tools are the design's six, then the two agent-host hooks", () => {
+    expect(SERVED_TOOLS.map((t) => t.name)).toEqual([
+      "mcpx_exec",
+      "mcpx_call",
+      "mcpx_namespaces",
+      "mcpx_types",
+      "mcpx_search",
+      "mcpx_describe",
+      "_Stop",
+      "_PostCompact",
+    ]);
   });
 });
 
