@@ -27,7 +27,8 @@ async function clientScenarios(cli: string): Promise<string[]> {
   const proc = Bun.spawn([process.execPath, cli, "list"], { stdout: "pipe", stderr: "inherit" });
   const text = await new Response(proc.stdout).text();
   await proc.exited;
-  const section = text.slice(text.indexOf("Client scenarios"));
+  // the section ends where the next begins (authorization server scenarios: mcpx is not one)
+  const section = text.slice(text.indexOf("Client scenarios")).split(/\n\s*\n/)[0] ?? "";
   return [...section.matchAll(/^\s+- (\S+) \[([^\]]*)\]/gm)].filter((m) => m[2] !== "extension").map((m) => m[1]!);
 }
 

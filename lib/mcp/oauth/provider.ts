@@ -33,15 +33,21 @@ export class AuthRequiredError extends McpxError {
   }
 }
 
-/** what mcpx registers itself as (dynamic client registration): a public client, PKCE, refresh tokens */
+/**
+ * What mcpx registers itself as (dynamic client registration): a public client, PKCE, refresh
+ * tokens; a native application (OpenID Connect Registration's application_type, which the MCP
+ * authorization spec asks for), since its redirect is a loopback one on the person's own machine.
+ * The SDK sends the metadata as given, so the field its type does not name still reaches the server.
+ */
 export function clientMetadata(redirectUrl: string): OAuthClientMetadata {
   return {
     client_name: `mcpx ${VERSION}`,
+    application_type: "native",
     redirect_uris: [redirectUrl],
     grant_types: ["authorization_code", "refresh_token"],
     response_types: ["code"],
     token_endpoint_auth_method: "none",
-  };
+  } as OAuthClientMetadata;
 }
 
 /** the client of an entry's "oauth" as the SDK takes it; it is never written to the auth file (its secret stays in the environment) */
