@@ -81,6 +81,22 @@ describe("the authorization response's iss (RFC 9207)", () => {
   });
 });
 
+describe("the authorization server's metadata (RFC 8414)", () => {
+  test("metadata that names another issuer than the authorization server it was fetched from is refused before anything is registered", async () => {
+    await world(async (w) => {
+      await w.server.control("poison-issuer");
+      const r = await login(w);
+      expectExit(r, 1);
+      expect(r.stderr).toContain(
+        `the authorization server ${w.server.origin}/ serves metadata for the issuer "https://attacker.example/", which is not itself`,
+      );
+      expect(w.events("register-request")).toEqual([]);
+      expect(w.events("authorize")).toEqual([]);
+      expect(authFiles(w.authDir)).toEqual([]);
+    });
+  });
+});
+
 describe("credentials keyed by the authorization server's issuer", () => {
   test("two servers behind one authorization server share its client registration, and each keeps its own tokens", async () => {
     await world(async (w) => {

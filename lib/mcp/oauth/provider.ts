@@ -10,6 +10,7 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import type { PreRegisteredClient, ServerConfig } from "../../config/server-config.ts";
 import { McpxError } from "../../errors/mcpx-error.ts";
 import { VERSION } from "../../version.ts";
+import { metadataIssuerRefusal } from "./iss.ts";
 import { refreshOnceFetch } from "./refresh-once.ts";
 import { AuthStore, issuerOf } from "./store.ts";
 
@@ -179,6 +180,9 @@ class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   saveDiscoveryState(state: OAuthDiscoveryState): void {
+    // a refresh would be sent to the token endpoint this metadata names
+    const refused = metadataIssuerRefusal(state);
+    if (refused) throw new Error(refused);
     const rec = this.store.record();
     const was = rec.issuer ?? issuerOf(rec.discovery);
     // without a login there is nothing to keep it for: a call after --logout must not recreate the file
