@@ -100,6 +100,21 @@ function probeView(transport: Transport): { view: Transport; keep(): void } {
   return { view, keep: () => (probing = false) };
 }
 
+/**
+ * The SDK v2 client, but an embedded request of an `input_required` result that no handler was
+ * registered for goes to its fallback handler, as the same request sent on the wire does: a form
+ * nobody here can fill is declined (server-asks.ts) and the call retried with that answer, as a
+ * 2025 server's elicitation/create is, instead of the call failing. The SDK registers a handler
+ * only for a declared capability, and mcpx declares only what it can answer.
+ */
+function answeringClient(Client: typeof V2Client): typeof V2Client {
+  return class extends Client {
+    protected override _getRequestHandler(method: string) {
+      return super._getRequestHandler(method) ?? this.fallbackRequestHandler;
+    }
+  };
+}
+
 /** a connected SDK v2 client in the 2026 era, or why the server is to be spoken to in the 2025 era */
 export type Negotiated =
   | { era: "modern"; client: V2Client; transport: Transport; discover: DiscoverResult }
@@ -114,7 +129,8 @@ async function connectModern(
   transport: Transport,
   opts: { timeoutMs: number; prior?: DiscoverResult; pinned: boolean; http?: boolean; asking?: Asking },
 ): Promise<Negotiated> {
-  const { Client, SdkError, SdkErrorCode } = await import("@modelcontextprotocol/client");
+  const { Client: SdkClient, SdkError, SdkErrorCode } = await import("@modelcontextprotocol/client");
+  const Client = answeringClient(SdkClient);
   const client = new Client(
     { name: "mcpx", version: VERSION },
     {

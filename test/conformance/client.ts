@@ -83,20 +83,48 @@ async function withLogin(args: string[]): Promise<{ code: number; out: string }>
   return res;
 }
 
+/** a tool as `mcpx ls --json` shows it */
+interface Listed {
+  name: string;
+  inputSchema?: unknown;
+}
+
 const listed = await withLogin(["ls", "conf", "--json"]);
-let tools: Array<{ name: string }> = [];
+let tools: Listed[] = [];
 try {
-  tools = (JSON.parse(listed.out.slice(0, listed.out.lastIndexOf("]") + 1)) as Array<{ tools?: Array<{ name: string }> }>)[0]?.tools ?? [];
+  tools = (JSON.parse(listed.out.slice(0, listed.out.lastIndexOf("]") + 1)) as Array<{ tools?: Listed[] }>)[0]?.tools ?? [];
 } catch {
   // not JSON: the listing failed, and said why above
 }
-const tool = tools[0]?.name;
+
+/**
+ * The `mcpx call` commands a scenario asks for, as their arguments (ARGS of `mcpx call conf.TOOL
+ * ARGS`), from the tools it listed: the calls the scenario names in its context, with their
+ * arguments; those the scenario's description asks a person to make; else its first tool.
+ */
+function callsFor(): Array<{ tool: string; args: string[] }> {
+  const named = (context as { toolCalls?: Array<{ name: string; arguments?: Record<string, unknown> }> }).toolCalls;
+  if (Array.isArray(named)) return named.map((c) => ({ tool: c.name, args: [JSON.stringify(c.arguments ?? {})] }));
+  if (scenario === "json-schema-2020-12-preservation") {
+    // the schema mcpx listed for one tool, passed back through the other (`mcpx ls --json | jq`, then `mcpx call`)
+    const schema = tools.find((t) => t.name === "json_schema_2020_12_tool")?.inputSchema;
+    return [{ tool: "json_schema_echo", args: [JSON.stringify({ schema })] }];
+  }
+  // each tool once, in the order listed: two that answer input_required, one whose call must carry
+  // neither's state, one whose result names no resultType
+  if (scenario === "sep-2322-client-request-state") return tools.map((t) => ({ tool: t.name, args: [] }));
+  const first = tools[0]?.name;
+  return first ? [{ tool: first, args: TOOL_ARGS[first] ?? [] }] : [];
+}
+
 const steps = ON_TERMINAL[scenario];
-if (tool && steps) {
-  process.stderr.write(`$ mcpx call conf.${tool}   (on a terminal)\n`);
-  const seen = await onTerminal(sb.dir, { ...sb.env, ...vars, BROWSER }, [MCPX, "call", `conf.${tool}`], steps);
-  process.stderr.write(`${seen.shown}\n(exit ${seen.code}${seen.unmet ? `; never showed ${JSON.stringify(seen.unmet)}` : ""})\n`);
-} else if (tool) await withLogin(["call", `conf.${tool}`, ...(TOOL_ARGS[tool] ?? [])]);
+for (const { tool, args } of callsFor()) {
+  if (steps) {
+    process.stderr.write(`$ mcpx call conf.${tool}   (on a terminal)\n`);
+    const seen = await onTerminal(sb.dir, { ...sb.env, ...vars, BROWSER }, [MCPX, "call", `conf.${tool}`, ...args], steps);
+    process.stderr.write(`${seen.shown}\n(exit ${seen.code}${seen.unmet ? `; never showed ${JSON.stringify(seen.unmet)}` : ""})\n`);
+  } else await withLogin(["call", `conf.${tool}`, ...args]);
+}
 process.stderr.write(`conformance client: ${scenario} done (context keys: ${Object.keys(context).join(", ") || "none"}; ${join(sb.dir)})\n`);
 // the suite judges its servers' checks, not this exit code: a scenario may expect a command to fail
 process.exit(0);
