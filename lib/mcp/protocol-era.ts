@@ -20,6 +20,7 @@ import { storedAuth } from "./oauth/provider.ts";
 import { startError } from "./server-transport.ts";
 import { trace } from "../util/trace.ts";
 import type { Asking } from "./server-asks.ts";
+import { modernClients } from "./modern-tools.ts";
 
 /** the 2026 revision mcpx speaks */
 const MODERN_REVISION = "2026-07-28";
@@ -149,6 +150,7 @@ async function connectModern(
     return { era: "legacy", closed: /closed/.test(String((error as Error).message)), error };
   }
   keep();
+  modernClients.add(client);
   return { era: "modern", client, transport, discover: client.getDiscoverResult()! };
 }
 
