@@ -64,15 +64,16 @@ export function writeVerdict(dir: string, cfg: ServerConfig, verdict: Verdict): 
 }
 
 /**
- * The SDK v2 Streamable HTTP transport of an entry, with its headers and the stored OAuth access
- * token as they are: the probe does not authorize. A probe answered 401/403 decides no era; the 2025
- * handshake then follows on the pool's transport, whose provider logs in or refreshes as ever.
+ * The SDK v2 Streamable HTTP transport of an entry, with its headers and the OAuth provider every
+ * other command's transport gets (provider.ts): the probe sends the stored access token, refreshes
+ * it when the server says it expired, and, where mcpx holds no login the server accepts, fails with
+ * the error that says to run `mcpx auth` (a 2026 server may refuse everything but that 401, so no
+ * 2025 handshake after it could say so).
  */
-async function modernHttpTransport(cfg: Extract<ServerConfig, { kind: "http" }>, opts: Pick<PoolOptions, "authDir">): Promise<Transport> {
+async function modernHttpTransport(cfg: Extract<ServerConfig, { kind: "http" }>, opts: Pick<PoolOptions, "authDir" | "log">): Promise<Transport> {
   const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
-  const token = (await storedAuth(cfg, opts.authDir, () => {}).authProvider?.tokens())?.access_token;
-  const headers = token ? { ...cfg.headers, Authorization: `Bearer ${token}` } : cfg.headers;
-  return new StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers } }) as unknown as Transport;
+  const auth = storedAuth(cfg, opts.authDir, (message) => opts.log("debug", message));
+  return new StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers: cfg.headers }, ...(auth as object) }) as unknown as Transport;
 }
 
 /** what a 2025 Streamable HTTP server answers a 2026 probe with: an HTTP 4xx (no session, an unknown method or version, no credentials) */
@@ -164,7 +165,7 @@ export async function negotiateEra(
   server: string,
   cfg: ServerConfig,
   transport: Transport,
-  opts: Pick<PoolOptions, "eraDir" | "startTimeoutMs" | "startGate" | "authDir">,
+  opts: Pick<PoolOptions, "eraDir" | "startTimeoutMs" | "startGate" | "authDir" | "log">,
   asking?: Asking,
 ): Promise<Negotiated | undefined> {
   const pin = cfg.protocolVersion;

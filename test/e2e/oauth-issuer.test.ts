@@ -97,6 +97,22 @@ describe("the authorization server's metadata (RFC 8414)", () => {
   });
 });
 
+describe("a 2026-07-28 server that challenges only after the 2025 handshake it refuses", () => {
+  test("a call says to run mcpx auth, mcpx auth logs in from the server's metadata, and the call then succeeds", async () => {
+    await world(async (w) => {
+      writeConfig(w.sb, ".mcpx.json", { mcpServers: { notes: { url: `${w.server.origin}/mcp26` } } });
+      const before = await call(w);
+      expectExit(before, 1);
+      expect(before.stderr).toContain("Run `mcpx auth notes`");
+      expectExit(await login(w), 0);
+      expect(w.events("token").map((e) => e.grant)).toEqual(["authorization_code"]);
+      const after = await call(w);
+      expectExit(after, 0);
+      expect(after.stdout).toBe("hi\n");
+    });
+  });
+});
+
 describe("credentials keyed by the authorization server's issuer", () => {
   test("two servers behind one authorization server share its client registration, and each keeps its own tokens", async () => {
     await world(async (w) => {
