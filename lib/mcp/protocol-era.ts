@@ -131,7 +131,7 @@ async function connectModern(
   transport: Transport,
   opts: { timeoutMs: number; prior?: DiscoverResult; pinned: boolean; http?: boolean; asking?: Asking },
 ): Promise<Negotiated> {
-  const { Client: SdkClient, SdkError, SdkErrorCode } = await import("@modelcontextprotocol/client");
+  const { Client: SdkClient, SdkError, SdkErrorCode, IssuerMismatchError } = await import("@modelcontextprotocol/client");
   const Client = answeringClient(SdkClient);
   const client = new Client(
     { name: "mcpx", version: VERSION },
@@ -146,7 +146,12 @@ async function connectModern(
     await client.connect(view as never, { timeout: opts.timeoutMs, ...(opts.prior ? { prior: { kind: "modern", discover: opts.prior } } : {}) });
   } catch (error) {
     keep();
-    const refused = (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed) || (opts.http === true && httpRefusal(error));
+    // the SDK v2's login refuses metadata whose issuer is not the URL it was looked up under, also where
+    // the resource named no authorization server (a 2025-03-26 server); the 2025 handshake's provider
+    // then decides, as for any 2025 server (lib/mcp/oauth/iss.ts metadataIssuerRefusal)
+    const refused =
+      (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed) ||
+      (opts.http === true && (httpRefusal(error) || error instanceof IssuerMismatchError));
     if (opts.pinned || !refused) throw error;
     return { era: "legacy", closed: /closed/.test(String((error as Error).message)), error };
   }

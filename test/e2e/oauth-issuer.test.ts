@@ -97,6 +97,24 @@ describe("the authorization server's metadata (RFC 8414)", () => {
   });
 });
 
+describe("a 2025-03-26 server (no resource metadata) whose authorization server names another issuer", () => {
+  test("is logged in to as before: a call first says to run mcpx auth, and after the login it succeeds and refreshes", async () => {
+    await world(async (w) => {
+      await w.server.control("as-2025-03-26");
+      const before = await call(w);
+      expectExit(before, 1);
+      expect(before.stderr).toContain("Run `mcpx auth notes`");
+      expectExit(await login(w), 0);
+      expectExit(await call(w), 0);
+      await w.server.expireTokens();
+      const refreshed = await call(w);
+      expectExit(refreshed, 0);
+      expect(refreshed.stdout).toBe("hi\n");
+      expect(w.events("token").map((e) => e.grant)).toEqual(["authorization_code", "refresh_token"]);
+    });
+  });
+});
+
 describe("a 2026-07-28 server that challenges only after the 2025 handshake it refuses", () => {
   test("a call says to run mcpx auth, mcpx auth logs in from the server's metadata, and the call then succeeds", async () => {
     await world(async (w) => {

@@ -29,16 +29,16 @@ export function issRefusal(iss: string | null, discovery: OAuthDiscoveryState | 
 }
 
 /**
- * Why discovery's authorization server metadata is refused, or undefined when it is accepted: its
- * `issuer` must be the authorization server URL it was fetched for, compared as strings (RFC 8414
- * §3.3). Where the resource named no authorization server (2025-03-26 servers: the SDK takes the
- * server's origin, and writes it with a trailing slash) the issuer may be that origin written without one.
+ * Why discovery's authorization server metadata is refused, or undefined when it is accepted: where
+ * the resource named its authorization server (RFC 9728), the metadata's `issuer` must be that very
+ * URL, compared as strings (RFC 8414 §3.3). Where it named none (a 2025-03-26 server: the SDK takes
+ * the server's origin for it), the metadata was never looked up under an issuer the resource vouched
+ * for, and those servers' metadata often names another (the origin's /oauth): it is taken as it is.
  */
 export function metadataIssuerRefusal(discovery: OAuthDiscoveryState): string | undefined {
   const issuer = (discovery.authorizationServerMetadata as { issuer?: unknown } | undefined)?.issuer;
-  if (issuer === undefined || issuer === discovery.authorizationServerUrl) return undefined;
   const named = (discovery.resourceMetadata?.authorization_servers ?? []).length > 0;
-  if (!named && typeof issuer === "string" && URL.canParse(issuer) && new URL(issuer).href === discovery.authorizationServerUrl) return undefined;
+  if (!named || issuer === undefined || issuer === discovery.authorizationServerUrl) return undefined;
   return (
     `the authorization server ${discovery.authorizationServerUrl} serves metadata for the issuer ${JSON.stringify(issuer)}, ` +
     `which is not itself (RFC 8414): its endpoints may be an attacker's, so mcpx does not use them`
