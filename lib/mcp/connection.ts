@@ -8,6 +8,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { LeanRequest } from "./lean-request.ts";
 import type { Tool } from "./tool.ts";
+import { modernClients, modernToolCall } from "./modern-tools.ts";
 
 /** a compiled outputSchema (the SDK's Ajv provider, as its own callTool uses) */
 export type OutputCheck = (value: unknown) => { valid: boolean; errorMessage?: string };
@@ -79,10 +80,12 @@ export interface OneCall {
 export function plainCall(conn: Connection, c: OneCall, onprogress: ((p: Progress) => void) | undefined): Promise<unknown> {
   const params = { name: c.tool, arguments: c.args };
   if (conn.lean) return conn.lean("tools/call", params, c.timeoutMs, onprogress, c.notes);
-  return conn.client.request({ method: "tools/call", params }, PASS_THROUGH as never, {
+  const options = {
     timeout: c.timeoutMs,
     ...(onprogress ? { onprogress } : {}),
     // the SDK tells the server with notifications/cancelled when the run's end aborts it
     ...(c.notes ? { signal: c.notes.signal } : {}),
-  });
+  };
+  if (modernClients.has(conn.client)) return modernToolCall(conn, params, options);
+  return conn.client.request({ method: "tools/call", params }, PASS_THROUGH as never, options);
 }

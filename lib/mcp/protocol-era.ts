@@ -20,6 +20,7 @@ import { storedAuth } from "./oauth/provider.ts";
 import { startError } from "./server-transport.ts";
 import { trace } from "../util/trace.ts";
 import type { Asking } from "./server-asks.ts";
+import { modernClients } from "./modern-tools.ts";
 
 /** the 2026 revision mcpx speaks */
 const MODERN_REVISION = "2026-07-28";
@@ -63,15 +64,16 @@ export function writeVerdict(dir: string, cfg: ServerConfig, verdict: Verdict): 
 }
 
 /**
- * The SDK v2 Streamable HTTP transport of an entry, with its headers and the stored OAuth access
- * token as they are: the probe does not authorize. A probe answered 401/403 decides no era; the 2025
- * handshake then follows on the pool's transport, whose provider logs in or refreshes as ever.
+ * The SDK v2 Streamable HTTP transport of an entry, with its headers and the OAuth provider every
+ * other command's transport gets (provider.ts): the probe sends the stored access token, refreshes
+ * it when the server says it expired, and, where mcpx holds no login the server accepts, fails with
+ * the error that says to run `mcpx auth` (a 2026 server may refuse everything but that 401, so no
+ * 2025 handshake after it could say so).
  */
-async function modernHttpTransport(cfg: Extract<ServerConfig, { kind: "http" }>, opts: Pick<PoolOptions, "authDir">): Promise<Transport> {
+async function modernHttpTransport(cfg: Extract<ServerConfig, { kind: "http" }>, opts: Pick<PoolOptions, "authDir" | "log">): Promise<Transport> {
   const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
-  const token = (await storedAuth(cfg, opts.authDir, () => {}).authProvider?.tokens())?.access_token;
-  const headers = token ? { ...cfg.headers, Authorization: `Bearer ${token}` } : cfg.headers;
-  return new StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers } }) as unknown as Transport;
+  const auth = storedAuth(cfg, opts.authDir, (message) => opts.log("debug", message));
+  return new StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers: cfg.headers }, ...(auth as object) }) as unknown as Transport;
 }
 
 /** what a 2025 Streamable HTTP server answers a 2026 probe with: an HTTP 4xx (no session, an unknown method or version, no credentials) */
@@ -100,6 +102,21 @@ function probeView(transport: Transport): { view: Transport; keep(): void } {
   return { view, keep: () => (probing = false) };
 }
 
+/**
+ * The SDK v2 client, but an embedded request of an `input_required` result that no handler was
+ * registered for goes to its fallback handler, as the same request sent on the wire does: a form
+ * nobody here can fill is declined (server-asks.ts) and the call retried with that answer, as a
+ * 2025 server's elicitation/create is, instead of the call failing. The SDK registers a handler
+ * only for a declared capability, and mcpx declares only what it can answer.
+ */
+function answeringClient(Client: typeof V2Client): typeof V2Client {
+  return class extends Client {
+    protected override _getRequestHandler(method: string) {
+      return super._getRequestHandler(method) ?? this.fallbackRequestHandler;
+    }
+  };
+}
+
 /** a connected SDK v2 client in the 2026 era, or why the server is to be spoken to in the 2025 era */
 export type Negotiated =
   | { era: "modern"; client: V2Client; transport: Transport; discover: DiscoverResult }
@@ -114,7 +131,8 @@ async function connectModern(
   transport: Transport,
   opts: { timeoutMs: number; prior?: DiscoverResult; pinned: boolean; http?: boolean; asking?: Asking },
 ): Promise<Negotiated> {
-  const { Client, SdkError, SdkErrorCode } = await import("@modelcontextprotocol/client");
+  const { Client: SdkClient, SdkError, SdkErrorCode, IssuerMismatchError } = await import("@modelcontextprotocol/client");
+  const Client = answeringClient(SdkClient);
   const client = new Client(
     { name: "mcpx", version: VERSION },
     {
@@ -128,11 +146,17 @@ async function connectModern(
     await client.connect(view as never, { timeout: opts.timeoutMs, ...(opts.prior ? { prior: { kind: "modern", discover: opts.prior } } : {}) });
   } catch (error) {
     keep();
-    const refused = (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed) || (opts.http === true && httpRefusal(error));
+    // the SDK v2's login refuses metadata whose issuer is not the URL it was looked up under, also where
+    // the resource named no authorization server (a 2025-03-26 server); the 2025 handshake's provider
+    // then decides, as for any 2025 server (lib/mcp/oauth/iss.ts metadataIssuerRefusal)
+    const refused =
+      (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed) ||
+      (opts.http === true && (httpRefusal(error) || error instanceof IssuerMismatchError));
     if (opts.pinned || !refused) throw error;
     return { era: "legacy", closed: /closed/.test(String((error as Error).message)), error };
   }
   keep();
+  modernClients.add(client);
   return { era: "modern", client, transport, discover: client.getDiscoverResult()! };
 }
 
@@ -146,7 +170,7 @@ export async function negotiateEra(
   server: string,
   cfg: ServerConfig,
   transport: Transport,
-  opts: Pick<PoolOptions, "eraDir" | "startTimeoutMs" | "startGate" | "authDir">,
+  opts: Pick<PoolOptions, "eraDir" | "startTimeoutMs" | "startGate" | "authDir" | "log">,
   asking?: Asking,
 ): Promise<Negotiated | undefined> {
   const pin = cfg.protocolVersion;

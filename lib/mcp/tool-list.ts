@@ -6,6 +6,8 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { isPlainObject } from "../util/json-type.ts";
 import { trace } from "../util/trace.ts";
 import { PASS_THROUGH, type Connection } from "./connection.ts";
+import type { Client as V2Client } from "@modelcontextprotocol/client";
+import { modernClients, modernToolList } from "./modern-tools.ts";
 import type { Tool } from "./tool.ts";
 import { UpstreamError } from "./upstream-error.ts";
 
@@ -36,6 +38,7 @@ function taskToolsOf(tools: Tool[]): ReadonlySet<string> {
 
 /** every page of the server's tools/list, in order */
 export async function listTools(server: string, client: Client, timeoutMs: number): Promise<Tool[]> {
+  if (modernClients.has(client)) return toolsOfPage(server, { tools: await modernToolList(client as unknown as V2Client, timeoutMs) });
   const tools: Tool[] = [];
   let cursor: string | undefined;
   do {

@@ -29,8 +29,11 @@ function wrapTemplate(server: string, template: string): string {
 
 /** the server and upstream URI of a wrapped URI; a URI mcpx did not wrap is the client's mistake, said with the form it takes */
 function unwrapUri(uri: string, servers: readonly string[]): { server: string; uri: string } {
+  // the URI in `data` too, as the spec asks of a resource not found (a client need not parse the message)
   const bad = (why: string) =>
-    new McpError(ErrorCode.InvalidParams, `${JSON.stringify(uri)} ${why}: mcpx's resources are mcpx://SERVER/ENCODED-URI, as resources/list gives them`);
+    new McpError(ErrorCode.InvalidParams, `${JSON.stringify(uri)} ${why}: mcpx's resources are mcpx://SERVER/ENCODED-URI, as resources/list gives them`, {
+      uri,
+    });
   if (!uri.startsWith(SCHEME)) throw bad("is not an mcpx:// URI");
   const rest = uri.slice(SCHEME.length);
   const slash = rest.indexOf("/");

@@ -7,8 +7,11 @@
 //
 // Scenarios run one suite process each, a few at a time; sse-retry runs alone at the end, because it
 // measures how long the client waits before reconnecting (±200 ms) and a busy machine makes it late.
-// Extension scenarios (client credentials, cross-app access: tokens with no person, no browser) are
-// not part of the 2025-11-25 spec and are not run. The suite is found as in run.ts.
+// The scenarios are those of every era the suite has (2025 and, from 0.2.0, 2026-07-28). Extension
+// scenarios (client credentials, cross-app access, DPoP, workload identity: tokens with no person,
+// no browser; skills) are no part of either revision and are not run, nor are the suite's
+// authorization-server scenarios, listed after the client ones (mcpx is not an authorization
+// server). The suite is found as in run.ts.
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -27,7 +30,8 @@ async function clientScenarios(cli: string): Promise<string[]> {
   const proc = Bun.spawn([process.execPath, cli, "list"], { stdout: "pipe", stderr: "inherit" });
   const text = await new Response(proc.stdout).text();
   await proc.exited;
-  const section = text.slice(text.indexOf("Client scenarios"));
+  // the section ends where the next begins (authorization server scenarios: mcpx is not one)
+  const section = text.slice(text.indexOf("Client scenarios")).split(/\n\s*\n/)[0] ?? "";
   return [...section.matchAll(/^\s+- (\S+) \[([^\]]*)\]/gm)].filter((m) => m[2] !== "extension").map((m) => m[1]!);
 }
 

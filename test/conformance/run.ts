@@ -8,8 +8,8 @@
 //
 //   bun test/conformance/run.ts [conformance server options, e.g. --scenario tools-list --verbose]
 //
-// The suite is @modelcontextprotocol/conformance (0.1.16 measured; it has no 2026-07-28 scenarios,
-// 0.2.0-alpha.12 has them and is what the 2026 baseline was measured with). It crashes on Node 20
+// The suite is @modelcontextprotocol/conformance (0.2.0-alpha.12 measured, for both baselines; a
+// suite with no 2026-07-28 scenarios, such as the 0.1.16 release, skips that era). It crashes on Node 20
 // (globSync), so it runs under Bun. It is found in node_modules, or at MCPX_CONFORMANCE_CLI (the
 // path of its dist/index.js). The server runs in a throwaway HOME/XDG tree whose config names the
 // fake fixture server, so nothing from the machine leaks in.
@@ -33,7 +33,7 @@ const SERVER = join(import.meta.dir, "http-server.ts");
 const MCPX = join(ROOT, "dist/mcpx");
 const FAKE = join(ROOT, "fixtures/servers/fake-server.ts");
 /** the version this baseline was measured with; another one may add or rename scenarios */
-export const CONFORMANCE_VERSION = "0.1.16";
+export const CONFORMANCE_VERSION = "0.2.0-alpha.12";
 /** how long the HTTP server may take to say `listening` */
 const START_TIMEOUT_MS = 15_000;
 
@@ -73,7 +73,7 @@ async function main(): Promise<number> {
     let worst = 0;
     for (const run of ERA_RUNS) {
       if (!eras.includes(run.era)) {
-        process.stderr.write(`conformance: this suite has no ${run.era} server scenarios: that era is not checked (0.2.0-alpha.12 has them)\n`);
+        process.stderr.write(`conformance: this suite has no ${run.era} server scenarios: that era is not checked (${CONFORMANCE_VERSION} has them)\n`);
         continue;
       }
       const suite = Bun.spawn([process.execPath, cli, "server", "--url", url, ...run.args, "--expected-failures", run.baseline, ...process.argv.slice(2)], {

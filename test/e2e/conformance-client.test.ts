@@ -1,12 +1,12 @@
 // The MCP conformance suite's client scenarios against mcpx (test/conformance/client-run.ts), as part
-// of `make test`: every scenario either passes or is listed, with its reason, under `client:` in
-// test/conformance/expected-failures.yml.
+// of `make test`: every scenario of both eras (2025, and 2026-07-28) either passes or is listed, with
+// its reason, under `client:` in test/conformance/expected-failures.yml.
 
 import { expect, test } from "bun:test";
 import { join } from "node:path";
 import { BUN, ROOT } from "./harness.ts";
 
-/** 23 scenarios, three at a time, each a few mcpx processes against the suite's servers: ≈50 s on two cores */
+/** every client scenario of both eras, three at a time, each a few mcpx processes against the suite's servers */
 const SUITE_TIMEOUT_MS = 240_000;
 
 test(

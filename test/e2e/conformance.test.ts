@@ -1,5 +1,6 @@
 // The MCP conformance suite against the daemon's /mcp (test/conformance/run.ts), as part of `make test`: every scenario
-// either passes or is listed, with its reason, in test/conformance/expected-failures.yml.
+// of both eras either passes or is listed, with its reason, in test/conformance/expected-failures.yml
+// (2025) or expected-failures-2026.yml (2026-07-28).
 
 import { expect, test } from "bun:test";
 import { join } from "node:path";

@@ -81,6 +81,56 @@ describe("the authorization response's iss (RFC 9207)", () => {
   });
 });
 
+describe("the authorization server's metadata (RFC 8414)", () => {
+  test("metadata that names another issuer than the authorization server it was fetched from is refused before anything is registered", async () => {
+    await world(async (w) => {
+      await w.server.control("poison-issuer");
+      const r = await login(w);
+      expectExit(r, 1);
+      expect(r.stderr).toContain(
+        `the authorization server ${w.server.origin}/ serves metadata for the issuer "https://attacker.example/", which is not itself`,
+      );
+      expect(w.events("register-request")).toEqual([]);
+      expect(w.events("authorize")).toEqual([]);
+      expect(authFiles(w.authDir)).toEqual([]);
+    });
+  });
+});
+
+describe("a 2025-03-26 server (no resource metadata) whose authorization server names another issuer", () => {
+  test("is logged in to as before: a call first says to run mcpx auth, and after the login it succeeds and refreshes", async () => {
+    await world(async (w) => {
+      await w.server.control("as-2025-03-26");
+      const before = await call(w);
+      expectExit(before, 1);
+      expect(before.stderr).toContain("Run `mcpx auth notes`");
+      expectExit(await login(w), 0);
+      expectExit(await call(w), 0);
+      await w.server.expireTokens();
+      const refreshed = await call(w);
+      expectExit(refreshed, 0);
+      expect(refreshed.stdout).toBe("hi\n");
+      expect(w.events("token").map((e) => e.grant)).toEqual(["authorization_code", "refresh_token"]);
+    });
+  });
+});
+
+describe("a 2026-07-28 server that challenges only after the 2025 handshake it refuses", () => {
+  test("a call says to run mcpx auth, mcpx auth logs in from the server's metadata, and the call then succeeds", async () => {
+    await world(async (w) => {
+      writeConfig(w.sb, ".mcpx.json", { mcpServers: { notes: { url: `${w.server.origin}/mcp26` } } });
+      const before = await call(w);
+      expectExit(before, 1);
+      expect(before.stderr).toContain("Run `mcpx auth notes`");
+      expectExit(await login(w), 0);
+      expect(w.events("token").map((e) => e.grant)).toEqual(["authorization_code"]);
+      const after = await call(w);
+      expectExit(after, 0);
+      expect(after.stdout).toBe("hi\n");
+    });
+  });
+});
+
 describe("credentials keyed by the authorization server's issuer", () => {
   test("two servers behind one authorization server share its client registration, and each keeps its own tokens", async () => {
     await world(async (w) => {

@@ -55,7 +55,7 @@ export async function startOAuthServer(env: Record<string, string>, knobs: Recor
 }
 
 export type OAuthEvent = {
-  event: "register" | "authorize" | "token" | "token-refused" | "mcp";
+  event: "register" | "register-request" | "authorize" | "token" | "token-refused" | "mcp";
   grant?: string;
   status?: number;
   client?: string;
@@ -66,6 +66,8 @@ export type OAuthEvent = {
   as?: string;
   path?: string;
   bearer?: boolean;
+  /** the application_type a registration request named */
+  applicationType?: unknown;
 };
 
 /** the fixture's FAKE_OAUTH_RECORD lines; [] before the first */

@@ -92,6 +92,10 @@ describe("an HTTP server that requires OAuth", () => {
     expect(await leftoverProcesses(FAKE_BROWSER)).toEqual([]);
   });
 
+  test("the login registered mcpx as a native application, since its redirect is a loopback one on the person's machine", () => {
+    expect(events("register-request").map((e) => e.applicationType)).toEqual(["native"]);
+  });
+
   test("a script then calls the server's tools with the stored token, and the token is nowhere a script or a frame can see", async () => {
     const token = storedTokens()[0]!.access_token;
     const refresh = storedTokens()[0]!.refresh_token!;

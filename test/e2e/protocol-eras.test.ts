@@ -162,6 +162,43 @@ test("over Streamable HTTP the era is probed too: a 2026-only server and a 2025 
   }
 }, 120_000);
 
+test("a 2026-07-28 server that asks for a form nobody here can fill is declined, and the call is retried with its requestState on a new id", async () => {
+  const sb = sandbox();
+  const modern = await httpServer(MODERN_SERVER, { MODERN_MCP_HTTP_PORT: "0" });
+  try {
+    writeConfig(sb, ".mcpx.json", { mcpServers: { modern: { url: modern.url } } });
+    const r = await mcpx(sb, ["call", "modern.ask_anyway"], { killAfterMs: KILL_AFTER_MS });
+    expectExit(r, 0);
+    const m = /^decline \(requestState: opaque-state, id (\S+) after (\S+)\)\n$/.exec(r.stdout);
+    expect(m).not.toBeNull();
+    expect(m![1]).not.toBe(m![2]);
+    expect(r.stderr).toContain("asked for input (elicitation) and was declined");
+  } finally {
+    await modern.stop();
+  }
+}, 120_000);
+
+test("over HTTP a 2026-07-28 tool's x-mcp-header arguments are sent as Mcp-Param headers, and a tool declaring one wrongly is left out", async () => {
+  const sb = sandbox();
+  const modern = await httpServer(MODERN_SERVER, { MODERN_MCP_HTTP_PORT: "0" });
+  try {
+    writeConfig(sb, ".mcpx.json", { mcpServers: { modern: { url: modern.url } } });
+    const ls = await mcpx(sb, ["ls", "modern", "--json"], { killAfterMs: KILL_AFTER_MS });
+    expectExit(ls, 0);
+    const names = (JSON.parse(ls.stdout) as Array<{ tools: Array<{ name: string }> }>)[0]!.tools.map((t) => t.name);
+    expect(names).toContain("where");
+    expect(names).toContain("echo");
+    expect(names).not.toContain("bad_header");
+    expect(ls.stderr).toContain("excluding tool 'bad_header'");
+    // a new process, which knows the tool from the tool-list cache and has listed nothing itself
+    const call = await mcpx(sb, ["call", "modern.where", "region=eu-west"], { killAfterMs: KILL_AFTER_MS });
+    expectExit(call, 0);
+    expect(call.stdout).toBe("Mcp-Param-Region: eu-west\n");
+  } finally {
+    await modern.stop();
+  }
+}, 120_000);
+
 test("a 2026-07-28 server's progress becomes progress frames, and a run's timeout cancels its call upstream", async () => {
   const sb = sandbox();
   const record = join(sb.dir, "modern.jsonl");

@@ -121,6 +121,17 @@ for (const door of DOORS)
           );
         expect(err?.message).toContain("mcpx's resources are mcpx://SERVER/ENCODED-URI");
       });
+
+      test("the error for a URI mcpx does not serve is Invalid Params and carries that URI in its data", async () => {
+        const err = await client()
+          .readResource({ uri: "fake://note" })
+          .then(
+            () => undefined,
+            (e: Error & { code?: unknown; data?: unknown }) => e,
+          );
+        expect(err?.code).toBe(-32602);
+        expect(err?.data).toEqual({ uri: "fake://note" });
+      });
     });
   }
 

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
-import { issRefusal } from "../../lib/mcp/oauth/iss.ts";
+import { issRefusal, metadataIssuerRefusal } from "../../lib/mcp/oauth/iss.ts";
 import { acquireLock } from "../../lib/mcp/oauth/lock.ts";
 
 const discovery = (extra: Record<string, unknown> = {}): OAuthDiscoveryState =>
@@ -19,6 +19,25 @@ const discovery = (extra: Record<string, unknown> = {}): OAuthDiscoveryState =>
       ...extra,
     },
   }) as OAuthDiscoveryState;
+
+describe("metadataIssuerRefusal", () => {
+  const named = (d: OAuthDiscoveryState) => ({
+    ...d,
+    resourceMetadata: { resource: "https://mcp.example/", authorization_servers: [d.authorizationServerUrl] },
+  });
+  test("metadata whose issuer is the URL it was fetched for is taken", () => {
+    expect(metadataIssuerRefusal(named({ ...discovery(), authorizationServerUrl: "https://as.example" }))).toBeUndefined();
+  });
+
+  test("where the resource named its authorization server, the issuer is compared as a string", () => {
+    expect(metadataIssuerRefusal(named(discovery()))).toContain('serves metadata for the issuer "https://as.example", which is not itself');
+  });
+
+  test("where it named none (a 2025-03-26 server: the SDK took its origin), the metadata is taken whatever issuer it names", () => {
+    expect(metadataIssuerRefusal(discovery())).toBeUndefined();
+    expect(metadataIssuerRefusal(discovery({ issuer: "https://as.example/oauth" }))).toBeUndefined();
+  });
+});
 
 describe("issRefusal", () => {
   test("an iss equal to the metadata's issuer is taken, advertised or not", () => {

@@ -1,4 +1,6 @@
-// RFC 9207: the authorization response names the authorization server that sent it (`iss`), so a
+// Whether an authorization server is the one it says it is. RFC 8414 §3.3: its metadata's `issuer`
+// is the very identifier the metadata was looked up under, or the metadata is not its own (an
+// attacker's, pointing the login at endpoints of its choosing). RFC 9207: the authorization response names the authorization server that sent it (`iss`), so a
 // client talking to several of them cannot be made to send one server's code to another (a mix-up
 // attack). The MCP authorization spec (2026-07-28) asks clients to check it.
 
@@ -24,4 +26,21 @@ export function issRefusal(iss: string | null, discovery: OAuthDiscoveryState | 
       `may come from another authorization server (a mix-up attack, RFC 9207), so its code is not used`
     );
   return undefined;
+}
+
+/**
+ * Why discovery's authorization server metadata is refused, or undefined when it is accepted: where
+ * the resource named its authorization server (RFC 9728), the metadata's `issuer` must be that very
+ * URL, compared as strings (RFC 8414 §3.3). Where it named none (a 2025-03-26 server: the SDK takes
+ * the server's origin for it), the metadata was never looked up under an issuer the resource vouched
+ * for, and those servers' metadata often names another (the origin's /oauth): it is taken as it is.
+ */
+export function metadataIssuerRefusal(discovery: OAuthDiscoveryState): string | undefined {
+  const issuer = (discovery.authorizationServerMetadata as { issuer?: unknown } | undefined)?.issuer;
+  const named = (discovery.resourceMetadata?.authorization_servers ?? []).length > 0;
+  if (!named || issuer === undefined || issuer === discovery.authorizationServerUrl) return undefined;
+  return (
+    `the authorization server ${discovery.authorizationServerUrl} serves metadata for the issuer ${JSON.stringify(issuer)}, ` +
+    `which is not itself (RFC 8414): its endpoints may be an attacker's, so mcpx does not use them`
+  );
 }

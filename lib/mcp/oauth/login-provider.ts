@@ -6,6 +6,7 @@ import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprot
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { PreRegisteredClient } from "../../config/server-config.ts";
 import { clientMetadata, preRegistered, registeredLoopback, scopeUnion } from "./provider.ts";
+import { metadataIssuerRefusal } from "./iss.ts";
 import { issuerOf, type AuthStore } from "./store.ts";
 
 /**
@@ -119,6 +120,9 @@ export class LoginOAuthProvider implements OAuthClientProvider {
   }
 
   saveDiscoveryState(state: OAuthDiscoveryState): void {
+    // the SDK would go on to register, authorize and exchange at the endpoints this metadata names
+    const refused = metadataIssuerRefusal(state);
+    if (refused) throw new Error(refused);
     this.discovery = state;
   }
 

@@ -145,10 +145,26 @@ async function challenged(cfg: HttpServer, provider: LoginOAuthProvider): Promis
     return undefined;
   } catch (err) {
     if (err instanceof UnauthorizedError && provider.redirected) return transport;
+    // a 2026-07-28 server refuses the 2025 handshake (an HTTP 4xx, not a challenge) and may challenge
+    // only the requests after it: as one that challenges nothing, it is logged in to from its metadata
+    if (refusedHandshake(err) && !provider.redirected) return undefined;
     throw err;
   } finally {
     await client.close().catch(() => {});
   }
+}
+
+/** a Streamable HTTP answer to initialize that is neither a challenge (401, 403) nor a server error */
+function refusedHandshake(err: unknown): boolean {
+  const status = (err as { code?: unknown } | null)?.code;
+  return (
+    /^Streamable HTTP error/.test(String((err as Error)?.message)) &&
+    typeof status === "number" &&
+    status >= 400 &&
+    status < 500 &&
+    status !== 401 &&
+    status !== 403
+  );
 }
 
 /** removes a server's stored login; the files it removed, [] when there was none */

@@ -10,6 +10,7 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import type { PreRegisteredClient, ServerConfig } from "../../config/server-config.ts";
 import { McpxError } from "../../errors/mcpx-error.ts";
 import { VERSION } from "../../version.ts";
+import { metadataIssuerRefusal } from "./iss.ts";
 import { refreshOnceFetch } from "./refresh-once.ts";
 import { AuthStore, issuerOf } from "./store.ts";
 
@@ -33,15 +34,21 @@ export class AuthRequiredError extends McpxError {
   }
 }
 
-/** what mcpx registers itself as (dynamic client registration): a public client, PKCE, refresh tokens */
+/**
+ * What mcpx registers itself as (dynamic client registration): a public client, PKCE, refresh
+ * tokens; a native application (OpenID Connect Registration's application_type, which the MCP
+ * authorization spec asks for), since its redirect is a loopback one on the person's own machine.
+ * The SDK sends the metadata as given, so the field its type does not name still reaches the server.
+ */
 export function clientMetadata(redirectUrl: string): OAuthClientMetadata {
   return {
     client_name: `mcpx ${VERSION}`,
+    application_type: "native",
     redirect_uris: [redirectUrl],
     grant_types: ["authorization_code", "refresh_token"],
     response_types: ["code"],
     token_endpoint_auth_method: "none",
-  };
+  } as OAuthClientMetadata;
 }
 
 /** the client of an entry's "oauth" as the SDK takes it; it is never written to the auth file (its secret stays in the environment) */
@@ -173,6 +180,9 @@ class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   saveDiscoveryState(state: OAuthDiscoveryState): void {
+    // a refresh would be sent to the token endpoint this metadata names
+    const refused = metadataIssuerRefusal(state);
+    if (refused) throw new Error(refused);
     const rec = this.store.record();
     const was = rec.issuer ?? issuerOf(rec.discovery);
     // without a login there is nothing to keep it for: a call after --logout must not recreate the file
