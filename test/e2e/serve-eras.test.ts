@@ -13,6 +13,7 @@ import { fakeServer, MCPX, sandbox } from "./harness.ts";
 import { say } from "./hooks-support.ts";
 import { writeConfig } from "./support.ts";
 import { startDaemon, stopDaemons } from "./daemon-support.ts";
+import { SERVED_TOOL_NAMES } from "../served-tools.ts";
 
 const sb = sandbox();
 // an ask on fake.add only: a 2026 client, which cannot be sent a request, is never asked
@@ -68,16 +69,7 @@ for (const door of DOORS)
 
       test("it lists mcpx's tools", async () => {
         const { tools } = await client().listTools();
-        expect(tools.map((t) => t.name)).toEqual([
-          "mcpx_exec",
-          "mcpx_call",
-          "mcpx_namespaces",
-          "mcpx_types",
-          "mcpx_search",
-          "mcpx_describe",
-          "_Stop",
-          "_PostCompact",
-        ]);
+        expect(tools.map((t) => t.name)).toEqual(SERVED_TOOL_NAMES);
       });
 
       test("mcpx_call calls the fake server's echo through the gate", async () => {

@@ -11,6 +11,7 @@ import { recordedCalls } from "../../fixtures/servers/record.ts";
 import { MCPX, fakeServer, processesWith, sandbox } from "./harness.ts";
 import { recordPath, say } from "./hooks-support.ts";
 import { fileExists, leftoverProcesses, scriptAwaits, serve, uniqueMarker, writeConfig, type Served } from "./support.ts";
+import { SERVED_TOOL_NAMES } from "../served-tools.ts";
 
 type Result = CallToolResult & { structuredContent?: Record<string, unknown> };
 const textOf = (r: Result) => r.content.map((c) => (c.type === "text" ? c.text : "")).join("");
@@ -36,16 +37,7 @@ afterAll(async () => {
 describe("tools/list", () => {
   test("offers mcpx's eight tools, each with a description and an object input schema, and no upstream `_` hook tool", async () => {
     const { tools } = await s.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual([
-      "mcpx_exec",
-      "mcpx_call",
-      "mcpx_namespaces",
-      "mcpx_types",
-      "mcpx_search",
-      "mcpx_describe",
-      "_Stop",
-      "_PostCompact",
-    ]);
+    expect(tools.map((t) => t.name)).toEqual(SERVED_TOOL_NAMES);
     for (const t of tools) {
       expect(t.description?.length ?? 0).toBeGreaterThan(20);
       expect(t.inputSchema.type).toBe("object");

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import type { Engine } from "../../lib/session/engine.ts";
 import type { Session } from "../../lib/session/session.ts";
 import { closeMcpSessions, foreignOrigin, handleMcpHttp, mcpExchangeCount, mcpSessionCount } from "../../lib/mcpserver/http.ts";
+import { SERVED_TOOL_NAMES } from "../served-tools.ts";
 
 const engine = { ready: Promise.resolve() } as unknown as Engine;
 const session = { log: () => {} } as unknown as Session;
@@ -66,16 +67,7 @@ describe("sessions", () => {
     );
     expect(res.status).toBe(200);
     const [msg] = await messages(res);
-    expect((msg!.result as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toEqual([
-      "mcpx_exec",
-      "mcpx_call",
-      "mcpx_namespaces",
-      "mcpx_types",
-      "mcpx_search",
-      "mcpx_describe",
-      "_Stop",
-      "_PostCompact",
-    ]);
+    expect((msg!.result as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toEqual(SERVED_TOOL_NAMES);
   });
 
   test("DELETE ends a session; its id is then unknown (404 tells the client to initialize again)", async () => {
@@ -168,16 +160,7 @@ describe("2026-07-28 requests", () => {
     expect(res.headers.get("mcp-session-id")).toBeNull();
     const [msg] = await messages(res);
     const result = msg!.result as { tools: Array<{ name: string }>; ttlMs?: number; cacheScope?: string };
-    expect(result.tools.map((t) => t.name)).toEqual([
-      "mcpx_exec",
-      "mcpx_call",
-      "mcpx_namespaces",
-      "mcpx_types",
-      "mcpx_search",
-      "mcpx_describe",
-      "_Stop",
-      "_PostCompact",
-    ]);
+    expect(result.tools.map((t) => t.name)).toEqual(SERVED_TOOL_NAMES);
     expect(result).toMatchObject({ ttlMs: expect.any(Number), cacheScope: expect.any(String) });
     expect(mcpSessionCount(engine)).toBe(before);
     // the exchange's server instance is closed once it has answered: a daemon keeps none per request

@@ -16,6 +16,7 @@ import {
 import { withServerDefaults } from "../../lib/exec/server-defaults.ts";
 import { SERVED_TOOLS } from "../../lib/mcpserver/tools.ts";
 import type { ScriptPhase } from "../../lib/settings/registry.ts";
+import { SERVED_TOOL_NAMES } from "../served-tools.ts";
 
 type Props = Record<string, { description?: string; default?: unknown }>;
 
@@ -67,16 +68,7 @@ describe("input schemas", () => {
   });
 
   test("the served tools are the design's six, then the two agent-host hooks", () => {
-    expect(SERVED_TOOLS.map((t) => t.name)).toEqual([
-      "mcpx_exec",
-      "mcpx_call",
-      "mcpx_namespaces",
-      "mcpx_types",
-      "mcpx_search",
-      "mcpx_describe",
-      "_Stop",
-      "_PostCompact",
-    ]);
+    expect(SERVED_TOOLS.map((t) => t.name)).toEqual(SERVED_TOOL_NAMES);
   });
 });
 
