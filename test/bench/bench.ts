@@ -45,6 +45,8 @@
 //   9. one mcpx_exec round trip through `mcpx serve` (tools/call to its answer, 'return await
 //      fake.echo(…)'), sandboxed on the default engine (the embedded QuickJS) vs `--sandbox off`,
 //      each serve warm, and the Deno sandbox for reference (serve-exec.ts)          target ratio ≤ 1.2×
+//  10. the bytes an agent's context carries for one task (a 3 MB log through server-filesystem, 20
+//      server-memory lookups), direct tool calls vs mcpx's code mode (economy.ts); a ratio, no bar
 //
 // The two sides of a pair alternate round by round (who goes first flips every round, so drift and
 // background load hit both alike), after untimed warm-up runs of each; the table reports medians and
@@ -69,6 +71,7 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { measureEconomy } from "./economy.ts";
 import { measureServeExec, SERVE_EXEC_SOURCE } from "./serve-exec.ts";
 
 // ── round counts ─────────────────────────────────────────────────────────────
@@ -1026,6 +1029,8 @@ progress(`8. soak: ${SOAK_SEQUENTIAL} sequential + ${SOAK_CONCURRENT} concurrent
 const soak = await measureSoak();
 progress(`9. mcpx_exec through mcpx serve: ${SERVE_EXEC_WARMUP} warm-up + ${ROUNDS_SERVE_EXEC} rounds, sandboxed (QuickJS) vs --sandbox off vs Deno`);
 const serveExec = await measureServeExec(MCPX, WORK, ENV, ROUNDS_SERVE_EXEC, SERVE_EXEC_WARMUP);
+progress("10. an agent's context for one task, direct tool calls vs code mode (server-filesystem, server-memory)");
+const economy = await measureEconomy(MCPX, WORK, ENV, join(ROOT, "node_modules/.bin"));
 
 const left = leftovers();
 for (const { pid } of left) kill(pid);
@@ -1291,6 +1296,29 @@ lines.push(`fake-server start-up (spawn → initialize answered, seen by the SDK
   );
   lines.push(`    sandboxed/unsandboxed ${ratio(se.q / se.off)}; deno/unsandboxed ${ratio(se.deno / se.off)}`);
   bars.push({ row: "9. sandboxed mcpx_exec round trip / unsandboxed", q: se.q / se.off, bar: TARGET_SANDBOX_EXEC_RATIO });
+}
+{
+  const kb = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
+  const direct = economy.direct.definitions + economy.direct.results;
+  const code = economy.codeMode.definitions + economy.codeMode.answers + economy.codeMode.source;
+  lines.push(
+    "10. an agent's context for one task (read a 3 MB log with server-filesystem, keep its ERROR lines, write a summary; " +
+      "look up 20 entities in server-memory): bytes of what it reads, and the script it writes",
+  );
+  lines.push(
+    table([
+      ["", "side", "definitions", "answers", "total"],
+      ["    direct", "both servers' tools/list, every call's result", kb(economy.direct.definitions), kb(economy.direct.results), kb(direct)],
+      [
+        "    code mode",
+        "mcpx's tools/list, 3 mcpx_search + 1 mcpx_describe answers, the script, the mcpx_exec answer",
+        kb(economy.codeMode.definitions),
+        kb(economy.codeMode.answers + economy.codeMode.source),
+        kb(code),
+      ],
+    ]),
+  );
+  lines.push(`    direct/code mode ${ratio(direct / code)} (no bar: the issue asks for the ratio)`);
 }
 lines.push("");
 lines.push("the bars (ratios of this run; a bar is an upper bound):");
