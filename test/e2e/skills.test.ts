@@ -4,7 +4,7 @@
 // project's skill nobody trusted is not offered.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ToolListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { recordedCalls } from "../../fixtures/servers/record.ts";
@@ -99,6 +99,16 @@ describe("mcpx_save_skill on mcpx serve", () => {
     expect(existsSync(join(sb.dir, "evil.ts"))).toBe(false);
     expect(existsSync(join(sb.dir, ".mcpx/evil.ts"))).toBe(false);
     expect(readdirSync(join(sb.dir, ".mcpx/skills")).sort()).toEqual(["greet.ts", "peek.ts", "wipe.ts"]);
+  });
+
+  test("a link at the skill's name is replaced by the skill, and the file it pointed at is left as it was", async () => {
+    const outside = join(sb.dir, "outside.txt");
+    writeFileSync(outside, "keep me\n");
+    symlinkSync(outside, join(sb.dir, ".mcpx/skills/linked.ts"));
+    expect((await call("mcpx_save_skill", { ...GREET, name: "linked" })).isError).toBeFalsy();
+    expect(readFileSync(outside, "utf8")).toBe("keep me\n");
+    expect(lstatSync(join(sb.dir, ".mcpx/skills/linked.ts")).isSymbolicLink()).toBe(false);
+    expect(readFileSync(join(sb.dir, ".mcpx/skills/linked.ts"), "utf8")).toContain("hello ${args.who}");
   });
 
   test("an input that is not an object schema and a source without a default export are refused", async () => {
