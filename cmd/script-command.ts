@@ -6,7 +6,7 @@ import { execute } from "../lib/exec/execute.ts";
 import { runLimits, sandboxContext } from "../lib/exec/door-policy.ts";
 import { OUTPUT_MODES, type OutputMode } from "../lib/exec/options.ts";
 import type { ExecOptions } from "../lib/exec/options-schema.ts";
-import { resolveScriptPath } from "../lib/paths/script-path.ts";
+import { isSkillPath, resolveScriptPath } from "../lib/paths/script-path.ts";
 import { settingsPhaseOrigins } from "../lib/exec/phase-origins.ts";
 import { renderFrames } from "../lib/render/frames-to-cli.ts";
 import { UsageError } from "../lib/errors/usage-error.ts";
@@ -77,6 +77,7 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
     const file = resolveScriptPath(target, session.cwd);
     if (!file) throw new UsageError(scriptNotFound(target, session.cwd));
     opts.file = file;
+    if (isSkillPath(file) && opts.export === undefined) skillArgs(opts, target);
   } else if (target === "-") {
     // the snippet from stdin (a heredoc, a pipe): stdin is then spent, so the script reads none
     opts.source = await new Response(Bun.stdin.stream()).text();
@@ -171,4 +172,21 @@ function scriptNotFound(target: string, cwd: string): string {
   if (target.includes("/")) return `script not found: ${target} (no such file)`;
   const named = /\.[cm]?[jt]s$/.test(target) ? target : `${target}.ts`;
   return `script not found: ${target} (not a file, and no .mcpx/scripts/${named} from ${cwd} up)`;
+}
+
+/** a skill's default export takes one object, the tool's arguments: given on the command line as one JSON argument */
+function skillArgs(opts: ExecOptions, target: string): void {
+  const given = opts.args;
+  let value: unknown = {};
+  try {
+    if (given.length > 1) throw new Error();
+    if (given.length === 1) value = JSON.parse(given[0]!);
+  } catch {
+    value = undefined;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new UsageError(`mcpx run ${target}: a skill takes its arguments as one JSON object: mcpx run ${target} '{"key": "value"}' (or none: {})`);
+  opts.export = "default";
+  // the default export is called with the object itself, as a served call of the skill does
+  opts.args = [value as unknown as string];
 }

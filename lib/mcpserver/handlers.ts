@@ -12,10 +12,12 @@ import { VERSION } from "../version.ts";
 import { featureHandlers, type FeatureHandlers } from "./features.ts";
 import { inputSchemaOf } from "./schemas.ts";
 import type { ServeClient } from "./serve-client.ts";
-import { failure, SERVED_TOOLS, type ServeDeps, type ToolCall } from "./tools.ts";
+import { skillListing, skillTools } from "./skill-tools.ts";
+import { failure, SERVED_TOOLS, type ServedTool, type ServeDeps, type ToolCall } from "./tools.ts";
 
 export const SERVER_INFO = { name: "mcpx", version: VERSION, title: "mcpx" };
-export const CAPABILITIES = { tools: {}, logging: {}, resources: {}, prompts: {} };
+// tools change when a skill is saved (skills.ts): clients are told so
+export const CAPABILITIES = { tools: { listChanged: true }, logging: {}, resources: {}, prompts: {} };
 export const INSTRUCTIONS =
   "mcpx runs TypeScript against the MCP servers configured for it, through one hook gate. " +
   "mcpx_search finds the tools for a task in words and mcpx_describe gives just those tools' declarations; " +
@@ -50,7 +52,7 @@ export interface ServedHandlers extends FeatureHandlers {
   cancelAll(): Promise<void>;
 }
 
-// computed once: the schemas are static
+// computed once: mcpx's own schemas are static (skills are read at each listing)
 let toolList: McpTool[] | undefined;
 function listTools(): McpTool[] {
   toolList ??= SERVED_TOOLS.map((t) => ({
@@ -72,12 +74,17 @@ export function servedHandlers(deps: ServeDeps): ServedHandlers {
     if (f.type === "hook") reportHookFrame(f, (level, logger, data) => deps.session.log(level === "warning" ? "warn" : "info", data, logger));
   });
 
+  // a skill file that is not offered is said once per connection, not at every listing
+  const reported = new Set<string>();
+  const skills = () => skillTools(deps, reported);
+
   async function callTool(req: CallRequest): Promise<CallToolResult> {
-    const tool = SERVED_TOOLS.find((t) => t.name === req.name);
+    const offered: readonly ServedTool[] = req.name.startsWith("skill_") ? skills() : SERVED_TOOLS;
+    const tool = offered.find((t) => t.name === req.name);
     if (!tool)
       return failure(
         `unknown tool ${JSON.stringify(req.name)}: mcpx ` +
-          `serves ${SERVED_TOOLS.map((t) => t.name).join(", ")}; upstream tools are reached through mcpx_call or mcpx_exec`,
+          `serves ${[...SERVED_TOOLS, ...skills()].map((t) => t.name).join(", ")}; upstream tools are reached through mcpx_call or mcpx_exec`,
       );
     const abort = new AbortController();
     // a script run takes a slot (daemon.maxRuns), held until its handler has finished, or is refused now
@@ -129,7 +136,7 @@ export function servedHandlers(deps: ServeDeps): ServedHandlers {
 
   return {
     ...features,
-    listTools: () => ({ tools: listTools() }),
+    listTools: () => ({ tools: [...listTools(), ...skills().map(skillListing)] }),
     callTool,
     gateFor,
     busy: () => inFlight.size > 0,

@@ -89,6 +89,20 @@ export const McpTypesArgsSchema = v.strictObject({
   tool: v.optional(v.pipe(v.string(), v.nonEmpty("must not be empty"), v.description("One tool (name or identifier); without it, the whole namespace."))),
 });
 
+/** mcpx_save_skill's arguments; skills.ts checks them again and says what is wrong in its own words */
+export const McpSaveSkillArgsSchema = v.strictObject({
+  name: v.pipe(v.string(), v.description("The skill's name: 1 to 48 of a-z, 0-9, _ and -, starting with a letter or digit; the tool is skill_NAME.")),
+  description: v.pipe(v.string(), v.description("What the tool does, as an agent will read it in the tool list.")),
+  input: v.pipe(v.record(v.string(), v.unknown()), v.description('The tool\'s input: a JSON Schema of "type": "object".')),
+  source: v.pipe(
+    v.string(),
+    v.description(
+      "TypeScript with `export default async function (args) { … }`: called with the tool's arguments object, " +
+        "it may call the servers' tools (each server a global namespace) and returns the tool's result.",
+    ),
+  ),
+});
+
 export const McpSearchArgsSchema = v.strictObject({
   query: v.pipe(
     v.string(),

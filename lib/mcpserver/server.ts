@@ -25,6 +25,7 @@ import {
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { CAPABILITIES, INSTRUCTIONS, SERVER_INFO, servedHandlers, type ServedHandlers } from "./handlers.ts";
 import type { ServeClient } from "./serve-client.ts";
+import { onSkillsChanged } from "./skills.ts";
 import type { ServeDeps } from "./tools.ts";
 
 export type { ServeDeps };
@@ -88,10 +89,14 @@ export function createMcpServer(deps: ServeDeps, handlers: ServedHandlers = serv
     }),
   );
 
+  // a saved skill is a new tool for every client connected (it may not be this connection's)
+  const stopListening = onSkillsChanged(() => void server.sendToolListChanged().catch(() => {}));
+
   return {
     server,
     busy: handlers.busy,
     async close() {
+      stopListening();
       await handlers.cancelAll();
       await server.close().catch(() => {});
     },

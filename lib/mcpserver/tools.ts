@@ -32,12 +32,14 @@ import {
   McpDescribeArgsSchema,
   McpExecArgsSchema,
   McpNamespacesArgsSchema,
+  McpSaveSkillArgsSchema,
   McpSearchArgsSchema,
   McpTypesArgsSchema,
   parseToolArgs,
 } from "./schemas.ts";
 import type { ClientAsks } from "./client-asks.ts";
 import { describeTool, searchTool } from "./search-tools.ts";
+import { saveSkill } from "./skills.ts";
 
 /** what every handler works with: the engine (pool, gate, bus) and the session (settings, dirs, log) */
 export interface ServeDeps {
@@ -160,6 +162,18 @@ export const SERVED_TOOLS: readonly ServedTool[] = [
     schema: McpDescribeArgsSchema,
     annotations: { readOnlyHint: true, openWorldHint: true },
     handle: (args, call) => describeTool(args, call.deps.engine.pool),
+  },
+  {
+    name: "mcpx_save_skill",
+    title: "Save a skill: a script that becomes a tool",
+    description:
+      "Saves TypeScript as .mcpx/skills/NAME.ts, offered from then on as the tool skill_NAME with your description " +
+      "and input schema (the tool list changes). A call runs its default export with the tool's arguments " +
+      "as mcpx_exec runs code: sandboxed by the server's default, every upstream call through the hook gate. " +
+      "Saving a name that exists replaces that skill.",
+    schema: McpSaveSkillArgsSchema,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    handle: async (args, call) => saveSkill(args, call.deps.session),
   },
   {
     name: "_Stop",

@@ -1,5 +1,7 @@
 // Which file `mcpx run NAME` means: a path that exists, else a named script in .mcpx/scripts/NAME.ts
-// (or .js/.mjs) in the nearest directory walking up from the working directory.
+// (or .js/.mjs) in the nearest directory walking up from the working directory, else a skill there,
+// .mcpx/skills/NAME.ts. Scripts come first: a skill is what an agent saved, and a script of the same
+// name is the user's own.
 
 import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -16,6 +18,13 @@ export function resolveScriptPath(ref: string, cwd: string): string | undefined 
       const candidate = join(dir, ".mcpx", "scripts", ref + ext);
       if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
     }
+    const skill = join(dir, ".mcpx", "skills", `${ref}.ts`);
+    if (existsSync(skill) && statSync(skill).isFile()) return skill;
   }
   return undefined;
+}
+
+/** whether `file` is a skill (.mcpx/skills/NAME.ts): its default export takes one object of arguments */
+export function isSkillPath(file: string): boolean {
+  return /[\\/]\.mcpx[\\/]skills[\\/][^\\/]+\.ts$/.test(file);
 }

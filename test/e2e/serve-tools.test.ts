@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 describe("tools/list", () => {
-  test("offers mcpx's eight tools, each with a description and an object input schema, and no upstream `_` hook tool", async () => {
+  test("offers mcpx's nine tools, each with a description and an object input schema, and no upstream `_` hook tool", async () => {
     const { tools } = await s.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(SERVED_TOOL_NAMES);
     for (const t of tools) {
@@ -348,7 +348,9 @@ describe("argument validation: isError results that name the key and what it tak
   test("an unknown tool name is an isError result listing the tools mcpx serves, not a protocol error", async () => {
     const r = await call(s, "fake_echo", {});
     expect(r.isError).toBe(true);
-    expect(textOf(r)).toContain("mcpx serves mcpx_exec, mcpx_call, mcpx_namespaces, mcpx_types, mcpx_search, mcpx_describe, _Stop, _PostCompact");
+    expect(textOf(r)).toContain(
+      "mcpx serves mcpx_exec, mcpx_call, mcpx_namespaces, mcpx_types, mcpx_search, mcpx_describe, mcpx_save_skill, _Stop, _PostCompact",
+    );
   });
 });
 

@@ -4,17 +4,24 @@
 // so a stand-in engine is enough here; tool calls are covered end to end through `mcpx serve`.
 
 import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Engine } from "../../lib/session/engine.ts";
 import type { Session } from "../../lib/session/session.ts";
 import { closeMcpSessions, foreignOrigin, handleMcpHttp, mcpExchangeCount, mcpSessionCount } from "../../lib/mcpserver/http.ts";
 import { SERVED_TOOL_NAMES } from "../served-tools.ts";
 
 const engine = { ready: Promise.resolve() } as unknown as Engine;
-const session = { log: () => {} } as unknown as Session;
+// tools/list reads the skills of the session's directory (lib/mcpserver/skills.ts): an empty one here
+const session = { log: () => {}, cwd: mkdtempSync(join(tmpdir(), "mcpx-http-")), env: {} } as unknown as Session;
 const deps = { engine, session, maxBody: 4 * 1024 * 1024 };
 const URL_ = "http://127.0.0.1:7777/mcp";
 
-afterAll(() => closeMcpSessions(engine));
+afterAll(async () => {
+  await closeMcpSessions(engine);
+  rmSync(session.cwd, { recursive: true, force: true });
+});
 
 function post(body: unknown, headers: Record<string, string> = {}): Request {
   return new Request(URL_, {

@@ -1,0 +1,82 @@
+// The skills of skills.ts as served tools: each skill_NAME runs its file as mcpx_exec runs agent code
+// (the served door's sandbox, limits, phases and gate), its default export called with the tool's
+// arguments object, and answers as mcpx_exec does.
+
+import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import { collectEnvelope } from "../exec/envelope.ts";
+import { execute } from "../exec/execute.ts";
+import { runLimits, sandboxContext } from "../exec/door-policy.ts";
+import type { Frame } from "../exec/frames.ts";
+import { withServerDefaults } from "../exec/server-defaults.ts";
+import { isPlainObject } from "../util/json-type.ts";
+import { execAnswer } from "./exec-answer.ts";
+import { listSkills, SKILL_PREFIX, type Skill } from "./skills.ts";
+import type { ServedTool, ServeDeps, ToolCall } from "./tools.ts";
+
+/** the skills offered to one connection now, as served tools (read again at each listing and call) */
+export function skillTools(deps: ServeDeps, reported: Set<string>): ServedTool[] {
+  return listSkills(deps.session, reported).map((s) => asTool(s));
+}
+
+/** a skill's listing entry: its own JSON Schema, as written, is the tool's input schema */
+export function skillListing(t: ServedTool & { inputSchema?: Record<string, unknown> }): McpTool {
+  return { name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema as McpTool["inputSchema"] };
+}
+
+function asTool(skill: Skill): ServedTool & { inputSchema: Record<string, unknown> } {
+  return {
+    name: SKILL_PREFIX + skill.name,
+    title: `Skill ${skill.name}`,
+    description: skill.description,
+    // the SDK lists inputSchema; this schema is only the shape handlers.ts needs of a ServedTool
+    schema: undefined as never,
+    inputSchema: skill.input,
+    runsScript: true,
+    handle: (args, call) => runSkill(skill, args, call),
+  };
+}
+
+async function runSkill(skill: Skill, args: unknown, call: ToolCall): Promise<CallToolResult> {
+  if (!isPlainObject(args)) return { content: [{ type: "text", text: `${SKILL_PREFIX}${skill.name} takes an object of arguments` }], isError: true };
+  const { session } = call.deps;
+  const raw = { file: skill.path, name: skill.name, export: "default" };
+  const opts = withServerDefaults(
+    raw,
+    { ...raw, args: [], script: session.phases(), hooks: [], runtime: "auto", env: {}, settings: {}, timeoutMs: 0 },
+    session,
+  );
+  // the default export is called with the arguments object itself (a named export gets args spread)
+  opts.args = [args as unknown as string];
+  const frames = execute(opts, {
+    engine: call.deps.engine,
+    gate: call.gate,
+    env: session.env,
+    cacheDir: session.cacheDir,
+    sockDir: session.sockDir,
+    inheritStdin: false,
+    cwd: session.cwd,
+    sandbox: sandboxContext(session, "mcp"),
+    limits: runLimits(session, "mcp"),
+    signal: call.signal,
+    runtimes: call.deps.runtimes,
+  });
+  const seen: Frame[] = [];
+  for await (const f of frames) {
+    seen.push(f);
+    if (f.type === "hook") {
+      const { type: _t, ...body } = f;
+      call.hookFrame(body);
+    }
+  }
+  const envelope = await collectEnvelope(replay(seen));
+  const answer = execAnswer("text", envelope, seen, session.get("mcp.maxAnswer"));
+  return {
+    content: [{ type: "text", text: answer.text }],
+    ...(answer.structured ? { structuredContent: answer.structured } : {}),
+    isError: !envelope.ok,
+  };
+}
+
+async function* replay(frames: Frame[]): AsyncIterable<Frame> {
+  yield* frames;
+}
