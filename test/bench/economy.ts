@@ -34,7 +34,8 @@ function writeLog(path: string): number {
   let size = 0;
   for (let i = 0; size < LOG_BYTES; i++) {
     const level = i % 50 === 7 ? "ERROR" : i % 5 === 0 ? "WARN" : "INFO";
-    const line = `2026-12-04T10:${String(Math.floor(i / 60) % 60).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}Z ${level} worker-${i % 8} request ${i} handled in ${(i * 7) % 900} ms`;
+    const time = `${String(Math.floor(i / 60) % 60).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}`;
+    const line = `2026-12-04T10:${time}Z ${level} worker-${i % 8} request ${i} handled in ${(i * 7) % 900} ms`;
     lines.push(line);
     size += line.length + 1;
   }
