@@ -8,6 +8,8 @@ import { execute } from "../exec/execute.ts";
 import { runLimits, sandboxContext } from "../exec/door-policy.ts";
 import type { Frame } from "../exec/frames.ts";
 import { withServerDefaults } from "../exec/server-defaults.ts";
+import { checkArgs } from "../mcp/check-args.ts";
+import type { Tool } from "../mcp/tool.ts";
 import { isPlainObject } from "../util/json-type.ts";
 import { execAnswer } from "./exec-answer.ts";
 import { listSkills, SKILL_PREFIX, type Skill } from "./skills.ts";
@@ -38,6 +40,17 @@ function asTool(skill: Skill): ServedTool & { inputSchema: Record<string, unknow
 
 async function runSkill(skill: Skill, args: unknown, call: ToolCall): Promise<CallToolResult> {
   if (!isPlainObject(args)) return { content: [{ type: "text", text: `${SKILL_PREFIX}${skill.name} takes an object of arguments` }], isError: true };
+  // the skill's own input schema, checked as an upstream tool's is before it is called
+  try {
+    await checkArgs("skill", { name: skill.name, inputSchema: skill.input } as Tool, args);
+  } catch (e) {
+    // checkArgs speaks of an upstream tool (and `mcpx types`); a skill's schema is its tools/list entry
+    const why = (e as Error).message.replace(/^skill\.\S+ refuses these arguments: /, "").replace(/ \(mcpx types [^)]*\)$/, "");
+    return {
+      content: [{ type: "text", text: `${SKILL_PREFIX}${skill.name} refuses these arguments: ${why} (its input schema is in tools/list)` }],
+      isError: true,
+    };
+  }
   const { session } = call.deps;
   const raw = { file: skill.path, name: skill.name, export: "default" };
   const opts = withServerDefaults(

@@ -73,6 +73,18 @@ describe("mcpx_save_skill on mcpx serve", () => {
     expect(recordedCalls(record, "echo").length).toBe(1);
   });
 
+  test("a skill's arguments are checked against its input schema before it runs: a missing or mistyped one is refused by name", async () => {
+    await call("mcpx_save_skill", GREET);
+    const before = recordedCalls(record, "echo").length;
+    const missing = await call("skill_greet", {});
+    expect(missing.isError).toBe(true);
+    expect(textOf(missing)).toContain('skill_greet refuses these arguments: argument "who" is required');
+    const mistyped = await call("skill_greet", { who: 42 });
+    expect(mistyped.isError).toBe(true);
+    expect(textOf(mistyped)).toContain("who");
+    expect(recordedCalls(record, "echo").length).toBe(before);
+  });
+
   test("a skill's upstream call passes the gate: a refusing call.before hook refuses it and the server never sees it", async () => {
     expect((await call("mcpx_save_skill", DELETE)).isError).toBeFalsy();
     const r = await call("skill_wipe", { id: "x1" });
@@ -84,7 +96,7 @@ describe("mcpx_save_skill on mcpx serve", () => {
   test("a skill runs sandboxed by serve's default: reading a file throws NotCapable", async () => {
     const source = 'import { readFileSync } from "node:fs";\nexport default async function () {\n  return readFileSync("/etc/passwd", "utf8");\n}\n';
     expect((await call("mcpx_save_skill", { ...GREET, name: "peek", source })).isError).toBeFalsy();
-    const r = await call("skill_peek", {});
+    const r = await call("skill_peek", { who: "x" });
     expect(r.isError).toBe(true);
     expect(textOf(r)).toContain("NotCapable");
     expect(textOf(r)).not.toContain("root:");
