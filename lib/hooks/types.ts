@@ -147,4 +147,6 @@ export interface Gate {
    * they are not run again for it, and its length is bounded by MAX_HOOK_CALL_DEPTH
    */
   readonly chain?: readonly Hook[];
+  /** a run that may pause for a person's yes: its calls are logged and replayed (lib/approvals/call-log.ts callLogOf reads it) */
+  readonly callLog?: unknown;
 }
