@@ -43,7 +43,8 @@ function decide(name: "approve" | "reject"): Command {
       const r = decidePending(process.env, ids[0]!, name === "approve", reason);
       if (!r.ok) throw new UsageError(r.message);
       out(
-        `${name === "approve" ? "approved" : "rejected"} ${r.record.id}: ${r.record.server}.${r.record.tool}; the agent resumes it with mcpx_exec {"resume": "${r.record.id}"}\n`,
+        `${name === "approve" ? "approved" : "rejected"} ${r.record.id}: ${r.record.server}.${r.record.tool}; ` +
+          `the agent resumes it with mcpx_exec {"resume": "${r.record.id}"}\n`,
       );
     },
   });

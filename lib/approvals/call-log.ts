@@ -111,10 +111,12 @@ async function logged(log: CallLog, gate: Gate, req: Req, send: (gate: Gate) => 
   } else if (gate.ask) {
     answer = await send(gate);
   } else {
-    // nobody can answer here: an `ask` pauses the run instead of refusing the call
+    // nobody can answer here: an `ask` before the call pauses the run instead of refusing the call;
+    // one after it (onSuccess) refuses as before, since pausing there would send the call twice
     let question: string | undefined;
     answer = await send(
-      gateWithAsk(gate, async (q) => {
+      gateWithAsk(gate, async (q, where) => {
+        if (where?.point !== "call" || where.phase !== "before") return undefined;
         question ??= q;
         return false;
       }),

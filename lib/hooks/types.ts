@@ -137,7 +137,7 @@ export interface Gate {
   host: ActionHost;
   hookTools: HookToolCaller;
   /** asks a person yes/no; absent, or answering undefined, where nobody can answer, and then `ask` refuses */
-  ask?: (question: string) => Promise<boolean | undefined>;
+  ask?: (question: string, where?: { point: PointName; phase: Phase }) => Promise<boolean | undefined>;
   /** settles when the hooks that arrive with plugin servers are in force; every door awaits it */
   ready?: Promise<void>;
   /** how hook actions call tools and run modules; absent (a bare test gate), a hook's call fails and never skips the gate */

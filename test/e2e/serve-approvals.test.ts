@@ -165,6 +165,22 @@ describe.concurrent("a run an ask hook pauses", () => {
   );
 
   test(
+    "an ask after the call (onSuccess) still refuses where nobody can answer: pausing there would send the call twice",
+    async () => {
+      const record = recordPath(sb);
+      const after = { ...ASK, name: "keep", phase: "onSuccess", run: say({ ask: "keep this sum?" }) };
+      await withServe({ FAKE_MCP_RECORD: record, MCPX_HOOKS: JSON.stringify([after]) }, async (s) => {
+        const r = await s.exec({ source: SOURCE });
+        expect(r.isError).toBe(true);
+        expect((r.structuredContent as { pending?: unknown } | undefined)?.pending).toBeUndefined();
+        expect(textOf(r)).toContain("keep this sum? (asked, and nobody can answer here)");
+        expect(recordedCalls(record).map((c) => c.tool)).toEqual(["echo", "add"]);
+      });
+    },
+    SLOW,
+  );
+
+  test(
     "mcpx_exec cannot decide an approval: a decision key is refused, and a refused resume leaves the approval unused",
     async () => {
       const record = recordPath(sb);
