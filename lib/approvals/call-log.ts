@@ -17,12 +17,12 @@ export interface CallLog {
   readonly recorded: readonly LoggedCall[];
   /** the call the user decided: the one after the recorded ones */
   readonly decided?: { server: string; tool: string; argsHash: string; approved: boolean; reason?: string };
-  /** this run's calls so far, in order: what a new pause records */
+  /** this run's calls so far, by the order they were made (not answered): what a new pause records */
   readonly made: LoggedCall[];
   /** how many calls the run has made */
   n: number;
   /** set when an unanswerable `ask` paused the run */
-  paused?: { server: string; tool: string; arguments: Record<string, unknown>; question: string };
+  paused?: { server: string; tool: string; arguments: Record<string, unknown>; question: string; index: number };
 }
 
 export function newCallLog(resumed?: PendingApproval): CallLog {
@@ -77,7 +77,7 @@ async function logged(log: CallLog, gate: Gate, req: Req, send: (gate: Gate) => 
   const argsHash = argsHashOf(req.args);
   const here = { server: req.server, tool: req.tool, argsHash };
   if (log.paused) return pendingAnswer(req, "the run is paused for an approval before it");
-  const expected = i < log.recorded.length ? log.recorded[i] : i === log.recorded.length ? log.decided : undefined;
+  const expected = i < log.recorded.length ? (log.recorded[i] ?? undefined) : i === log.recorded.length ? log.decided : undefined;
   if (expected && (expected.server !== here.server || expected.tool !== here.tool || expected.argsHash !== here.argsHash)) {
     return {
       ok: false,
@@ -89,9 +89,10 @@ async function logged(log: CallLog, gate: Gate, req: Req, send: (gate: Gate) => 
       ),
     };
   }
-  if (i < log.recorded.length) {
-    const r = log.recorded[i]!;
-    log.made.push(r);
+  // a call the paused run had not had answered when it ended left no entry (null in the file): it goes live
+  const r = i < log.recorded.length ? log.recorded[i] : undefined;
+  if (r) {
+    log.made[i] = r;
     return r.answer;
   }
   let answer: CallAnswer;
@@ -122,11 +123,11 @@ async function logged(log: CallLog, gate: Gate, req: Req, send: (gate: Gate) => 
       }),
     );
     if (question !== undefined) {
-      log.paused = { server: req.server, tool: req.tool, arguments: req.args, question };
+      log.paused = { server: req.server, tool: req.tool, arguments: req.args, question, index: i };
       return pendingAnswer(req, question);
     }
   }
-  log.made.push({ ...here, answer });
+  log.made[i] = { ...here, answer };
   return answer;
 }
 

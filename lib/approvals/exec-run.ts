@@ -32,13 +32,15 @@ export function pausedRun(
   now = Date.now(),
 ): { text: string; pending: Record<string, unknown> } | undefined {
   if (!log.paused) return undefined;
+  // the calls made before the paused one: a call made after it, in parallel, is not logged and goes live on resume
+  const { index, ...call } = log.paused;
   const record: PendingApproval = {
     id: newApprovalId(),
     createdAt: new Date(now).toISOString(),
     expiresAt: new Date(now + ttlMs).toISOString(),
-    ...log.paused,
+    ...call,
     run: args,
-    log: log.made,
+    log: log.made.slice(0, index),
   };
   savePending(env, record);
   const pending = {

@@ -106,6 +106,26 @@ describe.concurrent("a run an ask hook pauses", () => {
   );
 
   test(
+    "calls made in parallel before the pause are each answered from the log on resume, in the order they were made",
+    async () => {
+      const record = recordPath(sb);
+      const source =
+        'const [x, y] = await Promise.all([fake.echo({ message: "X" }), fake.echo({ message: "Y" })]); ' +
+        "const b = await fake.add({ a: 1, b: 2 }); return [x, y, b].map((r) => JSON.stringify(r));";
+      await withServe({ FAKE_MCP_RECORD: record }, async (s) => {
+        const r = await s.exec({ source });
+        const pending = (r.structuredContent as { pending: Pending }).pending;
+        expectExit(await mcpx(sb, ["approve", pending.id]), 0);
+        const resumed = await s.exec({ resume: pending.id });
+        const result = (resumed.structuredContent as { result: string[] }).result;
+        expect([result[0]!.includes("X"), result[1]!.includes("Y"), result[2]!.includes("3")]).toEqual([true, true, true]);
+        expect(recordedCalls(record).map((c) => c.tool)).toEqual(["echo", "echo", "add"]);
+      });
+    },
+    SLOW,
+  );
+
+  test(
     "once rejected, the resume gets the call refused with the reason, and B is never sent",
     async () => {
       const record = recordPath(sb);
