@@ -46,6 +46,11 @@ export const COMMAND_DESCRIPTIONS = {
   completion:
     "Print a completion script for bash, zsh or fish, generated from the commands and settings: " +
     "source <(mcpx completion bash), or write it where the shell loads completions",
+  approvals:
+    "List the runs an `ask` hook paused because nobody could answer it (mcpx_exec over MCP): each approval's id, the call " +
+    "waiting, the question, when it expires and whether it is decided (docs/hooks.md)",
+  approve: 'Allow a paused run\'s call: mcpx approve ID; the agent then resumes it with mcpx_exec {"resume": ID}, and the call is sent once',
+  reject: "Refuse a paused run's call: mcpx reject ID [--reason TEXT]; the resumed run gets the call refused",
   daemon:
     "Serve /v1/exec, /v1/settings, /v1/events and /v1/health on a unix socket (default: one per config) or loopback TCP with a token, " +
     "until SIGINT/SIGTERM; start, status, stop, restart: the same daemon in the background (docs/daemon.md)",
@@ -97,6 +102,9 @@ export const COMMAND_EXAMPLES: Record<CommandName, readonly string[]> = {
     "mcpx trust --revoke .mcpx.json",
   ],
   doctor: ["mcpx doctor", "mcpx doctor --json"],
+  approvals: ["mcpx approvals", "mcpx approvals --json"],
+  approve: ["mcpx approve 0123456789ab"],
+  reject: ["mcpx reject 0123456789ab --reason 'not on a Friday'"],
   completion: [
     "mcpx completion bash > ~/.local/share/bash-completion/completions/mcpx   # or: source <(mcpx completion bash)",
     'mcpx completion zsh > "${fpath[1]}/_mcpx"',

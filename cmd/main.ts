@@ -34,6 +34,9 @@ const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   trust: () => import("./trust.ts").then((m) => m.default),
   doctor: () => import("./doctor.ts").then((m) => m.default),
   completion: () => import("./completion.ts").then((m) => m.default),
+  approvals: () => import("./approvals.ts").then((m) => m.approvals),
+  approve: () => import("./approvals.ts").then((m) => m.approve),
+  reject: () => import("./approvals.ts").then((m) => m.reject),
 };
 
 /** mcpx itself, for the usage text: each command's name and description, without loading it */

@@ -98,6 +98,20 @@ export const ERROR_CODES = {
     frame: "REFUSED",
     doc: "a `call` hook refused a tool call: the script's call rejects with a ToolError (exit 1 unless caught)",
   },
+  PENDING_APPROVAL: {
+    name: "ToolError",
+    exit: 1,
+    frame: "PENDING_APPROVAL",
+    doc:
+      "an `ask` hook fired and nobody could answer: the call was not sent and the run paused " +
+      '(mcpx_exec answers `pending`); `mcpx approve ID` or `mcpx reject ID`, then mcpx_exec {"resume": ID}',
+  },
+  REPLAY_DIVERGED: {
+    name: "ToolError",
+    exit: 1,
+    frame: "REPLAY_DIVERGED",
+    doc: "a resumed run made a call its paused run did not make at that place (another source or inputs): nothing was sent",
+  },
   SERVER_REFUSED: {
     name: "UpstreamError",
     exit: 1,

@@ -5,6 +5,7 @@
 // holds the pool's SEND_TOOLS_CALL capability (lib/mcp/upstream-call.ts), and every caller (a
 // script, a door, a hook's action: lib/hooks/call-chain.ts) comes through here.
 
+import { callLogOf, loggedCall } from "../approvals/call-log.ts";
 import { isErrorCode } from "../errors/codes.ts";
 import { callError } from "../errors/frame-error.ts";
 import { noteEventChain } from "../hooks/call-chain.ts";
@@ -47,6 +48,13 @@ const settledReady = new WeakSet<Promise<void>>();
  * order: the script's next output can only be read after this synchronous step)
  */
 export function callThroughGate(engine: EngineParts, gate: Gate, req: CallRequest, q: FrameSink, answered?: Answered): Promise<CallAnswer> {
+  // a run that may pause for a person's yes: its calls are logged and replayed (lib/approvals/call-log.ts)
+  const log = callLogOf(gate);
+  if (log) return loggedCall(log, gate, req, (g) => gateAndSend(engine, g, req, q), answered);
+  return gateAndSend(engine, gate, req, q, answered);
+}
+
+function gateAndSend(engine: EngineParts, gate: Gate, req: CallRequest, q: FrameSink, answered?: Answered): Promise<CallAnswer> {
   // The common case, a tool resolved before with no hook in force for it, goes upstream in the turn it
   // arrived in, with one promise reaction on the way back: what gatedCalls does, minus the promise
   // turns of its awaits (the gate's readiness, the tool, the async layers around the request).

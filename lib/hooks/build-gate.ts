@@ -104,7 +104,7 @@ export function gateForRun(base: Gate, extraHooks: readonly Hook[], settings: Pa
  * The gate with `ask` answered by someone (an MCP client that can elicit): like gateForRun, a view
  * on the process's gate, so hooks that arrive with a plugin's server are in force for it too.
  */
-export function gateWithAsk(base: Gate, ask: (question: string) => Promise<boolean | undefined>): Gate {
+export function gateWithAsk(base: Gate, ask: NonNullable<Gate["ask"]>): Gate {
   return Object.create(base, { ask: { value: ask } }) as Gate;
 }
 

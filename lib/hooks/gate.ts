@@ -86,7 +86,7 @@ export async function runGate(
       if (decision.refused && !hearsAll) return;
       const answer =
         r.ask && gate.ask
-          ? await gate.ask(`${r.hook} asks: ${r.reason}. Allow ${point}${match.server ? ` ${match.server}.${match.tool ?? ""}` : ""}?`)
+          ? await gate.ask(`${r.hook} asks: ${r.reason}. Allow ${point}${match.server ? ` ${match.server}.${match.tool ?? ""}` : ""}?`, { point, phase })
           : undefined;
       if (answer) continue;
       refuse({ hook: r.hook, reason: r.ask && answer === undefined ? `${r.reason} (asked, and nobody can answer here)` : r.reason });

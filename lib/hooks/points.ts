@@ -77,6 +77,9 @@ export const POINTS = {
         keys: ["advise", "ask", "refuse", "propose", "apply"],
         effects: {
           refuse: "the call throws a catchable error naming the hook; the server never sees it",
+          ask:
+            "asks where someone can answer (a TTY, an MCP client with elicitation); in mcpx_exec with nobody to ask, " +
+            "the run pauses for mcpx approve (pending approvals); elsewhere refuses where nobody can",
           propose: "reports replacement arguments",
           apply: "replaces the arguments object",
         },

@@ -137,7 +137,7 @@ export interface Gate {
   host: ActionHost;
   hookTools: HookToolCaller;
   /** asks a person yes/no; absent, or answering undefined, where nobody can answer, and then `ask` refuses */
-  ask?: (question: string) => Promise<boolean | undefined>;
+  ask?: (question: string, where?: { point: PointName; phase: Phase }) => Promise<boolean | undefined>;
   /** settles when the hooks that arrive with plugin servers are in force; every door awaits it */
   ready?: Promise<void>;
   /** how hook actions call tools and run modules; absent (a bare test gate), a hook's call fails and never skips the gate */
@@ -147,4 +147,6 @@ export interface Gate {
    * they are not run again for it, and its length is bounded by MAX_HOOK_CALL_DEPTH
    */
   readonly chain?: readonly Hook[];
+  /** a run that may pause for a person's yes: its calls are logged and replayed (lib/approvals/call-log.ts callLogOf reads it) */
+  readonly callLog?: unknown;
 }

@@ -58,21 +58,37 @@ function documented(schema: v.GenericSchema, doc: string | undefined): v.Generic
   return doc === undefined ? schema : v.pipe(schema, v.description(doc));
 }
 
-/** mcpx_exec's arguments: the ExecOptions fields, `source` required, `file` not offered over MCP */
+/**
+ * mcpx_exec's arguments: the ExecOptions fields, `file` not offered over MCP, and `resume`. `source`
+ * is optional in the schema only because a resume may leave it out: a request with neither is refused
+ * (lib/mcpserver/tools.ts execTool).
+ */
 export const McpExecArgsSchema = (() => {
   const { source: _source, file: _file, ...rest } = execEntries;
   const entries: Record<string, v.GenericSchema> = {
-    source: v.pipe(
-      v.string(),
-      v.description(
-        "TypeScript to run. Each configured MCP server is a global namespace (`await " +
-          'fake.echo({message: "hi"})`; see mcpx_namespaces, mcpx_types). Without imports or exports ' +
-          "it is the body of an async function: `return value` sets the result. With them it is a " +
-          "module, and `export default (args) => value` sets it. Console output is captured as stdout/stderr.",
+    source: v.optional(
+      v.pipe(
+        v.string(),
+        v.description(
+          "TypeScript to run (required, unless you resume). Each configured MCP server is a global namespace (`await " +
+            'fake.echo({message: "hi"})`; see mcpx_namespaces, mcpx_types). Without imports or exports ' +
+            "it is the body of an async function: `return value` sets the result. With them it is a " +
+            "module, and `export default (args) => value` sets it. Console output is captured as stdout/stderr.",
+        ),
       ),
     ),
   };
   for (const [key, schema] of Object.entries(rest)) entries[key] = documented(schema as v.GenericSchema, EXEC_KEY_DOCS[key]);
+  entries.resume = v.optional(
+    v.pipe(
+      v.string(),
+      v.description(
+        "Resume a run that paused for a person's yes (its answer's structuredContent.pending.id), once the user " +
+          "has run mcpx approve ID or mcpx reject ID: the run is made again, its calls before the pause answered " +
+          "from its log. source and the other fields may be left out (the paused run's are used).",
+      ),
+    ),
+  );
   return v.strictObject(entries);
 })();
 

@@ -25,6 +25,8 @@ import { refusedField } from "../trust/door-authority.ts";
 import { isPlainObject } from "../util/json-type.ts";
 import { agentCompact, agentStop, hookToolText } from "./agent-hooks.ts";
 import { execAnswer } from "./exec-answer.ts";
+import { gateWithCallLog } from "../approvals/call-log.ts";
+import { pausedRun, prepareRun } from "../approvals/exec-run.ts";
 import { progressText, serverLogText } from "../mcp/server-notes.ts";
 import {
   McpAgentHookArgsSchema,
@@ -207,19 +209,26 @@ export const SERVED_TOOLS: readonly ServedTool[] = [
 
 async function execTool(sent: unknown, call: ToolCall): Promise<CallToolResult> {
   const door = "the mcpx_exec arguments";
+  // a resume is the paused run's request again, with its call log (lib/approvals/exec-run.ts)
+  const prepared = isPlainObject(sent) ? prepareRun(sent, call.deps.session.env) : undefined;
+  if (prepared && !prepared.ok) return failure(prepared.message);
+  if (prepared) sent = prepared.args;
   // a null or "-" phase line splices the server's own lines in there, before anything is validated
   const spliced = isPlainObject(sent) ? spliceRequestPhases(sent, call.deps.session, door) : undefined;
   const args: unknown = spliced?.raw ?? sent;
   const parsed = parseToolArgs("mcpx_exec", McpExecArgsSchema, args);
   if (!parsed.ok) return failure(parsed.message);
+  if (typeof (parsed.value as { source?: unknown }).source !== "string")
+    return failure('invalid arguments for mcpx_exec: it needs "source" (the script to run), or "resume" (a paused run\'s approval id)');
   // an MCP client is an agent: it may set only what code in the sandbox could do itself
   const refused = refusedField("agent", args as Record<string, unknown>);
   if (refused) return failure(`mcpx_exec refused ${refused}`);
+  prepared?.consume();
   const { session } = call.deps;
   const opts = withServerDefaults(args as Record<string, unknown>, parsed.value as ExecOptions, session);
   const frames = execute(opts, {
     engine: call.deps.engine,
-    gate: call.gate,
+    gate: prepared ? gateWithCallLog(call.gate, prepared.log) : call.gate,
     env: session.env,
     cacheDir: session.cacheDir,
     sockDir: session.sockDir,
@@ -235,6 +244,8 @@ async function execTool(sent: unknown, call: ToolCall): Promise<CallToolResult> 
   const seen: Frame[] = [];
   const envelope = await collectEnvelope(tap(frames, call, seen));
   const answer = execAnswer(opts.output ?? "text", envelope, seen, session.get("mcp.maxAnswer"));
+  const paused = prepared && pausedRun(prepared.log, prepared.args, session.env, session.get("approvals.ttl"));
+  if (paused) return { content: [{ type: "text", text: paused.text }], structuredContent: { pending: paused.pending }, isError: false };
   return {
     content: [{ type: "text", text: answer.text }],
     ...(answer.structured ? { structuredContent: answer.structured } : {}),

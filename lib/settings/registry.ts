@@ -106,6 +106,15 @@ const DECLARED = [
     commands: ["daemon", "serve"],
   },
   {
+    path: "approvals.ttl",
+    kind: "duration",
+    default: "1h",
+    description:
+      "How long a run an `ask` hook paused (nobody could answer) waits for mcpx approve or mcpx reject and its " +
+      'resume (mcpx_exec {"resume": ID}); after it the approval is expired and the run must be made again',
+    commands: ["serve", "daemon"],
+  },
+  {
     path: "daemon.idleTimeout",
     kind: "duration",
     default: "5m",

@@ -56,7 +56,10 @@ export type CommandName =
   | "config"
   | "trust"
   | "doctor"
-  | "completion";
+  | "completion"
+  | "approvals"
+  | "approve"
+  | "reject";
 
 /** the commands a setting's flags belong to when its declaration names none */
 export const EVERY: readonly CommandName[] = [

@@ -45,6 +45,14 @@ const ANYONE: Rule = { allow: true };
 /** one row per ExecOptions key (the schema's entries: a unit test fails when a key has no row) */
 export const EXEC_FIELDS: Record<string, { what: string; user: Rule; agent: Rule }> = {
   source: { what: "the script's text", user: ANYONE, agent: ANYONE },
+  // mcpx_exec's own, no ExecOptions field: lib/approvals/exec-run.ts turns it into the paused run's
+  // request, whose every field then passes its own row. An agent may resume an approval the user
+  // decided; deciding one is the user's alone (mcpx approve, mcpx reject): no door an agent reaches writes one.
+  resume: {
+    what: "a paused run to resume, once the user decided its approval (mcpx_exec only)",
+    user: { allow: false, why: "POST /v1/exec resumes no paused run: mcpx_exec does" },
+    agent: ANYONE,
+  },
   file: {
     what: "a script file of the caller's",
     user: ANYONE,

@@ -46,10 +46,10 @@ describe("tools/list", () => {
     expect(tools.some((t) => t.name === "_PreToolUse" || t.name === "_secret")).toBe(false);
   });
 
-  test("mcpx_exec's schema is the ExecOptions fields: source required, script phases and hooks offered, file not", async () => {
+  test("mcpx_exec's schema is the ExecOptions fields and resume: nothing required (resume may leave source out), phases and hooks, no file", async () => {
     const exec = (await s.client.listTools()).tools.find((t) => t.name === "mcpx_exec")!;
     const props = exec.inputSchema.properties as Record<string, { properties?: Record<string, unknown> }>;
-    expect(exec.inputSchema.required).toEqual(["source"]);
+    expect(exec.inputSchema.required ?? []).toEqual([]);
     expect(Object.keys(props).sort()).toEqual([
       "args",
       "cwd",
@@ -58,6 +58,7 @@ describe("tools/list", () => {
       "hooks",
       "name",
       "output",
+      "resume",
       "runtime",
       "sandbox",
       "script",
@@ -304,7 +305,7 @@ describe("mcpx_namespaces and mcpx_types", () => {
 
 describe("argument validation: isError results that name the key and what it takes", () => {
   const cases: Array<{ name: string; tool: string; args: Record<string, unknown>; says: string[] }> = [
-    { name: "mcpx_exec without source", tool: "mcpx_exec", args: {}, says: ['missing required key "source"', "string"] },
+    { name: "mcpx_exec without source or resume", tool: "mcpx_exec", args: {}, says: ['it needs "source" (the script to run), or "resume"'] },
     { name: "mcpx_exec with a number as source", tool: "mcpx_exec", args: { source: 1 }, says: ["source: expected string, got 1"] },
     {
       name: "mcpx_exec with a misspelt key",

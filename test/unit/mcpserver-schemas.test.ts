@@ -21,16 +21,14 @@ import { SERVED_TOOL_NAMES } from "../served-tools.ts";
 type Props = Record<string, { description?: string; default?: unknown }>;
 
 describe("mcpx_exec's schema is ExecOptions", () => {
-  test("it takes exactly the ExecOptions fields, minus file (a path on the server is not offered over MCP)", () => {
-    const execKeys = Object.keys(ExecOptionsSchema.pipe[0].entries)
-      .filter((k) => k !== "file")
-      .sort();
+  test("it takes exactly the ExecOptions fields, minus file (a path on the server is not offered over MCP), plus resume (a paused run)", () => {
+    const execKeys = [...Object.keys(ExecOptionsSchema.pipe[0].entries).filter((k) => k !== "file"), "resume"].sort();
     expect(Object.keys(McpExecArgsSchema.entries).sort()).toEqual(execKeys);
   });
 
-  test("source is required, everything else optional, and unknown keys are refused", () => {
+  test("every key is optional (source may be left out by a resume), and unknown keys are refused", () => {
     const s = inputSchemaOf(McpExecArgsSchema);
-    expect(s.required).toEqual(["source"]);
+    expect(s.required ?? []).toEqual([]);
     expect(s.additionalProperties).toBe(false);
   });
 
@@ -76,9 +74,9 @@ describe("parseToolArgs", () => {
   const bad: Array<{ name: string; schema: Parameters<typeof parseToolArgs>[1]; args: unknown; says: string }> = [
     {
       name: "a missing required key names it and its type",
-      schema: McpExecArgsSchema,
-      args: {},
-      says: 'invalid arguments for t: missing required key "source" (string)',
+      schema: McpCallArgsSchema,
+      args: { tool: "echo" },
+      says: 'invalid arguments for t: missing required key "server" (string)',
     },
     {
       name: "a wrong type names the key, the expected type and what came",
@@ -98,7 +96,7 @@ describe("parseToolArgs", () => {
       args: { source: "", timeoutMS: 1 },
       says:
         'unknown key "timeoutMS": it takes source, name, args, export, script, hooks, runtime, ' +
-        "sandbox, timeoutMs, timeout, env, stdin, cwd, output, settings (did you mean timeoutMs?)",
+        "sandbox, timeoutMs, timeout, env, stdin, cwd, output, settings, resume (did you mean timeoutMs?)",
     },
     {
       name: "an unknown nested key lists that object's keys",

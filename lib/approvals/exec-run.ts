@@ -1,0 +1,58 @@
+// mcpx_exec's side of approvals: `resume` turns into the paused run's request (the fields sent
+// beside it replace the stored ones, so a changed source is replayed, and diverges) and its call
+// log; a run that paused becomes a pending approval, and its answer says so (structuredContent.pending).
+// An agent may resume a decided approval; it cannot decide one (lib/approvals/store.ts).
+
+import { newApprovalId, loadPending, removePending, savePending, type PendingApproval } from "./store.ts";
+import { newCallLog, type CallLog } from "./call-log.ts";
+
+type Env = Record<string, string | undefined>;
+
+/** `consume` uses the approval up, once the request is known to be one that runs */
+export type PreparedRun = { ok: true; args: Record<string, unknown>; log: CallLog; consume(): void } | { ok: false; message: string };
+
+export function prepareRun(sent: Record<string, unknown>, env: Env): PreparedRun {
+  if (!Object.hasOwn(sent, "resume")) return { ok: true, args: sent, log: newCallLog(), consume: () => {} };
+  const { resume: id, ...rest } = sent;
+  const loaded = loadPending(env, id);
+  if (!loaded.ok) return { ok: false, message: `mcpx_exec cannot resume: ${loaded.message}` };
+  const r = loaded.record;
+  if (!r.decision)
+    return { ok: false, message: `mcpx_exec cannot resume ${r.id} yet: nobody has decided it (the user runs mcpx approve ${r.id} or mcpx reject ${r.id})` };
+  // used up: the approved call is sent by this resume, and never by another
+  return { ok: true, args: { ...r.run, ...rest }, log: newCallLog(r), consume: () => removePending(env, r.id) };
+}
+
+/** the pending approval a paused run leaves, and what mcpx_exec answers; undefined when the run did not pause */
+export function pausedRun(
+  log: CallLog,
+  args: Record<string, unknown>,
+  env: Env,
+  ttlMs: number,
+  now = Date.now(),
+): { text: string; pending: Record<string, unknown> } | undefined {
+  if (!log.paused) return undefined;
+  // the calls made before the paused one: a call made after it, in parallel, is not logged and goes live on resume
+  const { index, ...call } = log.paused;
+  const record: PendingApproval = {
+    id: newApprovalId(),
+    createdAt: new Date(now).toISOString(),
+    expiresAt: new Date(now + ttlMs).toISOString(),
+    ...call,
+    run: args,
+    log: log.made.slice(0, index),
+  };
+  savePending(env, record);
+  const pending = {
+    id: record.id,
+    server: record.server,
+    tool: record.tool,
+    arguments: record.arguments,
+    question: record.question,
+    expiresAt: record.expiresAt,
+  };
+  const text =
+    `paused: ${record.server}.${record.tool} waits for a person's yes (${record.question}); it was not sent. ` +
+    `Ask the user to run mcpx approve ${record.id} (or mcpx reject ${record.id}), then call mcpx_exec {"resume": "${record.id}"}`;
+  return { text, pending };
+}

@@ -1,0 +1,104 @@
+// Pending approvals: a run that an `ask` hook paused (nobody could answer it) waits here, in the
+// state directory, for the user's yes or no (mcpx approve / mcpx reject) and for its resume
+// (mcpx_exec {"resume": ID}). Each record holds the run's request and its call log up to the paused
+// call, so that the resume answers those calls from the log instead of sending them again.
+// Deciding is the user's alone: nothing an agent can reach (mcpx_exec, mcpx_call) writes a decision.
+
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { stateDir } from "../paths/dirs.ts";
+import type { CallAnswer } from "../runtime/runner.ts";
+
+type Env = Record<string, string | undefined>;
+
+/** one call the paused run made, in order: answered from here on resume */
+export interface LoggedCall {
+  server: string;
+  tool: string;
+  argsHash: string;
+  answer: CallAnswer;
+}
+
+export interface PendingApproval {
+  id: string;
+  createdAt: string;
+  expiresAt: string;
+  server: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  /** the question the guard asked */
+  question: string;
+  /** the mcpx_exec arguments of the paused run (without `resume`) */
+  run: Record<string, unknown>;
+  log: LoggedCall[];
+  decision?: { approved: boolean; reason?: string; at: string };
+}
+
+const ID = /^[0-9a-f]{12}$/;
+
+function dir(env: Env): string {
+  return join(stateDir(env), "approvals");
+}
+
+export function newApprovalId(): string {
+  return randomBytes(6).toString("hex");
+}
+
+export function savePending(env: Env, record: PendingApproval): void {
+  mkdirSync(dir(env), { recursive: true, mode: 0o700 });
+  writeFileSync(join(dir(env), `${record.id}.json`), JSON.stringify(record), { mode: 0o600 });
+}
+
+export function removePending(env: Env, id: string): void {
+  if (ID.test(id)) rmSync(join(dir(env), `${id}.json`), { force: true });
+}
+
+/** every pending approval, oldest first, with whether it has expired */
+export function listPending(env: Env, now = Date.now()): Array<PendingApproval & { expired: boolean }> {
+  let names: string[];
+  try {
+    names = readdirSync(dir(env)).filter((n) => n.endsWith(".json"));
+  } catch {
+    return [];
+  }
+  const out: Array<PendingApproval & { expired: boolean }> = [];
+  for (const n of names) {
+    try {
+      const r = JSON.parse(readFileSync(join(dir(env), n), "utf8")) as PendingApproval;
+      out.push({ ...r, expired: Date.parse(r.expiresAt) <= now });
+    } catch {
+      // a record being written, or not one of ours: not listed
+    }
+  }
+  return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+}
+
+/** the approval named `id`, or why there is none to use (unknown, malformed id, expired) */
+export function loadPending(env: Env, id: unknown, now = Date.now()): { ok: true; record: PendingApproval } | { ok: false; message: string } {
+  if (typeof id !== "string" || !ID.test(id))
+    return { ok: false, message: `approval id ${JSON.stringify(id)} is not one: ids are 12 hex digits, as mcpx approvals lists them` };
+  let record: PendingApproval;
+  try {
+    record = JSON.parse(readFileSync(join(dir(env), `${id}.json`), "utf8")) as PendingApproval;
+  } catch {
+    return { ok: false, message: `no pending approval ${id} (mcpx approvals lists them; a resumed one is used up)` };
+  }
+  if (Date.parse(record.expiresAt) <= now)
+    return { ok: false, message: `approval ${id} expired at ${record.expiresAt} (approvals.ttl): run it again to ask again` };
+  return { ok: true, record };
+}
+
+/** the user's decision on a pending approval; returns the record decided */
+export function decidePending(
+  env: Env,
+  id: string,
+  approved: boolean,
+  reason?: string,
+): { ok: true; record: PendingApproval } | { ok: false; message: string } {
+  const loaded = loadPending(env, id);
+  if (!loaded.ok) return loaded;
+  const record: PendingApproval = { ...loaded.record, decision: { approved, ...(reason !== undefined ? { reason } : {}), at: new Date().toISOString() } };
+  savePending(env, record);
+  return { ok: true, record };
+}
