@@ -3,15 +3,11 @@
 // arguments object, and answers as mcpx_exec does.
 
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
-import { collectEnvelope } from "../exec/envelope.ts";
-import { execute } from "../exec/execute.ts";
-import { runLimits, sandboxContext } from "../exec/door-policy.ts";
-import type { Frame } from "../exec/frames.ts";
 import { withServerDefaults } from "../exec/server-defaults.ts";
 import { checkArgs } from "../mcp/check-args.ts";
 import type { Tool } from "../mcp/tool.ts";
 import { isPlainObject } from "../util/json-type.ts";
-import { execAnswer } from "./exec-answer.ts";
+import { runForAgent } from "./agent-run.ts";
 import { listSkills, SKILL_PREFIX, type Skill } from "./skills.ts";
 import type { ServedTool, ServeDeps, ToolCall } from "./tools.ts";
 
@@ -60,36 +56,10 @@ async function runSkill(skill: Skill, args: unknown, call: ToolCall): Promise<Ca
   );
   // the default export is called with the arguments object itself (a named export gets args spread)
   opts.args = [args as unknown as string];
-  const frames = execute(opts, {
-    engine: call.deps.engine,
-    gate: call.gate,
-    env: session.env,
-    cacheDir: session.cacheDir,
-    sockDir: session.sockDir,
-    inheritStdin: false,
-    cwd: session.cwd,
-    sandbox: sandboxContext(session, "mcp"),
-    limits: runLimits(session, "mcp"),
-    signal: call.signal,
-    runtimes: call.deps.runtimes,
-  });
-  const seen: Frame[] = [];
-  for await (const f of frames) {
-    seen.push(f);
-    if (f.type === "hook") {
-      const { type: _t, ...body } = f;
-      call.hookFrame(body);
-    }
-  }
-  const envelope = await collectEnvelope(replay(seen));
-  const answer = execAnswer("text", envelope, seen, session.get("mcp.maxAnswer"));
+  const { envelope, answer } = await runForAgent(opts, call, { output: "text" });
   return {
     content: [{ type: "text", text: answer.text }],
     ...(answer.structured ? { structuredContent: answer.structured } : {}),
     isError: !envelope.ok,
   };
-}
-
-async function* replay(frames: Frame[]): AsyncIterable<Frame> {
-  yield* frames;
 }

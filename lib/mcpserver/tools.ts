@@ -8,9 +8,6 @@ import type * as v from "valibot";
 import { renderToolTypes } from "../codegen/declarations.ts";
 import { namespaceBindings } from "../codegen/identifiers.ts";
 import { resolveName } from "../mcp/tool-names.ts";
-import { collectEnvelope } from "../exec/envelope.ts";
-import { execute } from "../exec/execute.ts";
-import { runLimits, sandboxContext } from "../exec/door-policy.ts";
 import type { Frame, HookFrameBody } from "../exec/frames.ts";
 import { callThroughGate } from "../exec/gated-call.ts";
 import type { ExecOptions } from "../exec/options-schema.ts";
@@ -24,10 +21,9 @@ import type { RuntimeSource } from "../runtime/ready-runtime.ts";
 import { refusedField } from "../trust/door-authority.ts";
 import { isPlainObject } from "../util/json-type.ts";
 import { agentCompact, agentStop, hookToolText } from "./agent-hooks.ts";
-import { execAnswer } from "./exec-answer.ts";
+import { runForAgent } from "./agent-run.ts";
 import { gateWithCallLog } from "../approvals/call-log.ts";
 import { pausedRun, prepareRun } from "../approvals/exec-run.ts";
-import { progressText, serverLogText } from "../mcp/server-notes.ts";
 import {
   McpAgentHookArgsSchema,
   McpCallArgsSchema,
@@ -226,24 +222,11 @@ async function execTool(sent: unknown, call: ToolCall): Promise<CallToolResult> 
   prepared?.consume();
   const { session } = call.deps;
   const opts = withServerDefaults(args as Record<string, unknown>, parsed.value as ExecOptions, session);
-  const frames = execute(opts, {
-    engine: call.deps.engine,
-    gate: prepared ? gateWithCallLog(call.gate, prepared.log) : call.gate,
-    env: session.env,
-    cacheDir: session.cacheDir,
-    sockDir: session.sockDir,
-    // stdin is the MCP channel (stdio) or nothing (HTTP): a script only gets ExecOptions.stdin
-    inheritStdin: false,
-    cwd: session.cwd,
-    sandbox: sandboxContext(session, "mcp"),
-    limits: runLimits(session, "mcp"),
-    signal: call.signal,
-    runtimes: call.deps.runtimes,
+  const { envelope, answer } = await runForAgent(opts, call, {
+    output: opts.output ?? "text",
+    ...(prepared ? { gate: gateWithCallLog(call.gate, prepared.log) } : {}),
     phaseOrigins: serverDefaultOrigins(args as Record<string, unknown>, parsed.value as ExecOptions, session, door, spliced?.origins),
   });
-  const seen: Frame[] = [];
-  const envelope = await collectEnvelope(tap(frames, call, seen));
-  const answer = execAnswer(opts.output ?? "text", envelope, seen, session.get("mcp.maxAnswer"));
   const paused = prepared && pausedRun(prepared.log, prepared.args, session.env, session.get("approvals.ttl"));
   if (paused) return { content: [{ type: "text", text: paused.text }], structuredContent: { pending: paused.pending }, isError: false };
   return {
@@ -251,39 +234,6 @@ async function execTool(sent: unknown, call: ToolCall): Promise<CallToolResult> 
     ...(answer.structured ? { structuredContent: answer.structured } : {}),
     isError: !envelope.ok,
   };
-}
-
-/** the run's frames on their way into the envelope: hook notes to the log, a progress note per step */
-async function* tap(frames: AsyncIterable<Frame>, call: ToolCall, seen: Frame[]): AsyncIterable<Frame> {
-  for await (const f of frames) {
-    seen.push(f);
-    if (f.type === "hook") {
-      const { type: _t, ...body } = f;
-      call.hookFrame(body);
-    }
-    const note = progressNote(f);
-    if (note !== undefined) call.progress(note);
-    yield f;
-  }
-}
-
-function progressNote(f: Frame): string | undefined {
-  switch (f.type) {
-    case "start":
-      return "started";
-    case "call":
-      return `called ${f.server}.${f.tool}${f.ok ? "" : " (failed)"}`;
-    case "hook":
-      return `hook ${f.name ?? f.on} (${f.on}.${f.phase})`;
-    case "log":
-      return "server" in f ? `${f.server}: ${serverLogText(f)}` : f.message;
-    case "progress":
-      return progressText(f.server, f.tool, f);
-    default:
-      // stdout and stderr arrive in the result, not piecemeal; so does the end (a note sent just
-      // before the result is lost by the SDK's client, which dispatches notifications a tick late)
-      return undefined;
-  }
 }
 
 async function callTool(args: unknown, call: ToolCall): Promise<CallToolResult> {

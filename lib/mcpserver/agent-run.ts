@@ -1,0 +1,85 @@
+// One run of agent code for a served tool (mcpx_exec, a skill_NAME): the serve door's sandbox,
+// limits and runtimes, its frames tapped on their way into the envelope (hook notes to the
+// client's log, a progress note per step), and the answer as mcpx_exec gives it.
+
+import { runLimits, sandboxContext } from "../exec/door-policy.ts";
+import { collectEnvelope, type Envelope } from "../exec/envelope.ts";
+import { execute, type ExecContext } from "../exec/execute.ts";
+import type { Frame, HookFrameBody } from "../exec/frames.ts";
+import type { OutputMode } from "../exec/options.ts";
+import type { ExecOptions } from "../exec/options-schema.ts";
+import type { Gate } from "../hooks/types.ts";
+import { progressText, serverLogText } from "../mcp/server-notes.ts";
+import { execAnswer, type ExecAnswer } from "./exec-answer.ts";
+import type { RuntimeSource } from "../runtime/ready-runtime.ts";
+import type { Engine } from "../session/engine.ts";
+import type { Session } from "../session/session.ts";
+
+/** what a run takes of a served tools/call (tools.ts ToolCall, which has more) */
+interface AgentCall {
+  deps: { engine: Engine; session: Session; runtimes?: RuntimeSource };
+  gate: Gate;
+  signal: AbortSignal;
+  hookFrame(f: HookFrameBody): void;
+  progress(message: string): void;
+}
+
+/** runs `opts` at the serve door and answers as mcpx_exec does; `gate` replaces the call's (a resume's call log) */
+export async function runForAgent(
+  opts: ExecOptions,
+  call: AgentCall,
+  how: { output: OutputMode; gate?: Gate; phaseOrigins?: ExecContext["phaseOrigins"] },
+): Promise<{ envelope: Envelope; answer: ExecAnswer }> {
+  const { session } = call.deps;
+  const frames = execute(opts, {
+    engine: call.deps.engine,
+    gate: how.gate ?? call.gate,
+    env: session.env,
+    cacheDir: session.cacheDir,
+    sockDir: session.sockDir,
+    // stdin is the MCP channel (stdio) or nothing (HTTP): a script only gets ExecOptions.stdin
+    inheritStdin: false,
+    cwd: session.cwd,
+    sandbox: sandboxContext(session, "mcp"),
+    limits: runLimits(session, "mcp"),
+    signal: call.signal,
+    runtimes: call.deps.runtimes,
+    ...(how.phaseOrigins ? { phaseOrigins: how.phaseOrigins } : {}),
+  });
+  const seen: Frame[] = [];
+  const envelope = await collectEnvelope(tap(frames, call, seen));
+  return { envelope, answer: execAnswer(how.output, envelope, seen, session.get("mcp.maxAnswer")) };
+}
+
+/** the run's frames on their way into the envelope: hook notes to the log, a progress note per step */
+async function* tap(frames: AsyncIterable<Frame>, call: AgentCall, seen: Frame[]): AsyncIterable<Frame> {
+  for await (const f of frames) {
+    seen.push(f);
+    if (f.type === "hook") {
+      const { type: _t, ...body } = f;
+      call.hookFrame(body);
+    }
+    const note = progressNote(f);
+    if (note !== undefined) call.progress(note);
+    yield f;
+  }
+}
+
+function progressNote(f: Frame): string | undefined {
+  switch (f.type) {
+    case "start":
+      return "started";
+    case "call":
+      return `called ${f.server}.${f.tool}${f.ok ? "" : " (failed)"}`;
+    case "hook":
+      return `hook ${f.name ?? f.on} (${f.on}.${f.phase})`;
+    case "log":
+      return "server" in f ? `${f.server}: ${serverLogText(f)}` : f.message;
+    case "progress":
+      return progressText(f.server, f.tool, f);
+    default:
+      // stdout and stderr arrive in the result, not piecemeal; so does the end (a note sent just
+      // before the result is lost by the SDK's client, which dispatches notifications a tick late)
+      return undefined;
+  }
+}
