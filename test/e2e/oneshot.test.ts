@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { recordedCalls } from "../../fixtures/servers/record.ts";
 import { BUN, FAKE_SERVER, fakeServer, processesWith, sandbox } from "./harness.ts";
-import { expectExit, leftoverProcesses, mcpx, writeConfig } from "./support.ts";
+import { expectExit, httpFixture, leftoverProcesses, mcpx, writeConfig } from "./support.ts";
 import { COMMAND_DESCRIPTIONS } from "../../cmd/commands.ts";
 import { quote } from "shell-quote";
 import { MCPX } from "./harness.ts";
@@ -69,28 +69,16 @@ describe.concurrent("mcpx call key=value", () => {
 // a directory with no config at all: the ad-hoc server is the only one
 const bare = sandbox();
 const STDIO = `${BUN} ${FAKE_SERVER}`;
-let http: ReturnType<typeof Bun.spawn> | undefined;
+let http: Awaited<ReturnType<typeof httpFixture>> | undefined;
 let httpUrl = "";
 
 beforeAll(async () => {
   // in a sandbox of its own: it is this file's, not mcpx's, and outlives the leftover check below
-  http = Bun.spawn([BUN, FAKE_SERVER], { env: { ...sandbox().env, FAKE_MCP_HTTP_PORT: "0" }, stdin: "pipe", stdout: "ignore", stderr: "pipe" });
-  let seen = "";
-  const decoder = new TextDecoder();
-  for await (const chunk of http.stderr as ReadableStream<Uint8Array>) {
-    seen += decoder.decode(chunk);
-    const m = /listening (\d+)/.exec(seen);
-    if (m) {
-      httpUrl = `http://127.0.0.1:${m[1]}/mcp`;
-      break;
-    }
-  }
+  http = await httpFixture(FAKE_SERVER, { ...sandbox().env, FAKE_MCP_HTTP_PORT: "0" });
+  httpUrl = http.url;
 });
 
-afterAll(async () => {
-  http?.kill("SIGTERM");
-  await http?.exited;
-});
+afterAll(() => http?.stop());
 
 describe.concurrent("ad-hoc servers with no config", () => {
   test("--stdio on call, ls, types and exec, named from the command (bun …/fake-server.ts → fake)", async () => {

@@ -7,7 +7,7 @@ import { expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BUN, fakeServer, ROOT, sandbox } from "./harness.ts";
-import { expectExit, leftoverProcesses, mcpx, writeConfig } from "./support.ts";
+import { expectExit, httpFixture, leftoverProcesses, mcpx, writeConfig } from "./support.ts";
 
 const MODERN_SERVER = join(ROOT, "fixtures/servers/modern-server.ts");
 const KILL_AFTER_MS = 60_000;
@@ -121,30 +121,10 @@ test("a 2026-07-28 server's logs reach stderr and the run's log frames, at the l
   expect(await leftoverProcesses(sb.dir)).toEqual([]);
 }, 120_000);
 
-/** an HTTP fixture server on a free port, its /mcp URL once it listens */
-async function httpServer(script: string, env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
-  const proc = Bun.spawn([BUN, script], { env: { ...process.env, ...env }, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
-  const decoder = new TextDecoder();
-  let seen = "";
-  for await (const chunk of proc.stderr) {
-    seen += decoder.decode(chunk);
-    const m = /listening (\d+)/.exec(seen);
-    if (m)
-      return {
-        url: `http://127.0.0.1:${m[1]}/mcp`,
-        stop: async () => {
-          proc.kill("SIGTERM");
-          await proc.exited;
-        },
-      };
-  }
-  throw new Error(`${script} ended before listening: ${seen}`);
-}
-
 test("over Streamable HTTP the era is probed too: a 2026-only server and a 2025 one are both called, and each verdict is remembered", async () => {
   const sb = sandbox();
-  const modern = await httpServer(MODERN_SERVER, { MODERN_MCP_HTTP_PORT: "0" });
-  const legacy = await httpServer(join(ROOT, "fixtures/servers/fake-server.ts"), { FAKE_MCP_HTTP_PORT: "0" });
+  const modern = await httpFixture(MODERN_SERVER, { ...process.env, MODERN_MCP_HTTP_PORT: "0" });
+  const legacy = await httpFixture(join(ROOT, "fixtures/servers/fake-server.ts"), { ...process.env, FAKE_MCP_HTTP_PORT: "0" });
   try {
     writeConfig(sb, ".mcpx.json", { mcpServers: { modern: { url: modern.url }, web: { url: legacy.url } } });
     for (let round = 0; round < 2; round++) {
@@ -164,7 +144,7 @@ test("over Streamable HTTP the era is probed too: a 2026-only server and a 2025 
 
 test("a 2026-07-28 server that asks for a form nobody here can fill is declined, and the call is retried with its requestState on a new id", async () => {
   const sb = sandbox();
-  const modern = await httpServer(MODERN_SERVER, { MODERN_MCP_HTTP_PORT: "0" });
+  const modern = await httpFixture(MODERN_SERVER, { ...process.env, MODERN_MCP_HTTP_PORT: "0" });
   try {
     writeConfig(sb, ".mcpx.json", { mcpServers: { modern: { url: modern.url } } });
     const r = await mcpx(sb, ["call", "modern.ask_anyway"], { killAfterMs: KILL_AFTER_MS });
@@ -180,7 +160,7 @@ test("a 2026-07-28 server that asks for a form nobody here can fill is declined,
 
 test("over HTTP a 2026-07-28 tool's x-mcp-header arguments are sent as Mcp-Param headers, and a tool declaring one wrongly is left out", async () => {
   const sb = sandbox();
-  const modern = await httpServer(MODERN_SERVER, { MODERN_MCP_HTTP_PORT: "0" });
+  const modern = await httpFixture(MODERN_SERVER, { ...process.env, MODERN_MCP_HTTP_PORT: "0" });
   try {
     writeConfig(sb, ".mcpx.json", { mcpServers: { modern: { url: modern.url } } });
     const ls = await mcpx(sb, ["ls", "modern", "--json"], { killAfterMs: KILL_AFTER_MS });

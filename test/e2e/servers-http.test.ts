@@ -2,32 +2,20 @@
 // generated client as a stdio one.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { BUN, FAKE_SERVER, sandbox } from "./harness.ts";
-import { expectExit, mcpx, writeConfig } from "./support.ts";
+import { FAKE_SERVER, sandbox } from "./harness.ts";
+import { expectExit, httpFixture, mcpx, writeConfig } from "./support.ts";
 
 const sb = sandbox();
-let server: ReturnType<typeof Bun.spawn<"pipe", "pipe", "pipe">>;
+let server: Awaited<ReturnType<typeof httpFixture>>;
 let url = "";
 
 beforeAll(async () => {
-  server = Bun.spawn([BUN, FAKE_SERVER], { env: { ...sb.env, FAKE_MCP_HTTP_PORT: "0" }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
-  const decoder = new TextDecoder();
-  let seen = "";
-  for await (const chunk of server.stderr) {
-    seen += decoder.decode(chunk);
-    const m = /listening (\d+)/.exec(seen);
-    if (m) {
-      url = `http://127.0.0.1:${m[1]}/mcp`;
-      break;
-    }
-  }
+  server = await httpFixture(FAKE_SERVER, { ...sb.env, FAKE_MCP_HTTP_PORT: "0" });
+  url = server.url;
   writeConfig(sb, ".mcpx.json", { mcpServers: { web: { url, headers: { "X-Test": "${HOME}" } } } });
 });
 
-afterAll(async () => {
-  server.kill("SIGTERM");
-  await server.exited;
-});
+afterAll(() => server.stop());
 
 describe("a Streamable HTTP server", () => {
   test("a script calls its tools through the url entry, with results unwrapped", async () => {

@@ -9,7 +9,7 @@ import { checkFrameOrder } from "../../lib/exec/frame-order.ts";
 import type { Frame as ProductFrame } from "../../lib/exec/frames.ts";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { MCPX, mcpx as runMcpx, mcpxMerged as runMerged, processesWith, type Result, type Sandbox } from "./harness.ts";
+import { BUN, MCPX, mcpx as runMcpx, mcpxMerged as runMerged, processesWith, type Result, type Sandbox } from "./harness.ts";
 
 /** at most this many mcpx processes at a time across a file; raising it on 2 cores only adds contention */
 const MAX_PARALLEL = 4;
@@ -206,4 +206,31 @@ export async function serve(sb: Sandbox, env: Record<string, string> = {}): Prom
   client.onclose = () => (closed = true);
   await client.connect(transport);
   return { client, stderr: () => stderr, closed: () => closed, close: () => client.close() };
+}
+
+/**
+ * A fixture server on Streamable HTTP (or legacy SSE), started with `env` (its knobs pick the port:
+ * FAKE_MCP_HTTP_PORT=0, MODERN_MCP_HTTP_PORT=0), once it printed `listening <port>`: its origin,
+ * its /mcp URL, and how to end it.
+ */
+export async function httpFixture(script: string, env: Record<string, string | undefined>): Promise<{ origin: string; url: string; stop(): Promise<void> }> {
+  const proc = Bun.spawn([BUN, script], { env, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+  const decoder = new TextDecoder();
+  let seen = "";
+  for await (const chunk of proc.stderr) {
+    seen += decoder.decode(chunk, { stream: true });
+    const m = /listening (\d+)/.exec(seen);
+    if (m) {
+      const origin = `http://127.0.0.1:${m[1]}`;
+      return {
+        origin,
+        url: `${origin}/mcp`,
+        stop: async () => {
+          proc.kill("SIGTERM");
+          await proc.exited;
+        },
+      };
+    }
+  }
+  throw new Error(`${script} ended before listening: ${seen}`);
 }
