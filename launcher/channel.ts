@@ -6,7 +6,7 @@ import { callFrame, frame, info, sys } from "./handoff.ts";
 import { reviveError } from "./serialize.ts";
 import type { Conn } from "./sys.ts";
 import { unwrap } from "./unwrap.ts";
-import { decodeHostAnswer, type FeatureOp, type HostAnswer } from "./wire.ts";
+import { decodeHostAnswer, type FeatureOp, type HostAnswer, type WorkspaceOp } from "./wire.ts";
 
 let conn: Promise<Conn> | undefined;
 /** the channel once connected: a call then writes its frame without waiting a promise turn for it */
@@ -82,6 +82,21 @@ export function feature(op: FeatureOp, server: unknown, target: unknown, args?: 
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject, server, tool: target });
     frame({ t: "feature", id, op, server, target, args: (args ?? {}) as Record<string, string> });
+  });
+}
+
+/**
+ * One operation of the `workspace` global: a frame the host answers at once from the run's workspace
+ * (lib/workspace/workspace.ts checks the name and the quota). `data`: text, or bytes as base64.
+ */
+export function workspaceOp(op: WorkspaceOp, name: string, data?: { text?: string; b64?: string; append?: boolean }): Promise<unknown> {
+  const c = open;
+  if (!c) return channel().then(() => workspaceOp(op, name, data));
+  if (pending.size === 0) c.ref();
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject, server: "workspace", tool: op });
+    frame({ t: "workspace", id, op, name, ...data });
   });
 }
 

@@ -57,6 +57,8 @@ export type LauncherMessage =
   | { t: "call"; id: number; server: string; tool: string; args: Record<string, unknown> }
   /** resources.read(server, uri) (target: the URI) or prompts.get(server, name, args) (target: the name); answered as a call is */
   | { t: "feature"; id: number; op: FeatureOp; server: string; target: string; args: Record<string, string> }
+  /** one operation of the `workspace` global (lib/workspace/workspace.ts); b64 carries bytes, text a string; answered as a call is */
+  | { t: "workspace"; id: number; op: WorkspaceOp; name: string; text?: string; b64?: string; append?: boolean }
   /** u: the script's value was undefined (JSON has no undefined, so v is null then) */
   | { t: "result"; v: unknown; u: boolean }
   | { t: "error"; e: WireError };
@@ -64,6 +66,10 @@ export type LauncherMessage =
 /** the requests beside tools/call a script makes, each a point of the gate */
 export type FeatureOp = "resource.read" | "prompt.get";
 const FEATURE_OPS: readonly string[] = ["resource.read", "prompt.get"];
+
+/** what the `workspace` global does */
+export type WorkspaceOp = "write" | "read" | "readBytes" | "list" | "remove";
+const WORKSPACE_OPS: readonly string[] = ["write", "read", "readBytes", "list", "remove"];
 
 /** host → launcher, on the socket: the answer to the call frame with the same id */
 export type HostAnswer = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: WireError };
@@ -112,6 +118,14 @@ export function decodeLauncherMessage(body: unknown): LauncherMessage | Malforme
       if (b.args !== undefined && !(isRecord(b.args) && Object.values(b.args).every((v) => typeof v === "string")))
         return bad("args is not an object of strings");
       return { t: "feature", id: b.id, op: b.op as FeatureOp, server: b.server, target: b.target, args: (b.args ?? {}) as Record<string, string> };
+    case "workspace": {
+      if (!isId(b.id)) return bad("id is not a positive integer");
+      if (typeof b.op !== "string" || !WORKSPACE_OPS.includes(b.op)) return bad(`op is not one of ${WORKSPACE_OPS.join(", ")}`);
+      if (typeof b.name !== "string") return bad("name is not a string");
+      if ((b.text !== undefined && typeof b.text !== "string") || (b.b64 !== undefined && typeof b.b64 !== "string")) return bad("text and b64 are strings");
+      const data = { ...(b.text !== undefined ? { text: b.text as string } : {}), ...(b.b64 !== undefined ? { b64: b.b64 as string } : {}) };
+      return { t: "workspace", id: b.id, op: b.op as WorkspaceOp, name: b.name, ...data, ...(b.append === true ? { append: true } : {}) };
+    }
     case "result":
       return { t: "result", v: b.v ?? null, u: b.u === true };
     case "error":

@@ -1,8 +1,12 @@
 // A run's call log, for runs that may pause for a person's yes (mcpx_exec over MCP): every call the
-// script makes is checked against the log of the paused run it resumes (answered from there, never
-// sent again; a call that differs from the log is an error), the call the user decided is sent once
-// or refused, and later calls go live. A live `ask` that nobody can answer pauses the run: the call
-// is not sent, and every call after it is answered "paused" without being sent either.
+// script makes is checked against the log of the paused run it resumes, place by place (the order
+// the calls were made in). A call the paused run sent is never sent again: answered from the log, or,
+// when that run ended before its answer came, failed with REPLAY_UNANSWERED. A call that differs from
+// the log is an error; the call the user decided is sent once or refused; a place the log holds no
+// call for (one the pause held back, or past the paused run's end) goes live. A live `ask` that nobody
+// can answer pauses the run: the call is not sent, and every call after it is answered "paused"
+// without being sent either. Calls already on their way when the pause came (made in parallel) are
+// logged where they were made, with their answers, so a resume does not send them twice.
 
 import { callError } from "../errors/frame-error.ts";
 import { gateWithAsk } from "../hooks/build-gate.ts";
@@ -13,12 +17,12 @@ import { stableStringify } from "../util/stable-json.ts";
 import type { LoggedCall, PendingApproval } from "./store.ts";
 
 export interface CallLog {
-  /** the paused run's calls, answered in order */
-  readonly recorded: readonly LoggedCall[];
-  /** the call the user decided: the one after the recorded ones */
-  readonly decided?: { server: string; tool: string; argsHash: string; approved: boolean; reason?: string };
-  /** this run's calls so far, by the order they were made (not answered): what a new pause records */
-  readonly made: LoggedCall[];
+  /** the paused run's calls by the place each was made at; null where it sent nothing */
+  readonly recorded: readonly (LoggedCall | null)[];
+  /** the call the user decided, and its place in the run */
+  readonly decided?: { server: string; tool: string; argsHash: string; approved: boolean; reason?: string; at: number };
+  /** this run's calls so far, by the order they were made (not answered): what a new pause records; holes where nothing was sent */
+  readonly made: (LoggedCall | null)[];
   /** how many calls the run has made */
   n: number;
   /** set when an unanswerable `ask` paused the run */
@@ -28,9 +32,18 @@ export interface CallLog {
 export function newCallLog(resumed?: PendingApproval): CallLog {
   if (!resumed?.decision) return { recorded: [], made: [], n: 0 };
   const { server, tool, arguments: args, decision } = resumed;
+  // a record written before pausedAt was kept held the calls before the paused one only
+  const at = resumed.pausedAt ?? resumed.log.length;
   return {
     recorded: resumed.log,
-    decided: { server, tool, argsHash: argsHashOf(args), approved: decision.approved, ...(decision.reason !== undefined ? { reason: decision.reason } : {}) },
+    decided: {
+      server,
+      tool,
+      argsHash: argsHashOf(args),
+      approved: decision.approved,
+      ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+      at,
+    },
     made: [],
     n: 0,
   };
@@ -54,6 +67,8 @@ interface Req {
   server: string;
   tool: string;
   args: Record<string, unknown>;
+  /** the run's end (CallNotes.signal): an answer that comes after it is not the run's */
+  notes?: { signal?: AbortSignal };
 }
 
 /**
@@ -77,7 +92,9 @@ async function logged(log: CallLog, gate: Gate, req: Req, send: (gate: Gate) => 
   const argsHash = argsHashOf(req.args);
   const here = { server: req.server, tool: req.tool, argsHash };
   if (log.paused) return pendingAnswer(req, "the run is paused for an approval before it");
-  const expected = i < log.recorded.length ? (log.recorded[i] ?? undefined) : i === log.recorded.length ? log.decided : undefined;
+  const decidedHere = log.decided?.at === i ? log.decided : undefined;
+  const r = decidedHere ? undefined : log.recorded[i];
+  const expected = decidedHere ?? r;
   if (expected && (expected.server !== here.server || expected.tool !== here.tool || expected.argsHash !== here.argsHash)) {
     return {
       ok: false,
@@ -89,17 +106,15 @@ async function logged(log: CallLog, gate: Gate, req: Req, send: (gate: Gate) => 
       ),
     };
   }
-  // a call the paused run had not had answered when it ended left no entry (null in the file): it goes live
-  const r = i < log.recorded.length ? log.recorded[i] : undefined;
   if (r) {
     log.made[i] = r;
-    return r.answer;
+    return r.answer ?? unansweredAnswer(req, i);
   }
   let answer: CallAnswer;
-  if (i === log.recorded.length && log.decided) {
-    const d = log.decided;
+  if (decidedHere) {
+    const d = decidedHere;
     answer = d.approved
-      ? await send(gateWithAsk(gate, async () => true))
+      ? await sent(log, i, here, send(gateWithAsk(gate, async () => true)))
       : {
           ok: false,
           error: callError("CALL_REFUSED", `call to ${req.server}.${req.tool} refused by the user${d.reason ? `: ${d.reason}` : ""}`, {
@@ -110,25 +125,47 @@ async function logged(log: CallLog, gate: Gate, req: Req, send: (gate: Gate) => 
           }),
         };
   } else if (gate.ask) {
-    answer = await send(gate);
+    answer = await sent(log, i, here, send(gate));
   } else {
     // nobody can answer here: an `ask` before the call pauses the run instead of refusing the call;
     // one after it (onSuccess) refuses as before, since pausing there would send the call twice
     let question: string | undefined;
-    answer = await send(
-      gateWithAsk(gate, async (q, where) => {
-        if (where?.point !== "call" || where.phase !== "before") return undefined;
-        question ??= q;
-        return false;
-      }),
-    );
+    const asked = gateWithAsk(gate, async (q, where) => {
+      if (where?.point !== "call" || where.phase !== "before") return undefined;
+      question ??= q;
+      return false;
+    });
+    // logged as sent before its answer: a run that ends first leaves it unanswered, never sent again
+    log.made[i] = here;
+    answer = await send(asked);
     if (question !== undefined) {
+      log.made[i] = null;
       log.paused = { server: req.server, tool: req.tool, arguments: req.args, question, index: i };
       return pendingAnswer(req, question);
     }
   }
-  log.made[i] = { ...here, answer };
+  // an answer that came after the run ended (its call cancelled by that end) is not one the run had: the
+  // call stays logged as sent and unanswered, so a resume neither sends it again nor replays the cancel
+  log.made[i] = req.notes?.signal?.aborted ? here : { ...here, answer };
   return answer;
+}
+
+/** a call on its way: in the log (sent, no answer yet) until its answer comes */
+function sent(log: CallLog, i: number, here: LoggedCall, answer: Promise<CallAnswer>): Promise<CallAnswer> {
+  log.made[i] = here;
+  return answer;
+}
+
+function unansweredAnswer(req: Req, i: number): CallAnswer {
+  return {
+    ok: false,
+    error: callError(
+      "REPLAY_UNANSWERED",
+      `call ${i + 1} to ${req.server}.${req.tool} was sent by the paused run, which ended before its answer came: ` +
+        "it is not sent again (the server may have acted on it). Await every call before the run ends, or run it anew",
+      { server: req.server, tool: req.tool, raw: null },
+    ),
+  };
 }
 
 function pendingAnswer(req: Req, why: string): CallAnswer {

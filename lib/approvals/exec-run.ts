@@ -11,12 +11,18 @@ type Env = Record<string, string | undefined>;
 /** `consume` uses the approval up, once the request is known to be one that runs */
 export type PreparedRun = { ok: true; args: Record<string, unknown>; log: CallLog; consume(): void } | { ok: false; message: string };
 
-export function prepareRun(sent: Record<string, unknown>, env: Env): PreparedRun {
+/** `owner`: the agent session asking (lib/mcpserver/agent-session.ts); an approval another one paused is not its to resume */
+export function prepareRun(sent: Record<string, unknown>, env: Env, owner?: string): PreparedRun {
   if (!Object.hasOwn(sent, "resume")) return { ok: true, args: sent, log: newCallLog(), consume: () => {} };
   const { resume: id, ...rest } = sent;
   const loaded = loadPending(env, id);
   if (!loaded.ok) return { ok: false, message: `mcpx_exec cannot resume: ${loaded.message}` };
   const r = loaded.record;
+  if (r.owner !== undefined && r.owner !== owner)
+    return {
+      ok: false,
+      message: `mcpx_exec cannot resume ${r.id}: another agent session paused that run, and only it may resume it (run the script anew here)`,
+    };
   if (!r.decision)
     return { ok: false, message: `mcpx_exec cannot resume ${r.id} yet: nobody has decided it (the user runs mcpx approve ${r.id} or mcpx reject ${r.id})` };
   // used up: the approved call is sent by this resume, and never by another
@@ -29,10 +35,11 @@ export function pausedRun(
   args: Record<string, unknown>,
   env: Env,
   ttlMs: number,
+  owner?: string,
   now = Date.now(),
 ): { text: string; pending: Record<string, unknown> } | undefined {
   if (!log.paused) return undefined;
-  // the calls made before the paused one: a call made after it, in parallel, is not logged and goes live on resume
+  // every call the run made, those made in parallel after the paused one too: none is sent twice
   const { index, ...call } = log.paused;
   const record: PendingApproval = {
     id: newApprovalId(),
@@ -40,7 +47,9 @@ export function pausedRun(
     expiresAt: new Date(now + ttlMs).toISOString(),
     ...call,
     run: args,
-    log: log.made.slice(0, index),
+    log: Array.from(log.made, (c) => c ?? null),
+    pausedAt: index,
+    ...(owner !== undefined ? { owner } : {}),
   };
   savePending(env, record);
   const pending = {

@@ -12,12 +12,13 @@ import type { CallAnswer } from "../runtime/runner.ts";
 
 type Env = Record<string, string | undefined>;
 
-/** one call the paused run made, in order: answered from here on resume */
+/** one call the paused run sent, at the place it was made: answered from here on resume */
 export interface LoggedCall {
   server: string;
   tool: string;
   argsHash: string;
-  answer: CallAnswer;
+  /** absent when the run ended before the answer came: the resume fails that call rather than send it again */
+  answer?: CallAnswer;
 }
 
 export interface PendingApproval {
@@ -31,7 +32,12 @@ export interface PendingApproval {
   question: string;
   /** the mcpx_exec arguments of the paused run (without `resume`) */
   run: Record<string, unknown>;
-  log: LoggedCall[];
+  /** every call the run made, by the place it was made at; null where nothing was sent (the paused call, calls held back after it) */
+  log: (LoggedCall | null)[];
+  /** the paused call's place in `log` */
+  pausedAt?: number;
+  /** the agent session that paused the run: only it may resume (lib/mcpserver/agent-session.ts) */
+  owner?: string;
   decision?: { approved: boolean; reason?: string; at: string };
 }
 

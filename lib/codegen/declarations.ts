@@ -51,6 +51,21 @@ const FIXED_GLOBALS = `\
    */
   const prompts: { get(server: string, name: string, args?: Record<string, string>): Promise<McpxPromptResult> };
 
+  /**
+   * Files kept out of the caller's context: an agent session's workspace (mcpx serve, a /mcp session) lasts as
+   * long as the session, any other run's as long as the run. Names are one file name (no "/", no leading ".");
+   * the total is bounded by exec.workspaceQuota. E.g. \`await workspace.write("rows.json", JSON.stringify(rows))\`.
+   */
+  const workspace: {
+    write(name: string, data: string | Uint8Array | ArrayBuffer): Promise<{ name: string; size: number }>;
+    append(name: string, data: string | Uint8Array | ArrayBuffer): Promise<{ name: string; size: number }>;
+    read(name: string): Promise<string>;
+    readBytes(name: string): Promise<Uint8Array>;
+    list(): Promise<Array<{ name: string; size: number }>>;
+    /** true when there was such a file */
+    remove(name: string): Promise<boolean>;
+  };
+
   /** Writes a log line (stderr; a \`log\` frame); the methods choose the level. */
   const log: McpxLog;
 

@@ -112,6 +112,26 @@ export const ERROR_CODES = {
     frame: "REPLAY_DIVERGED",
     doc: "a resumed run made a call its paused run did not make at that place (another source or inputs): nothing was sent",
   },
+  REPLAY_UNANSWERED: {
+    name: "ToolError",
+    exit: 1,
+    frame: "REPLAY_UNANSWERED",
+    doc:
+      "a resumed run made a call its paused run had sent but ended before the answer came: it is not sent again " +
+      "(the server may have acted on it); await every call before a run ends",
+  },
+  WORKSPACE: {
+    name: "WorkspaceError",
+    exit: 1,
+    frame: "WORKSPACE",
+    doc: "a `workspace` operation failed: a name that is not one file name, a file that is not there, a session that ended",
+  },
+  WORKSPACE_QUOTA: {
+    name: "WorkspaceError",
+    exit: 1,
+    frame: "WORKSPACE_QUOTA",
+    doc: "a `workspace.write` would take the workspace over `exec.workspaceQuota`: nothing was written",
+  },
   SERVER_REFUSED: {
     name: "UpstreamError",
     exit: 1,

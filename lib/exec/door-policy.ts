@@ -155,11 +155,14 @@ export interface RunLimits {
   /** 0 = none */
   heapMb: number;
   heapFrom: string;
+  /** exec.workspaceQuota, in MiB; 0 = none */
+  workspaceQuotaMb: number;
 }
 
 export function runLimits(session: Pick<Session, "get">, door: Door): RunLimits {
   const own = session.get("exec.maxHeap");
-  if (door !== "mcp") return { timeoutMs: 0, timeoutFrom: "exec.timeout / --timeout", heapMb: own, heapFrom: "exec.maxHeap" };
+  const workspaceQuotaMb = session.get("exec.workspaceQuota");
+  if (door !== "mcp") return { timeoutMs: 0, timeoutFrom: "exec.timeout / --timeout", heapMb: own, heapFrom: "exec.maxHeap", workspaceQuotaMb };
   const agentHeap = session.get("exec.agentMaxHeap");
   const heapMb = stricterLimit(own, agentHeap);
   return {
@@ -167,5 +170,6 @@ export function runLimits(session: Pick<Session, "get">, door: Door): RunLimits 
     timeoutFrom: "exec.agentTimeout, the limit of every mcpx_exec run",
     heapMb,
     heapFrom: heapMb === agentHeap ? "exec.agentMaxHeap" : "exec.maxHeap",
+    workspaceQuotaMb,
   };
 }

@@ -26,12 +26,19 @@ import { checkPhases } from "./phase-check.ts";
 import { snippetModule } from "../runtime/snippet.ts";
 import { phaseLines, type PhaseOrigins } from "./phase-origins.ts";
 import { runScript, type CallAnswer, type RunOutcome, type RunSpec } from "../runtime/runner.ts";
+import type { WorkspaceData } from "../runtime/run-spec.ts";
+import type { WorkspaceOp } from "../../launcher/wire.ts";
 import { scriptEnv } from "../runtime/script-env.ts";
 import type { RuntimeSource } from "../runtime/ready-runtime.ts";
 import { sandboxEngine } from "./sandbox-engine.ts";
 import { decideSandbox, type RunLimits, type SandboxContext } from "./door-policy.ts";
 import { stricterLimit } from "../hooks/policy.ts";
 import type { CallNotes } from "../mcp/server-notes.ts";
+import { newWorkspace, type Workspace } from "../workspace/workspace.ts";
+
+const MiB = 1024 * 1024;
+/** a run's own workspace when no door bounds it (a module hook's run): exec.workspaceQuota's default */
+const DEFAULT_WORKSPACE_QUOTA_MB = 256;
 
 export interface ExecContext {
   /** the pool the run's calls go to and the bus its events go on */
@@ -54,6 +61,8 @@ export interface ExecContext {
   runtimes?: RuntimeSource;
   /** the door's time and memory bounds (door-policy.ts runLimits); absent: none beyond opts.timeoutMs */
   limits?: RunLimits;
+  /** the agent session's workspace (lib/mcpserver/agent-session.ts); absent: the run has its own, removed when it ends */
+  workspace?: Workspace;
 }
 
 export function execute(opts: ExecOptions, ctx: ExecContext): AsyncIterable<Frame> {
@@ -186,12 +195,15 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, run
     runtimes: ctx.runtimes,
   };
   const { notes, calls, settle } = runNotes(q, ended);
+  // made at its first write, so a run that never uses it pays nothing
+  const workspace = ctx.workspace ?? newWorkspace(join(ctx.cacheDir, "workspaces"), (ctx.limits?.workspaceQuotaMb ?? DEFAULT_WORKSPACE_QUOTA_MB) * MiB);
   const handlers = {
     frame: (f: Frame) => q.push(f),
     call: (server: string, tool: string, args: Record<string, unknown>, answered: (answer: CallAnswer) => void) =>
       callThroughGate(ctx.engine, gate, { runId, server, tool, args, notes }, calls, answered),
     feature: (op: FeatureOp, server: string, target: string, args: Record<string, string>) =>
       featureThroughGate(ctx.engine, gate, { runId, op, server, target, args }, calls),
+    workspace: (op: WorkspaceOp, name: string, data: WorkspaceData) => workspace.op(op, name, data),
   };
 
   // the exit code of the last attempt, unless the hooks settled the run otherwise
@@ -220,6 +232,8 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, run
     },
   );
   settle();
+  // a run's own workspace ends with the run (a retry's attempt still saw it); a session's outlives the run
+  if (!ctx.workspace) workspace.close();
   if (!result) return usage(startFailure);
   if (result.ok && result.recovered) exitCode = 0;
   if (!result.ok && result.refused) exitCode = exitCodeOf("RESULT_REFUSED");

@@ -14,10 +14,11 @@ import { execAnswer, type ExecAnswer } from "./exec-answer.ts";
 import type { RuntimeSource } from "../runtime/ready-runtime.ts";
 import type { Engine } from "../session/engine.ts";
 import type { Session } from "../session/session.ts";
+import type { AgentSession } from "./agent-session.ts";
 
 /** what a run takes of a served tools/call (tools.ts ToolCall, which has more) */
 interface AgentCall {
-  deps: { engine: Engine; session: Session; runtimes?: RuntimeSource };
+  deps: { engine: Engine; session: Session; runtimes?: RuntimeSource; agent?: AgentSession };
   gate: Gate;
   signal: AbortSignal;
   hookFrame(f: HookFrameBody): void;
@@ -44,6 +45,7 @@ export async function runForAgent(
     limits: runLimits(session, "mcp"),
     signal: call.signal,
     runtimes: call.deps.runtimes,
+    ...(call.deps.agent ? { workspace: call.deps.agent.workspace } : {}),
     ...(how.phaseOrigins ? { phaseOrigins: how.phaseOrigins } : {}),
   });
   const seen: Frame[] = [];

@@ -7,6 +7,7 @@
 import { createMcpHandler, isLegacyRequest, type McpHttpHandler } from "@modelcontextprotocol/server";
 import { createModernServer, type ModernServerHandle } from "./server-modern.ts";
 import type { ServeDeps } from "./tools.ts";
+import { newAgentSession } from "./agent-session.ts";
 
 export interface ModernLeg {
   /** whether the request is the 2026 leg's (its body already read, by http.ts, under daemon.maxBody) */
@@ -21,9 +22,11 @@ export interface ModernLeg {
 export function modernLeg(deps: ServeDeps): ModernLeg {
   /** the instances with an exchange in flight */
   const live = new Set<ModernServerHandle>();
+  // this era has no session: its requests share one agent session, the daemon's /mcp (agent-session.ts)
+  const agent = newAgentSession(deps.session);
   const handler: McpHttpHandler = createMcpHandler(
     () => {
-      const mcp = createModernServer(deps);
+      const mcp = createModernServer({ ...deps, agent });
       live.add(mcp);
       // the handler chains its own onclose around this one
       mcp.server.onclose = () => live.delete(mcp);
@@ -40,6 +43,7 @@ export function modernLeg(deps: ServeDeps): ModernLeg {
       live.clear();
       await Promise.all(all.map((m) => m.close()));
       await handler.close();
+      agent.close();
     },
   };
 }

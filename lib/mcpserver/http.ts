@@ -20,6 +20,7 @@ import type { Session } from "../session/session.ts";
 import type { RuntimeSource } from "../runtime/ready-runtime.ts";
 import type { ModernLeg } from "./http-modern.ts";
 import { createMcpServer, type McpServerHandle } from "./server.ts";
+import { newAgentSession, type AgentSession } from "./agent-session.ts";
 import type { RunSlots } from "./tools.ts";
 
 export interface McpHttpDeps {
@@ -110,7 +111,9 @@ export async function handleMcpHttp(req: Request, deps: McpHttpDeps): Promise<Re
   }
 
   // no session yet: this must be an initialize, which opens one (the transport refuses anything else)
-  const mcp = createMcpServer(deps);
+  // the session's workspace and approvals are its own (agent-session.ts), ended with it however it ends
+  const agent = newAgentSession(deps.session);
+  const mcp = closingAgent(createMcpServer({ ...deps, agent }), agent);
   const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
     onsessioninitialized: (sid) => {
@@ -123,11 +126,24 @@ export async function handleMcpHttp(req: Request, deps: McpHttpDeps): Promise<Re
   });
   mcp.server.onclose = () => {
     if (transport.sessionId) sessions.delete(transport.sessionId);
+    agent.close();
   };
   await mcp.server.connect(transport);
   const res = await transport.handleRequest(req, { parsedBody });
   if (transport.sessionId === undefined) void mcp.close(); // not an initialize: nothing to keep
   return res;
+}
+
+/** the handle, whose close also ends the agent session it serves */
+function closingAgent(mcp: McpServerHandle, agent: AgentSession): McpServerHandle {
+  const close = mcp.close;
+  return {
+    ...mcp,
+    async close() {
+      await close();
+      agent.close();
+    },
+  };
 }
 
 /**

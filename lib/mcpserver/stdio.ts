@@ -13,9 +13,13 @@ import { serveStdio as serveEras } from "@modelcontextprotocol/server/stdio";
 import { createMcpServer, type ServeDeps } from "./server.ts";
 import { createModernServer } from "./server-modern.ts";
 import { StdioLineServerTransport } from "./stdio-transport.ts";
+import { newAgentSession } from "./agent-session.ts";
 
 /** resolves once the client has gone and everything is closed */
-export async function serveStdio(deps: ServeDeps): Promise<void> {
+export async function serveStdio(given: ServeDeps): Promise<void> {
+  // one agent, one session: the process's (its workspace ends when the process does)
+  const agent = newAgentSession(given.session);
+  const deps: ServeDeps = { ...given, agent };
   // anything in this process that prints through console would corrupt the MCP stream
   console.log = console.info = console.debug = console.warn = console.error;
   // a request as large as an answer mcpx would read from a server (mcp.maxMessage), not the SDK's 10 MB;
@@ -50,6 +54,7 @@ export async function serveStdio(deps: ServeDeps): Promise<void> {
       await served.close();
       await deps.engine.close();
     } finally {
+      agent.close();
       done();
     }
   };

@@ -36,6 +36,7 @@ import {
   parseToolArgs,
 } from "./schemas.ts";
 import type { ClientAsks } from "./client-asks.ts";
+import type { AgentSession } from "./agent-session.ts";
 import { describeTool, searchTool } from "./search-tools.ts";
 import { saveSkill } from "./skills.ts";
 
@@ -49,6 +50,8 @@ export interface ServeDeps {
   runs?: RunSlots;
   /** mcpx serve: what upstream servers ask is forwarded to this connection's client (client-asks.ts) */
   clientAsks?: ClientAsks;
+  /** the agent's session: its workspace and the owner of the approvals its runs pause (agent-session.ts) */
+  agent?: AgentSession;
 }
 
 /** lib/daemon/runs.ts's Runs, as a served tool takes a slot in it: a run's handle, or why there is none */
@@ -206,7 +209,7 @@ export const SERVED_TOOLS: readonly ServedTool[] = [
 async function execTool(sent: unknown, call: ToolCall): Promise<CallToolResult> {
   const door = "the mcpx_exec arguments";
   // a resume is the paused run's request again, with its call log (lib/approvals/exec-run.ts)
-  const prepared = isPlainObject(sent) ? prepareRun(sent, call.deps.session.env) : undefined;
+  const prepared = isPlainObject(sent) ? prepareRun(sent, call.deps.session.env, call.deps.agent?.id) : undefined;
   if (prepared && !prepared.ok) return failure(prepared.message);
   if (prepared) sent = prepared.args;
   // a null or "-" phase line splices the server's own lines in there, before anything is validated
@@ -227,7 +230,7 @@ async function execTool(sent: unknown, call: ToolCall): Promise<CallToolResult> 
     ...(prepared ? { gate: gateWithCallLog(call.gate, prepared.log) } : {}),
     phaseOrigins: serverDefaultOrigins(args as Record<string, unknown>, parsed.value as ExecOptions, session, door, spliced?.origins),
   });
-  const paused = prepared && pausedRun(prepared.log, prepared.args, session.env, session.get("approvals.ttl"));
+  const paused = prepared && pausedRun(prepared.log, prepared.args, session.env, session.get("approvals.ttl"), call.deps.agent?.id);
   if (paused) return { content: [{ type: "text", text: paused.text }], structuredContent: { pending: paused.pending }, isError: false };
   return {
     content: [{ type: "text", text: answer.text }],

@@ -4,9 +4,9 @@
 
 import { chmodSync, openSync, rmSync, writeFileSync } from "node:fs";
 import type { Socket } from "bun";
-import type { FeatureOp, Handoff } from "../../launcher/wire.ts";
+import type { FeatureOp, Handoff, WorkspaceOp } from "../../launcher/wire.ts";
 import { SocketWriteQueue } from "../util/socket-write-queue.ts";
-import type { CallAnswer, RunHandlers } from "./run-spec.ts";
+import type { CallAnswer, RunHandlers, WorkspaceData } from "./run-spec.ts";
 
 /**
  * The answer to call frame `id`, as one line; byte for byte JSON.stringify({ id, ...answer }) + "\n",
@@ -23,6 +23,8 @@ export interface Channel {
   call(id: number, server: string, tool: string, args: Record<string, unknown>): void;
   /** a resources.read / prompts.get frame: numbered, refused and answered as a call frame is */
   feature(id: number, op: FeatureOp, server: string, target: string, args: Record<string, string>): void;
+  /** a workspace frame: numbered, refused and answered as a call frame is */
+  workspace(id: number, op: WorkspaceOp, name: string, data: WorkspaceData): void;
   close(): void;
 }
 
@@ -106,6 +108,10 @@ export function openChannel(path: string, token: string, h: RunHandlers, onAuthe
     feature(id, op, srv, target, args) {
       const answer = answerFor(id, `${op} ${srv} ${JSON.stringify(target)}`);
       if (answer) h.feature(op, srv, target, args).then(answer, failed(answer));
+    },
+    workspace(id, op, name, data) {
+      const answer = answerFor(id, `workspace.${op} ${JSON.stringify(name)}`);
+      if (answer) answer(h.workspace(op, name, data));
     },
     close() {
       server.stop(true);

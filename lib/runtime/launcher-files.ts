@@ -43,6 +43,8 @@ import sysQuickjsSource from "../../launcher/sys-quickjs.ts" with { type: "text"
 import unwrapSource from "../../launcher/unwrap.ts" with { type: "text" };
 // @ts-expect-error a text import of a .ts file
 import wireSource from "../../launcher/wire.ts" with { type: "text" };
+// @ts-expect-error a text import of a .ts file
+import workspaceSource from "../../launcher/workspace.ts" with { type: "text" };
 import { writeContentDir, writeContentFile } from "../paths/content-file.ts";
 
 const runtimeDirs = new Map<string, string>();
@@ -71,6 +73,7 @@ function runtimeDir(cacheDir: string): string {
       "sys-quickjs.ts": sysQuickjsSource as string,
       "unwrap.ts": unwrapSource as string,
       "wire.ts": wireSource as string,
+      "workspace.ts": workspaceSource as string,
     };
     dir = writeContentDir(join(cacheDir, "launch"), "rt-", files);
     runtimeDirs.set(cacheDir, dir);

@@ -49,6 +49,8 @@ export function launcherOutput(h: RunHandlers, wire: Wire, nonce: string, channe
         return channel.call(m.id, m.server, m.tool, m.args);
       case "feature":
         return channel.feature(m.id, m.op, m.server, m.target, m.args);
+      case "workspace":
+        return channel.workspace(m.id, m.op, m.name, { text: m.text, b64: m.b64, append: m.append });
       case "result":
         marker = { ok: true, value: m.u ? undefined : m.v };
         return;

@@ -5,7 +5,7 @@
 
 import type { PhaseLine } from "../../launcher/template.ts";
 // type-only: the wire's code is evaluated from the runtime's own text (loadWire, launcher-files.ts says why)
-import type { FeatureOp, ServerBinding } from "../../launcher/wire.ts";
+import type { FeatureOp, ServerBinding, WorkspaceOp } from "../../launcher/wire.ts";
 import type { SandboxEngine } from "../settings/choices.ts";
 import type { ScriptPhase } from "../settings/registry.ts";
 import type { RuntimeName } from "./kinds.ts";
@@ -78,6 +78,15 @@ export interface RunHandlers {
   call(server: string, tool: string, args: Record<string, unknown>, answered: (answer: CallAnswer) => void): Promise<CallAnswer>;
   /** one resources.read or prompts.get from the script, answered as a call is */
   feature(op: FeatureOp, server: string, target: string, args: Record<string, string>): Promise<CallAnswer>;
+  /** one operation of the script's `workspace` global, done at once (lib/workspace/workspace.ts) */
+  workspace(op: WorkspaceOp, name: string, data: WorkspaceData): CallAnswer;
+}
+
+/** what a workspace write carries: text, or bytes as base64; append adds to the file */
+export interface WorkspaceData {
+  text?: string;
+  b64?: string;
+  append?: boolean;
 }
 
 export interface RunOutcome {

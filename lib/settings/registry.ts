@@ -168,6 +168,18 @@ const DECLARED = [
     commands: ["serve", "daemon"],
   },
   {
+    path: "exec.workspaceQuota",
+    kind: "int",
+    default: "256",
+    description:
+      "The most a workspace may hold, in MiB: the files a script keeps with the workspace global (an agent " +
+      "session's, removed with the session; any other run's, removed when it ends). A write past it fails and " +
+      "writes nothing; 0 = no limit",
+    commands: RUNS,
+    // raised, it lets an agent's runs fill the disk: a project's file sets it only once trusted
+    trust: "widens",
+  },
+  {
     path: "exec.sandbox",
     kind: "enum",
     default: "auto",

@@ -210,6 +210,9 @@ const NOT_RUN_BEHAVIOUR: Record<string, string> = {
     "(below), no request can widen it; sandbox-settings.test.ts covers it",
   "exec.autoInstall":
     "whether a runtime may download packages is the serving process's own: --remote refuses the flag (below); sandbox-settings.test.ts covers it",
+  "exec.workspaceQuota":
+    "how much a workspace may hold is the serving process's own, as exec.sandboxAllow is: --remote refuses the flag (below); " +
+    "workspace.test.ts covers it on serve, and the agent door's refusal",
   "exec.sandboxEngine":
     "the engine of a serving process's sandbox is its own, as exec.sandboxAllow is: --remote refuses the flag (below); " +
     "sandbox-hostile.test.ts runs every door on both engines",

@@ -126,6 +126,74 @@ describe.concurrent("a run an ask hook pauses", () => {
   );
 
   test(
+    "a call made in parallel after the paused one was sent once: the resume answers it from the log, never sends it again",
+    async () => {
+      const record = recordPath(sb);
+      // add pauses while its ask hook runs; echo, made after it in the same turn, goes out meanwhile.
+      // Before echo was logged at its own place, the resume sent it a second time (record: echo, add, echo)
+      const source =
+        'const [b, z] = await Promise.allSettled([fake.add({ a: 1, b: 2 }), fake.echo({ message: "Z" })]); ' +
+        "if (b.status === 'rejected') throw b.reason; return [JSON.stringify(b.value), JSON.stringify(z.value)];";
+      await withServe({ FAKE_MCP_RECORD: record }, async (s) => {
+        const r = await s.exec({ source });
+        const pending = (r.structuredContent as { pending: Pending }).pending;
+        expect(pending).toMatchObject({ tool: "add" });
+        expect(recordedCalls(record).map((c) => c.tool)).toEqual(["echo"]);
+        expectExit(await mcpx(sb, ["approve", pending.id]), 0);
+        const resumed = await s.exec({ resume: pending.id });
+        expect(resumed.isError).toBeFalsy();
+        const result = (resumed.structuredContent as { result: string[] }).result;
+        expect([result[0]!.includes("3"), result[1]!.includes("Z")]).toEqual([true, true]);
+        expect(recordedCalls(record).map((c) => c.tool)).toEqual(["echo", "add"]);
+      });
+    },
+    SLOW,
+  );
+
+  test(
+    "a call the paused run sent and ended without an answer to fails on resume with REPLAY_UNANSWERED and is not sent again",
+    async () => {
+      const record = recordPath(sb);
+      // echo never answers: the run ends (add paused it) with echo on its way
+      const source =
+        'const p = fake.echo({ message: "slow" }).then(() => "answered", (e) => `${e.code}: ${e.message}`); ' +
+        "await fake.add({ a: 1, b: 2 }); return await p;";
+      await withServe({ FAKE_MCP_RECORD: record, FAKE_MCP_HANG_TOOL: "echo" }, async (s) => {
+        const r = await s.exec({ source });
+        const pending = (r.structuredContent as { pending: Pending }).pending;
+        expect(pending).toMatchObject({ tool: "add" });
+        expectExit(await mcpx(sb, ["approve", pending.id]), 0);
+        const resumed = await s.exec({ resume: pending.id });
+        expect(resumed.isError).toBeFalsy();
+        expect((resumed.structuredContent as { result: string }).result).toStartWith("REPLAY_UNANSWERED: call 1 to fake.echo was sent by the paused run");
+        expect(recordedCalls(record).map((c) => c.tool)).toEqual(["echo", "add"]);
+      });
+    },
+    SLOW,
+  );
+
+  test(
+    "only the session that paused a run may resume it: another serve's resume is refused and leaves the approval unused",
+    async () => {
+      const record = recordPath(sb);
+      await withServe({ FAKE_MCP_RECORD: record }, async (first) => {
+        const pending = await paused(first, record);
+        expectExit(await mcpx(sb, ["approve", pending.id]), 0);
+        await withServe({ FAKE_MCP_RECORD: record }, async (other) => {
+          const stolen = await other.exec({ resume: pending.id });
+          expect(stolen.isError).toBe(true);
+          expect(textOf(stolen)).toContain(`mcpx_exec cannot resume ${pending.id}: another agent session paused that run`);
+        });
+        expect(recordedCalls(record).map((c) => c.tool)).toEqual(["echo"]);
+        const resumed = await first.exec({ resume: pending.id });
+        expect(resumed.isError).toBeFalsy();
+        expect(recordedCalls(record).map((c) => c.tool)).toEqual(["echo", "add"]);
+      });
+    },
+    SLOW,
+  );
+
+  test(
     "once rejected, the resume gets the call refused with the reason, and B is never sent",
     async () => {
       const record = recordPath(sb);

@@ -1,0 +1,39 @@
+// One agent's session with mcpx as an MCP server: `mcpx serve`'s process, a 2025 session of the
+// daemon's /mcp (its Mcp-Session-Id), or, for 2026-07-28 requests, which have no session, the
+// daemon's /mcp itself. It owns what lasts from one tools/call to the next: the workspace its runs
+// keep files in (removed when the session ends) and the id that binds the approvals its runs
+// paused to it, so that no other session can resume them (lib/approvals/exec-run.ts).
+
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import type { Session } from "../session/session.ts";
+import { newWorkspace, type Workspace } from "../workspace/workspace.ts";
+
+export interface AgentSession {
+  /** random and never shown to an agent: the owner of the approvals this session's runs paused */
+  readonly id: string;
+  readonly workspace: Workspace;
+  /** removes the workspace; the session's paused approvals stay until they expire, unresumable */
+  close(): void;
+}
+
+export function newAgentSession(session: Pick<Session, "cacheDir" | "get">): AgentSession {
+  // made when a run first needs it: a session that only lists tools never reads a setting for it
+  let workspace: Workspace | undefined;
+  let closed = false;
+  return {
+    id: randomBytes(16).toString("hex"),
+    get workspace() {
+      if (!workspace) {
+        workspace = newWorkspace(join(session.cacheDir, "workspaces"), session.get("exec.workspaceQuota") * 1024 * 1024);
+        // a run that outlived its session's end gets a workspace that refuses every operation
+        if (closed) workspace.close();
+      }
+      return workspace;
+    },
+    close() {
+      closed = true;
+      workspace?.close();
+    },
+  };
+}
