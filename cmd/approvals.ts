@@ -4,7 +4,7 @@
 import { out } from "../lib/util/fd-write.ts";
 import { UsageError } from "../lib/errors/usage-error.ts";
 import { parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
-import { decidePending, listPending } from "../lib/approvals/store.ts";
+import { approvalRows, decidePending } from "../lib/approvals/store.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand, type Command } from "./commands.ts";
 
@@ -19,7 +19,7 @@ export const approvals: Command = defineCommand({
     const parsed = parseCommandArgs("approvals", rawArgs, LIST);
     const extra = [...parsed.positionals, ...parsed.rest];
     if (extra.length) throw new UsageError(`takes no arguments (got ${extra.join(" ")}): mcpx approvals [--json]`);
-    const rows = listPending(process.env).map(({ log: _log, run: _run, ...r }) => r);
+    const rows = approvalRows(process.env);
     if (parsed.own.json) out(JSON.stringify(rows, null, 2) + "\n");
     else if (rows.length === 0) out("no run waits for an approval\n");
     else
