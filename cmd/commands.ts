@@ -102,8 +102,8 @@ export const COMMAND_EXAMPLES: Record<CommandName, readonly string[]> = {
     "mcpx trust --revoke .mcpx.json",
   ],
   doctor: ["mcpx doctor", "mcpx doctor --json"],
-  approvals: ["mcpx approvals", "mcpx approvals --json"],
-  approve: ["mcpx approve 0123456789ab"],
+  approvals: ["mcpx approvals", "mcpx approvals --json", "mcpx approvals --remote                   # the daemon's (mcpx daemon)"],
+  approve: ["mcpx approve 0123456789ab", "mcpx approve 0123456789ab --remote"],
   reject: ["mcpx reject 0123456789ab --reason 'not on a Friday'"],
   completion: [
     "mcpx completion bash > ~/.local/share/bash-completion/completions/mcpx   # or: source <(mcpx completion bash)",

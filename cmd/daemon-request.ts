@@ -1,7 +1,8 @@
-// The client half of call, ls, types, search, resource and prompt --remote: one JSON request to a daemon route, after refusing
-// what cannot travel (flags that belong to the daemon). A route answers `{thrown}` for an error the
-// command would have thrown locally (an unknown server, refused arguments): it is thrown here with
-// its code, so the exit code and the message are the local ones.
+// The client half of call, ls, types, search, resource, prompt and approvals --remote: one JSON
+// request to a daemon route, after refusing what cannot travel (flags that belong to the daemon). A
+// route answers `{thrown}` for an error the command would have thrown locally (an unknown server,
+// refused arguments): it is thrown here with its code, so the exit code and the message are the
+// local ones.
 
 import { sessionAddress } from "../lib/daemon/address.ts";
 import { daemonJson } from "../lib/daemon/client.ts";
@@ -28,11 +29,19 @@ export async function askDaemon<T extends { thrown?: Thrown }>(
   before?: (reply: T) => void,
 ): Promise<T> {
   refuseStayingFlags(session, command);
-  const address = sessionAddress(session);
-  const reply = await withDaemon(session, address, () => daemonJson<T>(address, session.get("daemon.token"), method, path, body));
+  const reply = await daemonRequest<T>(session, method, path, body);
   before?.(reply);
   if (reply.thrown) throw new McpxError(reply.thrown.message, reply.thrown.code);
   return reply;
+}
+
+/**
+ * One request to the daemon at daemon.address, started on demand (daemon.autoStart), with nothing of
+ * the caller's but the body: for a command with no hooks or limits to carry (approvals, approve, reject).
+ */
+export function daemonRequest<T>(session: Session, method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+  const address = sessionAddress(session);
+  return withDaemon(session, address, () => daemonJson<T>(address, session.get("daemon.token"), method, path, body));
 }
 
 /** the daemon's catalogue (GET /v1/tools): every server, or `only`; `list: false` for the names alone */

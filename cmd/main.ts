@@ -34,9 +34,9 @@ const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   trust: () => import("./trust.ts").then((m) => m.default),
   doctor: () => import("./doctor.ts").then((m) => m.default),
   completion: () => import("./completion.ts").then((m) => m.default),
-  approvals: () => import("./approvals.ts").then((m) => m.approvals),
-  approve: () => import("./approvals.ts").then((m) => m.approve),
-  reject: () => import("./approvals.ts").then((m) => m.reject),
+  approvals: () => import("./approvals.ts").then((m) => m.default),
+  approve: () => import("./approve.ts").then((m) => m.default),
+  reject: () => import("./reject.ts").then((m) => m.default),
 };
 
 /** mcpx itself, for the usage text: each command's name and description, without loading it */

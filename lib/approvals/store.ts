@@ -41,7 +41,20 @@ export interface PendingApproval {
   decision?: { approved: boolean; reason?: string; at: string };
 }
 
+/** what `mcpx approvals --json` and GET /v1/approvals show of one: the record without its request and call log */
+export type ApprovalRow = Omit<PendingApproval, "run" | "log"> & { expired: boolean };
+
+/** why an approval cannot be used: the id is not one, none has it, or it expired (the daemon answers 400, 404, 410) */
+export type NoApproval = { ok: false; why: "id" | "unknown" | "expired"; message: string };
+
 const ID = /^[0-9a-f]{12}$/;
+
+const notAnId = (id: unknown) => `approval id ${JSON.stringify(id)} is not one: ids are 12 hex digits, as mcpx approvals lists them`;
+
+/** why `id` is not an approval id, or undefined when it is one; pure, so a caller can check before it asks anyone */
+export function approvalIdProblem(id: string): string | undefined {
+  return ID.test(id) ? undefined : notAnId(id);
+}
 
 function dir(env: Env): string {
   return join(stateDir(env), "approvals");
@@ -60,19 +73,18 @@ export function removePending(env: Env, id: string): void {
   if (ID.test(id)) rmSync(join(dir(env), `${id}.json`), { force: true });
 }
 
-/** every pending approval, oldest first, with whether it has expired */
-export function listPending(env: Env, now = Date.now()): Array<PendingApproval & { expired: boolean }> {
+/** every pending approval as its row, oldest first, with whether it has expired */
+export function approvalRows(env: Env, now = Date.now()): ApprovalRow[] {
   let names: string[];
   try {
     names = readdirSync(dir(env)).filter((n) => n.endsWith(".json"));
   } catch {
     return [];
   }
-  const out: Array<PendingApproval & { expired: boolean }> = [];
+  const out: ApprovalRow[] = [];
   for (const n of names) {
     try {
-      const r = JSON.parse(readFileSync(join(dir(env), n), "utf8")) as PendingApproval;
-      out.push({ ...r, expired: Date.parse(r.expiresAt) <= now });
+      out.push(approvalRow(JSON.parse(readFileSync(join(dir(env), n), "utf8")) as PendingApproval, now));
     } catch {
       // a record being written, or not one of ours: not listed
     }
@@ -80,28 +92,28 @@ export function listPending(env: Env, now = Date.now()): Array<PendingApproval &
   return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
+/** one record as its row */
+export function approvalRow(record: PendingApproval, now = Date.now()): ApprovalRow {
+  const { log: _log, run: _run, ...row } = record;
+  return { ...row, expired: Date.parse(record.expiresAt) <= now };
+}
+
 /** the approval named `id`, or why there is none to use (unknown, malformed id, expired) */
-export function loadPending(env: Env, id: unknown, now = Date.now()): { ok: true; record: PendingApproval } | { ok: false; message: string } {
-  if (typeof id !== "string" || !ID.test(id))
-    return { ok: false, message: `approval id ${JSON.stringify(id)} is not one: ids are 12 hex digits, as mcpx approvals lists them` };
+export function loadPending(env: Env, id: unknown, now = Date.now()): { ok: true; record: PendingApproval } | NoApproval {
+  if (typeof id !== "string" || !ID.test(id)) return { ok: false, why: "id", message: notAnId(id) };
   let record: PendingApproval;
   try {
     record = JSON.parse(readFileSync(join(dir(env), `${id}.json`), "utf8")) as PendingApproval;
   } catch {
-    return { ok: false, message: `no pending approval ${id} (mcpx approvals lists them; a resumed one is used up)` };
+    return { ok: false, why: "unknown", message: `no pending approval ${id} (mcpx approvals lists them; a resumed one is used up)` };
   }
   if (Date.parse(record.expiresAt) <= now)
-    return { ok: false, message: `approval ${id} expired at ${record.expiresAt} (approvals.ttl): run it again to ask again` };
+    return { ok: false, why: "expired", message: `approval ${id} expired at ${record.expiresAt} (approvals.ttl): run it again to ask again` };
   return { ok: true, record };
 }
 
 /** the user's decision on a pending approval; returns the record decided */
-export function decidePending(
-  env: Env,
-  id: string,
-  approved: boolean,
-  reason?: string,
-): { ok: true; record: PendingApproval } | { ok: false; message: string } {
+export function decidePending(env: Env, id: string, approved: boolean, reason?: string): { ok: true; record: PendingApproval } | NoApproval {
   const loaded = loadPending(env, id);
   if (!loaded.ok) return loaded;
   const record: PendingApproval = { ...loaded.record, decision: { approved, ...(reason !== undefined ? { reason } : {}), at: new Date().toISOString() } };

@@ -15,6 +15,8 @@ export class DaemonClientError extends McpxError {
     message: string,
     code: ErrorCode,
     readonly status?: number,
+    /** the daemon's own error body, when it sent one: a command that knows the route's codes may answer as the local command does */
+    readonly answer?: { code: string; message: string },
   ) {
     super(message, code);
   }
@@ -142,18 +144,21 @@ export async function daemonJson<T>(address: DaemonAddress, token: string, metho
 
 async function refusal(res: Response, where: string): Promise<DaemonClientError> {
   let message = `HTTP ${res.status}`;
+  let answer: { code: string; message: string } | undefined;
   try {
-    const body = (await res.json()) as { error?: { message?: string } };
+    const body = (await res.json()) as { error?: { code?: unknown; message?: string } };
     if (body.error?.message) message = body.error.message;
+    if (typeof body.error?.code === "string") answer = { code: body.error.code, message };
   } catch {
     // not JSON: the status is all there is
   }
-  if (res.status === 401) return new DaemonClientError(`the daemon at ${where} refused the request: ${message}`, "E_DAEMON_AUTH", 401);
+  if (res.status === 401) return new DaemonClientError(`the daemon at ${where} refused the request: ${message}`, "E_DAEMON_AUTH", 401, answer);
   if (res.status === 400 || res.status === 413)
-    return new DaemonClientError(`the daemon at ${where} refused the run: ${message}`, "E_DAEMON_REFUSED", res.status);
+    return new DaemonClientError(`the daemon at ${where} refused the run: ${message}`, "E_DAEMON_REFUSED", res.status, answer);
   return new DaemonClientError(
     `the daemon at ${where} answered ${res.status}: ${message}`,
     res.status === 404 ? "E_DAEMON_VERSION" : "DAEMON_FAILED",
     res.status,
+    answer,
   );
 }

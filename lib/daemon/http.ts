@@ -74,11 +74,21 @@ async function readBody(req: Request, max: number): Promise<BodyResult> {
   return { ok: true, text: Buffer.concat(chunks).toString("utf8") };
 }
 
-/** the JSON body, or a 400 saying where it stopped parsing */
-export async function readJson(req: Request, max: number): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
+/**
+ * The JSON body, or a 400 saying where it stopped parsing. `optional`: an empty body is `undefined`
+ * (a route whose body has only optional keys), else it is a 400.
+ */
+export async function readJson(
+  req: Request,
+  max: number,
+  { optional = false }: { optional?: boolean } = {},
+): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
   const body = await readBody(req, max);
   if (!body.ok) return body;
-  if (body.text.trim() === "") return { ok: false, response: errorResponse(400, "BAD_JSON", "the request body is empty: send one JSON object") };
+  if (body.text.trim() === "") {
+    if (optional) return { ok: true, value: undefined };
+    return { ok: false, response: errorResponse(400, "BAD_JSON", "the request body is empty: send one JSON object") };
+  }
   try {
     return { ok: true, value: JSON.parse(body.text) };
   } catch (err) {

@@ -3,6 +3,7 @@
 // never be one (design §1: hooks are settings, not endpoints).
 
 import { VERSION } from "../version.ts";
+import { approvalsRoute, approveRoute, rejectRoute } from "./approvals-route.ts";
 import { callRoute } from "./call-route.ts";
 import type { Handler, RouteContext } from "./context.ts";
 import { eventsRoute } from "./events-route.ts";
@@ -106,6 +107,30 @@ export const ROUTES: readonly Route[] = [
     path: "/v1/events",
     doc: "the event bus as server-sent events: `kinds=`, `since=` or `Last-Event-ID`, `server=`, `tool=`, `session=`, `uri=`",
     handle: eventsRoute,
+  },
+  {
+    methods: ["GET"],
+    path: "/v1/approvals",
+    doc:
+      "the runs an `ask` hook paused, in the daemon's state directory: `{approvals: [{id, createdAt, expiresAt, server, tool, " +
+      "arguments, question, decision?, expired}]}`, oldest first, the rows `mcpx approvals --json` prints",
+    handle: approvalsRoute,
+  },
+  {
+    methods: ["POST"],
+    path: "/v1/approvals/{id}/approve",
+    doc:
+      "`mcpx approve ID`: allows the paused call (body: none or `{}`); answers `{approval}`, the decided row; an id that is not " +
+      "12 hex digits is a 400 (`BAD_APPROVAL_ID`), an unknown or used-up one a 404 (`NO_APPROVAL`), an expired one a 410 (`APPROVAL_EXPIRED`)",
+    handle: approveRoute,
+  },
+  {
+    methods: ["POST"],
+    path: "/v1/approvals/{id}/reject",
+    doc:
+      "`mcpx reject ID`: refuses the paused call; body: none, `{}` or `{reason}` (a string, which the resumed run's refusal says); " +
+      "answers and fails as approve",
+    handle: rejectRoute,
   },
   { methods: ["GET", "POST", "DELETE"], path: "/mcp", doc: "mcpx as an MCP server over Streamable HTTP (docs/mcpserver.md)", handle: mcpRoute },
 ];

@@ -21,7 +21,7 @@ export function describeIssues(schema: AnySchema, issues: readonly v.BaseIssue<u
       const parent = keys.length > 1 ? ` in ${keys.slice(0, -1).join(".")}` : "";
       return {
         path,
-        message: `unknown key ${issue.received}${accepted ? `: accepted keys${parent} are ${accepted.join(", ")}` : ""}`,
+        message: `unknown key ${issue.received}${acceptedText(accepted, parent)}`,
       };
     }
     if (issue.kind === "schema") return { path, message: `expected ${readable(issue.expected)}, got ${issue.received}` };
@@ -32,6 +32,11 @@ export function describeIssues(schema: AnySchema, issues: readonly v.BaseIssue<u
 /** one line for the error's message: "timeoutMs: expected number, got "5"; bogus: unknown key …" */
 export function issuesSummary(issues: readonly BodyIssue[]): string {
   return issues.map((i) => `${i.path}: ${i.message}`).join("; ");
+}
+
+function acceptedText(accepted: string[] | undefined, parent: string): string {
+  if (!accepted) return "";
+  return accepted.length ? `: accepted keys${parent} are ${accepted.join(", ")}` : `: no key is accepted${parent}`;
 }
 
 function readable(expected: string | null): string {

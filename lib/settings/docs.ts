@@ -3,14 +3,19 @@
 // the markers below; test/unit/docs.test.ts fails when the file is stale.
 
 import { SETTINGS } from "./registry.ts";
-import type { CommandName, SettingDecl, SettingKind } from "./setting-decl.ts";
+import { EVERY, type CommandName, type SettingDecl, type SettingKind } from "./setting-decl.ts";
 import { envName, flagSpellings } from "./setting-names.ts";
 
 export const GENERATED_BEGIN = "<!-- BEGIN GENERATED settings -->";
 export const GENERATED_END = "<!-- END GENERATED settings -->";
 
-/** every command some setting names; a setting taking all of them says nothing about commands in its flags cell */
-const ALL_COMMANDS: ReadonlySet<CommandName> = new Set(SETTINGS.flatMap((s) => s.commands ?? []));
+/**
+ * the commands that take the general settings (EVERY); a setting taking all of them says nothing about
+ * commands in its flags cell. Not every command some setting names: approvals, approve and reject
+ * take only where the daemon is (for --remote), and would otherwise make every general setting list
+ * fourteen commands.
+ */
+const ALL_COMMANDS: ReadonlySet<CommandName> = new Set(EVERY);
 
 /** what each kind accepts, in the words of lib/settings/resolve.ts's strict parsers */
 const ACCEPTS: Record<SettingKind, string> = {

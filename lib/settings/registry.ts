@@ -9,6 +9,8 @@ import { EVERY, type CommandName, type SettingDecl } from "./setting-decl.ts";
 
 /** commands that run scripts (serve and daemon: the defaults for runs whose request leaves a field out) */
 const RUNS: readonly CommandName[] = ["run", "exec", "serve", "daemon"];
+/** commands that take --remote: where the daemon is, and whether one is started for them */
+const REMOTES: readonly CommandName[] = ["run", "exec", "call", "resource", "prompt", "ls", "types", "search", "approvals", "approve", "reject"];
 /** commands through which hooks can fire (or be inspected) */
 const HOOKED: readonly CommandName[] = ["run", "exec", "call", "resource", "prompt", "settings", "hooks", "daemon", "serve"];
 
@@ -52,7 +54,7 @@ const DECLARED = [
       "Where the daemon listens and --remote connects: a unix socket path (default: one per config chain in " +
       "$XDG_RUNTIME_DIR/mcpx, else $XDG_STATE_HOME/mcpx, daemon.sock for the user's config alone; see " +
       "docs/daemon.md) or http://127.0.0.1:PORT (TCP: loopback only, needs daemon.token)",
-    commands: ["run", "exec", "call", "resource", "prompt", "ls", "types", "search", "daemon"],
+    commands: [...REMOTES, "daemon"],
     remote: "caller",
   },
   {
@@ -60,7 +62,7 @@ const DECLARED = [
     kind: "string",
     default: "",
     description: "Bearer token the daemon requires on TCP (and --remote sends); prefer MCPX_DAEMON_TOKEN to a config file",
-    commands: ["run", "exec", "call", "resource", "prompt", "ls", "types", "search", "daemon"],
+    commands: [...REMOTES, "daemon"],
     secret: true,
     remote: "caller",
   },
@@ -69,8 +71,9 @@ const DECLARED = [
     kind: "bool",
     default: "false",
     description:
-      "Send run, exec, call, resource, prompt, ls, types and search to the daemon at daemon.address, as --remote does; with no daemon " +
-      "there one is started (daemon.autoStart), and they never fall back to running here. Its flag is --remote itself (a switch, no value)",
+      "Send run, exec, call, resource, prompt, ls, types, search, approvals, approve and reject to the daemon at daemon.address, as " +
+      "--remote does; with no daemon there one is started (daemon.autoStart), and they never fall back to running here. Its flag " +
+      "is --remote itself (a switch, no value)",
     // no registry flag: --remote is the commands' own switch, older than this setting, and registry flags take a value
     commands: [],
     remote: "caller",
@@ -82,7 +85,7 @@ const DECLARED = [
     description:
       "With --remote (or remote on) and no daemon at daemon.address: start one in the background, as `mcpx daemon start` " +
       "does, and send the command to it; false: fail instead (exit 2)",
-    commands: ["run", "exec", "call", "resource", "prompt", "ls", "types", "search"],
+    commands: REMOTES,
     remote: "caller",
   },
   {

@@ -73,6 +73,10 @@ describe.concurrent("routes", () => {
     "GET /v1/settings": () => d.fetch("/v1/settings"),
     "GET /v1/settings/hooks": () => d.fetch("/v1/settings/hooks"),
     "GET /v1/settings/{path}": () => d.fetch("/v1/settings/exec.timeout"),
+    // no approval waits on this daemon: the handlers answer 404 NO_APPROVAL, not the router's NOT_FOUND
+    "GET /v1/approvals": () => d.fetch("/v1/approvals"),
+    "POST /v1/approvals/{id}/approve": () => post("/v1/approvals/0123456789ab/approve", "{}"),
+    "POST /v1/approvals/{id}/reject": () => post("/v1/approvals/0123456789ab/reject", JSON.stringify({ reason: "route test" })),
     "GET /v1/events": async () => {
       const abort = new AbortController();
       const res = await d.fetch("/v1/events?since=0", { signal: abort.signal });

@@ -59,6 +59,28 @@ describe.concurrent("TCP", () => {
     }
   });
 
+  test("the approvals routes need the token too; approvals, approve and reject --remote send it", async () => {
+    for (const [path, method] of [
+      ["/v1/approvals", "GET"],
+      ["/v1/approvals/0123456789ab/approve", "POST"],
+      ["/v1/approvals/0123456789ab/reject", "POST"],
+    ] as const) {
+      expect((await d.fetch(path, { method })).status).toBe(401);
+      expect((await d.fetch(path, { method, headers: { authorization: `Bearer ${TOKEN}x` } })).status).toBe(401);
+    }
+    const at = ["--remote", "--daemon-address", d.address];
+    const listed = await mcpx(sb, ["approvals", ...at], { env: { MCPX_DAEMON_TOKEN: TOKEN } });
+    expectExit(listed, 0);
+    expect(listed.stdout).toBe("no run waits for an approval\n");
+    // let in, and the daemon's answer is the local command's: no such approval, exit 2
+    const unknown = await mcpx(sb, ["reject", "0123456789ab", ...at], { env: { MCPX_DAEMON_TOKEN: TOKEN } });
+    expectExit(unknown, 2);
+    expect(unknown.stderr).toContain("no pending approval 0123456789ab");
+    const wrong = await mcpx(sb, ["approve", "0123456789ab", ...at], { env: { MCPX_DAEMON_TOKEN: "nope" } });
+    expectExit(wrong, 2);
+    expect(wrong.stderr).toContain("needs Authorization: Bearer TOKEN");
+  });
+
   test("the right bearer token is let in", async () => {
     const res = await d.fetch("/v1/health", { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(res.status).toBe(200);

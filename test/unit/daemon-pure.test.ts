@@ -142,6 +142,13 @@ describe("matchRoute", () => {
     expect(matchRoute("GET", "/v1/settings/a/b")).toEqual({ kind: "none" });
   });
 
+  test("an approval's id is one decoded segment, which the store then checks: an escaped ../ arrives as the id, a bare one never matches", () => {
+    expect(matchRoute("POST", "/v1/approvals/0123456789ab/approve")).toMatchObject({ params: { id: "0123456789ab" } });
+    expect(matchRoute("POST", "/v1/approvals/..%2Fx/reject")).toMatchObject({ params: { id: "../x" } });
+    expect(matchRoute("POST", "/v1/approvals/../x/reject")).toEqual({ kind: "none" });
+    expect(matchRoute("GET", "/v1/approvals/0123456789ab/approve")).toEqual({ kind: "method", allow: ["POST"] });
+  });
+
   test("a known path with another method is a 405 listing the allowed ones; an unknown path is none", () => {
     expect(matchRoute("GET", "/v1/exec")).toEqual({ kind: "method", allow: ["POST"] });
     expect(matchRoute("PUT", "/mcp")).toEqual({ kind: "method", allow: ["GET", "POST", "DELETE"] });
@@ -172,6 +179,16 @@ describe("describeIssues", () => {
     ]);
     expect(issues({ source: "1", script: { onsuccess: [] } })).toEqual([
       { path: "script.onsuccess", message: 'unknown key "onsuccess": accepted keys in script are before, prefix, onSuccess, onError, suffix' },
+    ]);
+  });
+
+  test("an unknown key where an object takes none says no key is accepted, rather than listing none", () => {
+    const empty = v.strictObject({ inner: v.strictObject({}) });
+    const r = v.safeParse(empty, { inner: { reason: "x" }, extra: 1 });
+    if (r.success) throw new Error("expected a failure");
+    expect(describeIssues(empty, r.issues)).toEqual([
+      { path: "inner.reason", message: 'unknown key "reason": no key is accepted in inner' },
+      { path: "extra", message: 'unknown key "extra": accepted keys are inner' },
     ]);
   });
 
