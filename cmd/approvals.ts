@@ -23,7 +23,7 @@ const REASON: Record<string, OwnFlag> = { reason: { type: "string", description:
 const ID = { name: "id", description: "the approval's id, as mcpx approvals lists it" };
 
 /** the daemon's error codes for an approval it cannot decide: the local command's usage error (exit 2) */
-const NO_APPROVAL_CODES: ReadonlySet<string> = new Set(Object.values(NO_APPROVAL).map((n) => n.code));
+const NO_APPROVAL_CODES: ReadonlySet<string> = new Set(Object.values(NO_APPROVAL).map((n) => n.answer));
 
 export default defineCommand({
   meta: { name: "approvals", description: COMMAND_DESCRIPTIONS.approvals },

@@ -25,10 +25,10 @@ export interface DecidedReply {
  * client's to recognise (cmd/approvals.ts turns them back into the local command's exit 2), so they
  * differ from the router's NOT_FOUND: a daemon that predates these routes is told apart.
  */
-export const NO_APPROVAL: Record<NoApproval["why"], { status: number; code: string }> = {
-  id: { status: 400, code: "BAD_APPROVAL_ID" },
-  unknown: { status: 404, code: "NO_APPROVAL" },
-  expired: { status: 410, code: "APPROVAL_EXPIRED" },
+export const NO_APPROVAL: Record<NoApproval["why"], { status: number; answer: string }> = {
+  id: { status: 400, answer: "BAD_APPROVAL_ID" },
+  unknown: { status: 404, answer: "NO_APPROVAL" },
+  expired: { status: 410, answer: "APPROVAL_EXPIRED" },
 };
 
 const ApproveBodySchema = v.strictObject({});
@@ -58,7 +58,7 @@ async function decide(req: Request, { deps, params }: Parameters<Handler>[1], ap
   const reason = "reason" in parsed.output ? parsed.output.reason : undefined;
   const decided = decidePending(deps.session.env, params.id!, approved, reason);
   if (!decided.ok) {
-    const { status, code } = NO_APPROVAL[decided.why];
+    const { status, answer: code } = NO_APPROVAL[decided.why];
     return errorResponse(status, code, decided.message);
   }
   return json({ approval: approvalRow(decided.record) } satisfies DecidedReply);
