@@ -100,6 +100,18 @@ export function workspaceOp(op: WorkspaceOp, name: string, data?: { text?: strin
   });
 }
 
+/** an artifact's close: answered, once its bytes are stored, with what the host made of it */
+export function artifactClose(aid: number): Promise<unknown> {
+  const c = open;
+  if (!c) return channel().then(() => artifactClose(aid));
+  if (pending.size === 0) c.ref();
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject, server: "artifact", tool: String(aid) });
+    frame({ t: "artifact.close", id, aid });
+  });
+}
+
 export function callTool(server: string, tool: string, args?: unknown, opts?: { raw?: boolean }): Promise<unknown> {
   const calling = rawCall(server, tool, args);
   return opts?.raw ? calling : calling.then(unwrap);

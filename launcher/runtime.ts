@@ -19,6 +19,7 @@ import { frame, info, proc, sys } from "./handoff.ts";
 import { safeJson, serializeError, ToolError } from "./serialize.ts";
 import type { LogLevel } from "./wire.ts";
 import { workspaceGlobal } from "./workspace.ts";
+import { artifact } from "./artifact.ts";
 
 export { handedLauncher } from "./handoff.ts";
 export { callEntry, loadError, scriptUrl } from "./script-load.ts";
@@ -49,7 +50,7 @@ export function installBaseGlobals(): void {
   });
 }
 
-/** installs the tool globals after the before phase: one namespace per server, tools, call, resources, prompts and workspace */
+/** installs the tool globals after the before phase: one namespace per server, tools, call, resources, prompts, workspace and artifact */
 export async function installGlobals(): Promise<void> {
   const g = globalThis as Record<string, unknown>;
   const tools: Record<string, unknown> = {};
@@ -59,7 +60,7 @@ export async function installGlobals(): Promise<void> {
   }
   const resources = Object.freeze({ read: (server: unknown, uri: unknown) => feature("resource.read", server, uri) });
   const prompts = Object.freeze({ get: (server: unknown, name: unknown, args?: unknown) => feature("prompt.get", server, name, args) });
-  Object.assign(g, { tools, call: callTool, resources, prompts, workspace: workspaceGlobal() });
+  Object.assign(g, { tools, call: callTool, resources, prompts, workspace: workspaceGlobal(), artifact });
 }
 
 /**

@@ -59,6 +59,10 @@ export type LauncherMessage =
   | { t: "feature"; id: number; op: FeatureOp; server: string; target: string; args: Record<string, string> }
   /** one operation of the `workspace` global (lib/workspace/workspace.ts); b64 carries bytes, text a string; answered as a call is */
   | { t: "workspace"; id: number; op: WorkspaceOp; name: string; text?: string; b64?: string; append?: boolean }
+  /** artifact(name, data): one artifact begun (aid: the launcher's number for it), then its bytes, then its close, answered as a call is */
+  | { t: "artifact.open"; aid: number; name: string; mime?: string }
+  | { t: "artifact.data"; aid: number; text?: string; b64?: string }
+  | { t: "artifact.close"; id: number; aid: number }
   /** u: the script's value was undefined (JSON has no undefined, so v is null then) */
   | { t: "result"; v: unknown; u: boolean }
   | { t: "error"; e: WireError };
@@ -126,6 +130,18 @@ export function decodeLauncherMessage(body: unknown): LauncherMessage | Malforme
       const data = { ...(b.text !== undefined ? { text: b.text as string } : {}), ...(b.b64 !== undefined ? { b64: b.b64 as string } : {}) };
       return { t: "workspace", id: b.id, op: b.op as WorkspaceOp, name: b.name, ...data, ...(b.append === true ? { append: true } : {}) };
     }
+    case "artifact.open":
+      if (!isId(b.aid)) return bad("aid is not a positive integer");
+      if (typeof b.name !== "string" || (b.mime !== undefined && typeof b.mime !== "string")) return bad("name and mime are not strings");
+      return { t: "artifact.open", aid: b.aid, name: b.name, ...(b.mime !== undefined ? { mime: b.mime as string } : {}) };
+    case "artifact.data":
+      if (!isId(b.aid)) return bad("aid is not a positive integer");
+      if (typeof b.text === "string" && b.b64 === undefined) return { t: "artifact.data", aid: b.aid, text: b.text };
+      if (typeof b.b64 === "string" && b.text === undefined) return { t: "artifact.data", aid: b.aid, b64: b.b64 };
+      return bad("carries one of text or b64, a string");
+    case "artifact.close":
+      if (!isId(b.id) || !isId(b.aid)) return bad("id and aid are not positive integers");
+      return { t: "artifact.close", id: b.id, aid: b.aid };
     case "result":
       return { t: "result", v: b.v ?? null, u: b.u === true };
     case "error":

@@ -66,6 +66,19 @@ const FIXED_GLOBALS = `\
     remove(name: string): Promise<boolean>;
   };
 
+  /**
+   * Hands a file back to whoever started the run (a report, a chart, a screenshot): announced in an \`artifact\` frame,
+   * written by \`mcpx run --artifacts DIR\`, fetched from the daemon at its uri, content of \`mcpx_exec\`'s answer.
+   * The name is one file name; the MIME type is guessed from its extension unless given.
+   * E.g. \`await artifact("report.csv", rows.join("\\n"), { mime: "text/csv" })\`.
+   */
+  function artifact(
+    name: string,
+    // a Blob and a ReadableStream by their shape: the file type-checks without the DOM libraries
+    data: string | Uint8Array | ArrayBuffer | { arrayBuffer(): Promise<ArrayBuffer> } | { getReader(): { read(): Promise<{ done: boolean; value?: string | Uint8Array }> } },
+    options?: { mime?: string },
+  ): Promise<{ id: string; name: string; mime: string; size: number; sha256: string }>;
+
   /** Writes a log line (stderr; a \`log\` frame); the methods choose the level. */
   const log: McpxLog;
 

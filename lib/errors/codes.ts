@@ -120,6 +120,12 @@ export const ERROR_CODES = {
       "a resumed run made a call its paused run had sent but ended before the answer came: it is not sent again " +
       "(the server may have acted on it); await every call before a run ends",
   },
+  ARTIFACT: {
+    name: "ArtifactError",
+    exit: 1,
+    frame: "ARTIFACT",
+    doc: "an `artifact(name, data)` was not kept: a name that is not one file name, or past `exec.artifactsMax`",
+  },
   WORKSPACE: {
     name: "WorkspaceError",
     exit: 1,

@@ -157,12 +157,15 @@ export interface RunLimits {
   heapFrom: string;
   /** exec.workspaceQuota, in MiB; 0 = none */
   workspaceQuotaMb: number;
+  /** exec.artifactsMax, in MiB; 0 = none */
+  artifactsMaxMb: number;
 }
 
 export function runLimits(session: Pick<Session, "get">, door: Door): RunLimits {
   const own = session.get("exec.maxHeap");
   const workspaceQuotaMb = session.get("exec.workspaceQuota");
-  if (door !== "mcp") return { timeoutMs: 0, timeoutFrom: "exec.timeout / --timeout", heapMb: own, heapFrom: "exec.maxHeap", workspaceQuotaMb };
+  const artifactsMaxMb = session.get("exec.artifactsMax");
+  if (door !== "mcp") return { timeoutMs: 0, timeoutFrom: "exec.timeout / --timeout", heapMb: own, heapFrom: "exec.maxHeap", workspaceQuotaMb, artifactsMaxMb };
   const agentHeap = session.get("exec.agentMaxHeap");
   const heapMb = stricterLimit(own, agentHeap);
   return {
@@ -171,5 +174,6 @@ export function runLimits(session: Pick<Session, "get">, door: Door): RunLimits 
     heapMb,
     heapFrom: heapMb === agentHeap ? "exec.agentMaxHeap" : "exec.maxHeap",
     workspaceQuotaMb,
+    artifactsMaxMb,
   };
 }

@@ -14,13 +14,29 @@ export interface Envelope {
   stderr: string;
   calls: Array<Omit<Extract<Frame, { type: "call" }>, "type">>;
   hooks: Array<Omit<Extract<Frame, { type: "hook" }>, "type">>;
+  /** what the script made with artifact(name, data), in order: where each is (uri) and what it holds */
+  artifacts: Array<Omit<Extract<Frame, { type: "artifact" }>, "type">>;
   durationMs: number;
   runId: string;
   error: SerializedError | null;
 }
 
 export function emptyEnvelope(): Envelope {
-  return { ok: false, exitCode: 1, result: null, emits: [], logs: [], stdout: "", stderr: "", calls: [], hooks: [], durationMs: 0, runId: "", error: null };
+  return {
+    ok: false,
+    exitCode: 1,
+    result: null,
+    emits: [],
+    logs: [],
+    stdout: "",
+    stderr: "",
+    calls: [],
+    hooks: [],
+    artifacts: [],
+    durationMs: 0,
+    runId: "",
+    error: null,
+  };
 }
 
 /** folds one frame into the envelope; frame types it does not know are ignored (an open set) */
@@ -47,6 +63,9 @@ export function foldFrame(env: Envelope, f: Frame): void {
       break;
     case "hook":
       env.hooks.push(body as Envelope["hooks"][number]);
+      break;
+    case "artifact":
+      env.artifacts.push(body as Envelope["artifacts"][number]);
       break;
     case "result":
       env.result = f.value ?? null;

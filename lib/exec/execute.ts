@@ -35,10 +35,14 @@ import { decideSandbox, type RunLimits, type SandboxContext } from "./door-polic
 import { stricterLimit } from "../hooks/policy.ts";
 import type { CallNotes } from "../mcp/server-notes.ts";
 import { newWorkspace, type Workspace } from "../workspace/workspace.ts";
+import { newRunArtifacts, type Artifact, type RunArtifacts } from "../artifacts/run-artifacts.ts";
+import { artifactChunks } from "../artifacts/chunks.ts";
 
 const MiB = 1024 * 1024;
 /** a run's own workspace when no door bounds it (a module hook's run): exec.workspaceQuota's default */
 const DEFAULT_WORKSPACE_QUOTA_MB = 256;
+/** a run's artifacts when no door bounds them: exec.artifactsMax's default */
+const DEFAULT_ARTIFACTS_MAX_MB = 1024;
 
 export interface ExecContext {
   /** the pool the run's calls go to and the bus its events go on */
@@ -63,6 +67,8 @@ export interface ExecContext {
   limits?: RunLimits;
   /** the agent session's workspace (lib/mcpserver/agent-session.ts); absent: the run has its own, removed when it ends */
   workspace?: Workspace;
+  /** the uri an artifact is fetched at (the daemon's /v1/artifacts/ID, which it then serves); absent: its file:// URL */
+  artifactUri?: (a: Omit<Artifact, "uri">, path: string) => string;
 }
 
 export function execute(opts: ExecOptions, ctx: ExecContext): AsyncIterable<Frame> {
@@ -195,6 +201,7 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, run
     runtimes: ctx.runtimes,
   };
   const { notes, calls, settle } = runNotes(q, ended);
+  const artifacts = newRunArtifacts(join(ctx.cacheDir, "artifacts"), runId, (ctx.limits?.artifactsMaxMb ?? DEFAULT_ARTIFACTS_MAX_MB) * MiB, ctx.artifactUri);
   // made at its first write, so a run that never uses it pays nothing
   const workspace = ctx.workspace ?? newWorkspace(join(ctx.cacheDir, "workspaces"), (ctx.limits?.workspaceQuotaMb ?? DEFAULT_WORKSPACE_QUOTA_MB) * MiB);
   const handlers = {
@@ -204,6 +211,7 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, run
     feature: (op: FeatureOp, server: string, target: string, args: Record<string, string>) =>
       featureThroughGate(ctx.engine, gate, { runId, op, server, target, args }, calls),
     workspace: (op: WorkspaceOp, name: string, data: WorkspaceData) => workspace.op(op, name, data),
+    artifact: artifacts,
   };
 
   // the exit code of the last attempt, unless the hooks settled the run otherwise
@@ -223,6 +231,7 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, run
         return undefined;
       }
       exitCode = outcome.exitCode;
+      announceArtifacts(artifacts, q, payload);
       return outcome.ok ? { ok: true, value: outcome.value } : { ok: false, error: withHiddenNamespaceNote(outcome.error!, bindings) };
     },
     {
@@ -245,6 +254,21 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, run
   const durationMs = Math.round(performance.now() - started);
   ctx.engine.bus.publish("script.finished", { runId, ok: result.ok, exitCode, durationMs });
   end(exitCode);
+  // delivery "stream": the artifacts' bytes follow end, each in order and closed by its own end (decision 0001)
+  if (opts.delivery === "stream") for (const a of artifacts.all()) for (const f of artifactChunks(a, artifacts.pathOf(a.id)!)) q.push(f);
+}
+
+/**
+ * The artifacts this attempt of the script closed, as frames in the order it made them, after its
+ * output and before the onSuccess/onError hooks, which see them all in their payload; one it began
+ * and never closed (it threw, or ended, meanwhile) is said, and its bytes are not kept.
+ */
+function announceArtifacts(artifacts: RunArtifacts, q: PushQueue<Frame>, payload: Payload): void {
+  for (const name of artifacts.end())
+    q.push({ type: "log", level: "warn", message: `artifact ${JSON.stringify(name)} was not finished when the script ended: it was not kept` });
+  for (const a of artifacts.take()) q.push({ type: "artifact", ...a });
+  const all = artifacts.all();
+  if (all.length) payload.artifacts = all;
 }
 
 function isStringArray(v: unknown): v is string[] {

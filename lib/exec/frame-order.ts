@@ -2,7 +2,8 @@
 // surface (CLI, /v1/exec, mcpx_exec) speaks the same frames, so tests run this over each of them.
 //
 //   start · hook{script,before} · body (log emit stdout stderr call hook{call|server.start|resource.read|prompt.get})
-//   · hook{script,onSuccess|onError} · result|error · hook{script,suffix} · end
+//   · artifact · hook{script,onSuccess|onError} · result|error · hook{script,suffix} · end
+//   · (delivery "stream" only) artifact.chunk… artifact.end per artifact
 //
 // except that a script onError hook frame with retry: true starts the body again (execute.ts runs
 // the script once more within hooks.retryBudget).
@@ -16,17 +17,19 @@ import { FRAME_TYPES, type Frame } from "./frames.ts";
 
 type Slot = (typeof FRAME_TYPES)[keyof typeof FRAME_TYPES]["slot"];
 
-const RANK: Record<Slot, number> = { open: 0, before: 1, body: 2, settle: 3, final: 4, after: 5, close: 6 };
+const RANK: Record<Slot, number> = { open: 0, before: 1, body: 2, artifacts: 3, settle: 4, final: 5, after: 6, close: 7, trailer: 8 };
 
 /** how each slot is named in a violation, so the message says what must come where */
 const SLOT_TEXT: Record<Slot, string> = {
   open: "start",
   before: "before hooks",
   body: "body frames (log, emit, stdout, stderr, call, call/server.start/resource.read/prompt.get hooks)",
+  artifacts: "artifact frames",
   settle: "onSuccess/onError hooks",
   final: "result/error",
   after: "suffix hooks",
   close: "end",
+  trailer: "artifact.chunk/artifact.end",
 };
 
 /** the points whose hook frames stand among the body frames, whatever their phase */
@@ -44,6 +47,9 @@ export function checkFrameOrder(frames: readonly Frame[]): string[] {
   let start: number | undefined;
   let final: number | undefined;
   let end: number | undefined;
+  /** the artifacts announced, and for each whose bytes follow end, the next seq (or "ended") */
+  const announced = new Set<string>();
+  const chunks = new Map<string, number | "ended">();
 
   frames.forEach((frame, i) => {
     const label = `frame ${i} (${describe(frame)})`;
@@ -52,6 +58,12 @@ export function checkFrameOrder(frames: readonly Frame[]): string[] {
       out.push(`${label}: ${slot.problem}`);
       return;
     }
+    if (slot === "trailer") {
+      const problem = end === undefined ? "comes before end: an artifact's bytes follow end" : trailerProblem(frame, announced, chunks);
+      if (problem) out.push(`${label} ${problem}`);
+      return;
+    }
+    if (frame.type === "artifact") announced.add(frame.id);
     if (end !== undefined) {
       out.push(
         frame.type === "end"
@@ -95,10 +107,26 @@ export function checkFrameOrder(frames: readonly Frame[]): string[] {
     high = isRetry(frame) ? { rank: RANK.body, at: i, slot } : { rank, at: i, slot };
   });
 
+  for (const [id, next] of chunks) if (next !== "ended") out.push(`artifact ${id}: its chunks began after end and no artifact.end closed them`);
   if (firstStart < 0) out.push("no start frame: a stream opens with exactly one start");
   if (final === undefined) out.push("no result or error frame: a run reports exactly one, before the suffix hooks and end");
   if (end === undefined) out.push("no end frame: a stream closes with exactly one end");
   return out;
+}
+
+/** what is wrong with an artifact.chunk or artifact.end after end, or undefined */
+function trailerProblem(frame: Frame, announced: Set<string>, chunks: Map<string, number | "ended">): string | undefined {
+  if (frame.type !== "artifact.chunk" && frame.type !== "artifact.end") return undefined;
+  if (!announced.has(frame.id)) return `is for artifact ${frame.id}, which no artifact frame announced`;
+  const next = chunks.get(frame.id) ?? 0;
+  if (next === "ended") return `comes after artifact.end for ${frame.id}: an artifact's bytes end once`;
+  if (frame.type === "artifact.end") {
+    chunks.set(frame.id, "ended");
+    return undefined;
+  }
+  if (frame.seq !== next) return `has seq ${frame.seq} for ${frame.id}, where ${next} was next: chunks come in order from 0`;
+  chunks.set(frame.id, next + 1);
+  return undefined;
 }
 
 /** the frame's slot; undefined for a type nobody declared; a problem for a hook frame that cannot exist */

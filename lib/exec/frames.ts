@@ -27,6 +27,11 @@ export type Frame =
       /** made by a hook's action: the hooks that led to it, outermost first (lib/hooks/call-chain.ts) */
       by?: string[];
     }
+  /** an artifact the script made (artifact(name, data)): after the run's output, before onSuccess/onError */
+  | { type: "artifact"; id: string; name: string; mime: string; size: number; sha256: string; uri: string }
+  /** delivery "stream": an artifact's bytes after end, base64, in order (seq from 0), then its end */
+  | { type: "artifact.chunk"; id: string; seq: number; data: string }
+  | { type: "artifact.end"; id: string }
   | { type: "result"; value: unknown }
   | { type: "error"; error: SerializedError }
   | { type: "end"; exitCode: number; durationMs: number };
@@ -34,12 +39,11 @@ export type Frame =
 export type FrameType = Frame["type"];
 type ScriptLogLevel = Extract<ScriptFrame, { type: "log" }>["level"];
 
-/**
- * Every frame type, with where it may stand. The guard test proves each is produced by a real run.
- * `artifact` is in the design's order but nothing produces it yet, so it is not declared (a type
- * nothing emits must not exist).
- */
-export const FRAME_TYPES: Record<FrameType, { slot: "open" | "before" | "body" | "settle" | "final" | "after" | "close"; doc: string }> = {
+/** Every frame type, with where it may stand. The guard test proves each is produced by a real run. */
+export const FRAME_TYPES: Record<
+  FrameType,
+  { slot: "open" | "before" | "body" | "artifacts" | "settle" | "final" | "after" | "close" | "trailer"; doc: string }
+> = {
   start: { slot: "open", doc: "first frame; carries runId" },
   hook: { slot: "body", doc: "a hook ran: {on, phase, action, effect, durationMs, changed, original?}; its slot follows its phase" },
   log: { slot: "body", doc: "log(...) / log.warn(...) from the script, or a server's log message (with server, logger?)" },
@@ -48,7 +52,13 @@ export const FRAME_TYPES: Record<FrameType, { slot: "open" | "before" | "body" |
   stderr: { slot: "body", doc: "text the script wrote to stderr" },
   call: { slot: "body", doc: "one upstream tools/call: server, tool, argsHash, durationMs, ok, destructiveHint" },
   progress: { slot: "body", doc: "a call's progress as its server reports it: server, tool, progress, total?, message?" },
+  artifact: {
+    slot: "artifacts",
+    doc: "an artifact the script made with artifact(name, data): id, name, mime, size, sha256, uri; after the run's output, in the order made",
+  },
   result: { slot: "final", doc: "the run's value; exactly one of result|error" },
   error: { slot: "final", doc: "the run's error; exactly one of result|error" },
-  end: { slot: "close", doc: "last frame: exitCode, durationMs" },
+  end: { slot: "close", doc: "exitCode, durationMs; the last frame, but for the artifacts' bytes of delivery stream" },
+  "artifact.chunk": { slot: "trailer", doc: 'delivery "stream" only, after end: id, seq (from 0), data (base64 of the next bytes)' },
+  "artifact.end": { slot: "trailer", doc: 'delivery "stream" only: id; the artifact\'s bytes are complete' },
 };

@@ -6,7 +6,7 @@ import * as v from "valibot";
 import { DURATION_PATTERN, parseDuration } from "../settings/duration.ts";
 import { RUNTIMES } from "../settings/choices.ts";
 import type { SettingDecl } from "../settings/setting-decl.ts";
-import { OUTPUT_MODES, RUN_SETTINGS } from "./options.ts";
+import { DELIVERY_MODES, OUTPUT_MODES, RUN_SETTINGS } from "./options.ts";
 import { SANDBOX_MODES } from "./door-policy.ts";
 
 const Lines = v.array(v.string());
@@ -63,6 +63,8 @@ export const ExecOptionsSchema = v.pipe(
     stdin: v.optional(v.string()),
     cwd: v.optional(v.string()),
     output: v.optional(v.picklist(OUTPUT_MODES)),
+    /** how the run's artifacts reach the caller: "uri" (default) each at its frame's uri, "stream" also their bytes after end */
+    delivery: v.optional(v.picklist(DELIVERY_MODES)),
     /** the caller's own limits for this run (RUN_SETTINGS); absent = the executing process's */
     settings: v.optional(RunSettingsSchema, {}),
   }),

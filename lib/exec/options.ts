@@ -15,6 +15,9 @@ import type { SettingDecl } from "../settings/setting-decl.ts";
  * mcpx_exec puts it in its text content (the envelope is always the structuredContent).
  */
 export const OUTPUT_MODES = ["text", "json", "stream"] as const;
+
+/** how a run's artifacts reach the caller (ExecOptions.delivery): at their uri, or also as artifact.chunk frames after end */
+export const DELIVERY_MODES = ["uri", "stream"] as const;
 export type OutputMode = (typeof OUTPUT_MODES)[number];
 
 /**

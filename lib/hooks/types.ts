@@ -21,6 +21,8 @@ export interface Payload {
   result?: unknown;
   error?: { name: string; message: string; code?: string };
   tools?: number;
+  /** the script point's onSuccess, onError and suffix: the artifacts the run made, in order (lib/artifacts) */
+  artifacts?: Array<{ id: string; name: string; mime: string; size: number; sha256: string; uri: string }>;
 }
 
 export interface Decision {

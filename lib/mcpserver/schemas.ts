@@ -40,6 +40,9 @@ const EXEC_KEY_DOCS: Record<string, string> = {
     'What the text content holds: "text" (default) the script\'s stdout then its result or ' +
     'error, "json" the envelope as JSON, "stream" every frame of the run as NDJSON. The ' +
     "structuredContent is the envelope either way.",
+  delivery:
+    'How artifacts (artifact(name, data)) come back: "uri" (default) as content of this answer; "stream" also ' +
+    'as artifact.chunk frames after end, which output "stream" shows.',
   env:
     "Variables the script reads (Deno.env.get, process.env), over the server's environment. Names " +
     "that change how a runtime starts (LD_*, DENO_*, BUN_*, NODE_*, npm_config_*, MALLOC_*, GLIBC_TUNABLES, MCPX_*) are refused.",

@@ -23,6 +23,8 @@ export interface Channel {
   call(id: number, server: string, tool: string, args: Record<string, unknown>): void;
   /** a resources.read / prompts.get frame: numbered, refused and answered as a call frame is */
   feature(id: number, op: FeatureOp, server: string, target: string, args: Record<string, string>): void;
+  /** an artifact's close frame: numbered, refused and answered as a call frame is */
+  artifactClose(id: number, aid: number): void;
   /** a workspace frame: numbered, refused and answered as a call frame is */
   workspace(id: number, op: WorkspaceOp, name: string, data: WorkspaceData): void;
   close(): void;
@@ -108,6 +110,10 @@ export function openChannel(path: string, token: string, h: RunHandlers, onAuthe
     feature(id, op, srv, target, args) {
       const answer = answerFor(id, `${op} ${srv} ${JSON.stringify(target)}`);
       if (answer) h.feature(op, srv, target, args).then(answer, failed(answer));
+    },
+    artifactClose(id, aid) {
+      const answer = answerFor(id, `the close of artifact ${aid}`);
+      if (answer) answer(h.artifact.close(aid));
     },
     workspace(id, op, name, data) {
       const answer = answerFor(id, `workspace.${op} ${JSON.stringify(name)}`);

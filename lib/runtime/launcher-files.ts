@@ -16,6 +16,8 @@ import { dirname, join } from "node:path";
 import { fillTemplate, phaseBlock, type PhaseLine } from "../../launcher/template.ts";
 import type { ScriptPhase } from "../settings/registry.ts";
 // @ts-expect-error a text import of a .ts file
+import artifactSource from "../../launcher/artifact.ts" with { type: "text" };
+// @ts-expect-error a text import of a .ts file
 import captureSource from "../../launcher/capture.ts" with { type: "text" };
 // @ts-expect-error a text import of a .ts file
 import channelSource from "../../launcher/channel.ts" with { type: "text" };
@@ -59,6 +61,7 @@ function runtimeDir(cacheDir: string): string {
   // wire.ts sorts last, and writeContentDir writes it last: the set is complete when it is there
   if (dir === undefined || !existsSync(join(dir, "wire.ts"))) {
     const files = {
+      "artifact.ts": artifactSource as string,
       "capture.ts": captureSource as string,
       "channel.ts": channelSource as string,
       "globals.ts": globalsSource as string,

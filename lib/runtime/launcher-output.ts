@@ -49,6 +49,12 @@ export function launcherOutput(h: RunHandlers, wire: Wire, nonce: string, channe
         return channel.call(m.id, m.server, m.tool, m.args);
       case "feature":
         return channel.feature(m.id, m.op, m.server, m.target, m.args);
+      case "artifact.open":
+        return h.artifact.open(m.aid, m.name, m.mime);
+      case "artifact.data":
+        return h.artifact.data(m.aid, m);
+      case "artifact.close":
+        return channel.artifactClose(m.id, m.aid);
       case "workspace":
         return channel.workspace(m.id, m.op, m.name, { text: m.text, b64: m.b64, append: m.append });
       case "result":

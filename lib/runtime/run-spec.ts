@@ -78,6 +78,12 @@ export interface RunHandlers {
   call(server: string, tool: string, args: Record<string, unknown>, answered: (answer: CallAnswer) => void): Promise<CallAnswer>;
   /** one resources.read or prompts.get from the script, answered as a call is */
   feature(op: FeatureOp, server: string, target: string, args: Record<string, string>): Promise<CallAnswer>;
+  /** the script's artifacts as they arrive (lib/artifacts/run-artifacts.ts): begun, written, closed (answered) */
+  artifact: {
+    open(aid: number, name: string, mime?: string): void;
+    data(aid: number, chunk: { text?: string; b64?: string }): void;
+    close(aid: number): CallAnswer;
+  };
   /** one operation of the script's `workspace` global, done at once (lib/workspace/workspace.ts) */
   workspace(op: WorkspaceOp, name: string, data: WorkspaceData): CallAnswer;
 }

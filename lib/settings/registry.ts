@@ -183,6 +183,16 @@ const DECLARED = [
     trust: "widens",
   },
   {
+    path: "exec.artifactsMax",
+    kind: "int",
+    default: "1024",
+    description:
+      "The most one run's artifacts (artifact(name, data)) may hold together, in MiB; an artifact past it is " + "refused and not kept; 0 = no limit",
+    commands: RUNS,
+    // raised, it lets an agent's runs fill the disk: a project's file sets it only once trusted
+    trust: "widens",
+  },
+  {
     path: "exec.sandbox",
     kind: "enum",
     default: "auto",

@@ -71,6 +71,7 @@ export const EXEC_FIELDS: Record<string, { what: string; user: Rule; agent: Rule
   stdin: { what: "the script's stdin", user: ANYONE, agent: ANYONE },
   cwd: { what: "the script's working directory", user: ANYONE, agent: ANYONE },
   output: { what: "how the answer is written", user: ANYONE, agent: ANYONE },
+  delivery: { what: "how the run's artifacts reach the caller", user: ANYONE, agent: ANYONE },
   settings: {
     what: "the caller's own limits: the stricter of each and the server's applies",
     user: ANYONE,

@@ -14,6 +14,7 @@ import type { ErrorCode } from "../errors/codes.ts";
 import { frameError } from "../errors/frame-error.ts";
 import type { CallAnswer } from "../runtime/run-spec.ts";
 import type { WorkspaceOp } from "../../launcher/wire.ts";
+import { badFileName } from "../paths/file-name.ts";
 
 export interface Workspace {
   /** the directory; it exists once something was written */
@@ -22,17 +23,6 @@ export interface Workspace {
   op(op: WorkspaceOp, name: string, data?: { text?: string; b64?: string; append?: boolean }): CallAnswer;
   /** removes the directory and everything in it; later operations fail */
   close(): void;
-}
-
-/** names: one file name, no path; the rule an error names */
-const NAME_RULE = 'a workspace name is one file name: 1 to 255 bytes, no "/" or "\\", no control characters, not starting with "."';
-const NAME = /^[^./\\\x00-\x1f\x7f][^/\\\x00-\x1f\x7f]*$/;
-
-/** why `name` is not a workspace name, or undefined when it is one */
-function badWorkspaceName(name: unknown): string | undefined {
-  if (typeof name !== "string") return `the name is ${name === null ? "null" : typeof name}, not a string: ${NAME_RULE}`;
-  if (!NAME.test(name) || Buffer.byteLength(name) > 255) return `${JSON.stringify(name)} is not a workspace name: ${NAME_RULE}`;
-  return undefined;
 }
 
 /**
@@ -90,7 +80,7 @@ export function newWorkspace(root: string, quotaBytes: number, quotaFrom = "exec
     op(op, name, data) {
       if (closed) return fail(`the workspace is gone: its session ended`);
       if (op === "list") return { ok: true, value: [...sizes].sort(([a], [b]) => (a < b ? -1 : 1)).map(([n, size]) => ({ name: n, size })) };
-      const bad = badWorkspaceName(name);
+      const bad = badFileName(name, "a workspace name");
       if (bad) return fail(`workspace.${op}: ${bad}`);
       try {
         switch (op) {

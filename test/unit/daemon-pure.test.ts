@@ -174,7 +174,7 @@ describe("describeIssues", () => {
         path: "sorce",
         message:
           'unknown key "sorce": accepted keys are source, file, name, args, export, script, hooks, ' +
-          "runtime, sandbox, timeoutMs, timeout, env, stdin, cwd, output, settings",
+          "runtime, sandbox, timeoutMs, timeout, env, stdin, cwd, output, delivery, settings",
       },
     ]);
     expect(issues({ source: "1", script: { onsuccess: [] } })).toEqual([

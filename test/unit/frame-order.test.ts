@@ -22,7 +22,7 @@ const suffix = hook("script", "suffix");
 /** an onError hook whose output asked to run the script again (effect run) */
 const onErrorRetry: Frame = { ...hook("script", "onError"), retry: true } as Frame;
 /** a frame type this guard does not know: the set is open, consumers ignore it */
-const unknown = { type: "artifact", id: "a1", name: "x.txt" } as unknown as Frame;
+const unknown = { type: "future.kind", id: "a1" } as unknown as Frame;
 
 describe("well-formed streams have no violations", () => {
   const ok: Array<[string, Frame[]]> = [
@@ -132,8 +132,8 @@ describe("each violation is reported once, naming the frame and the rule", () =>
     { name: "a second end", frames: [start, result, end, end], violations: [/^frame 3 \(end\): a second end \(the first was frame 2\)/] },
     { name: "a frame after end", frames: [start, result, end, log], violations: [/^frame 3 \(log\) comes after end \(frame 2\): nothing may follow end$/] },
     { name: "a suffix hook after end", frames: [start, result, end, suffix], violations: [/^frame 3 \(hook script suffix\) comes after end/] },
-    { name: "an unknown frame type after end", frames: [start, result, end, unknown], violations: [/^frame 3 \(artifact\) comes after end/] },
-    { name: "an unknown frame type before start", frames: [unknown, start, result, end], violations: [/^frame 0 \(artifact\) comes before start/] },
+    { name: "an unknown frame type after end", frames: [start, result, end, unknown], violations: [/^frame 3 \(future\.kind\) comes after end/] },
+    { name: "an unknown frame type before start", frames: [unknown, start, result, end], violations: [/^frame 0 \(future\.kind\) comes before start/] },
     { name: "a result after end", frames: [start, end, result], violations: [/^frame 2 \(result\) comes after end/, /^no result or error frame/] },
     { name: "a start after end", frames: [start, result, end, start], violations: [/^frame 3 \(start\) comes after end/] },
     {

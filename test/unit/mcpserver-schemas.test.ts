@@ -96,7 +96,7 @@ describe("parseToolArgs", () => {
       args: { source: "", timeoutMS: 1 },
       says:
         'unknown key "timeoutMS": it takes source, name, args, export, script, hooks, runtime, ' +
-        "sandbox, timeoutMs, timeout, env, stdin, cwd, output, settings, resume (did you mean timeoutMs?)",
+        "sandbox, timeoutMs, timeout, env, stdin, cwd, output, delivery, settings, resume (did you mean timeoutMs?)",
     },
     {
       name: "an unknown nested key lists that object's keys",

@@ -1,0 +1,148 @@
+// The artifacts of one run: what the script's `artifact(name, data)` calls made, received in chunks
+// on the run's stream (launcher/artifact.ts), hashed as they arrive and stored content-addressed
+// under the cache (`artifacts/SHA256`), so that two runs making the same bytes keep one copy and
+// a reader can check what it got. Each closed artifact is announced in the run's frames in the
+// order the script made them (execute.ts places them after the run's output, before onSuccess and
+// onError, as decision 0001 orders). Bounded by exec.artifactsMax per run: past it the artifact is
+// refused and its bytes are not kept.
+
+import { createHash, randomBytes, type Hash } from "node:crypto";
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { frameError } from "../errors/frame-error.ts";
+import { badFileName } from "../paths/file-name.ts";
+import type { CallAnswer } from "../runtime/run-spec.ts";
+
+/** an artifact as the `artifact` frame, the envelope and the hooks' payload describe it */
+export interface Artifact {
+  id: string;
+  name: string;
+  mime: string;
+  size: number;
+  sha256: string;
+  uri: string;
+}
+
+export interface RunArtifacts {
+  open(aid: number, name: string, mime?: string): void;
+  data(aid: number, chunk: { text?: string; b64?: string }): void;
+  /** the artifact done: stored and answered with its description, or the error its name or size met */
+  close(aid: number): CallAnswer;
+  /** the artifacts closed since the last take, in the order they were made */
+  take(): Artifact[];
+  /** every artifact closed so far */
+  all(): Artifact[];
+  /** where an artifact's bytes are (the content-addressed file) */
+  pathOf(id: string): string | undefined;
+  /** ends the run's side: artifacts never closed are dropped, and their names returned */
+  end(): string[];
+}
+
+interface Open {
+  name: string;
+  mime: string;
+  /** why it cannot be kept; its bytes are then read and dropped */
+  refused?: string;
+  tmp?: string;
+  fd?: number;
+  hash: Hash;
+  size: number;
+  text: boolean;
+}
+
+/**
+ * @param dir where the content-addressed files go (the cache's `artifacts`)
+ * @param maxBytes the most one run's artifacts may hold together (exec.artifactsMax), 0 = no limit
+ * @param uriOf the `uri` the caller can fetch the artifact at: a file:// URL locally, a /v1 route on the daemon
+ */
+export function newRunArtifacts(dir: string, runId: string, maxBytes: number, uriOf?: (a: Omit<Artifact, "uri">, path: string) => string): RunArtifacts {
+  const open = new Map<number, Open>();
+  const closed: Artifact[] = [];
+  const paths = new Map<string, string>();
+  let taken = 0;
+  let total = 0;
+
+  const drop = (o: Open) => {
+    if (o.fd !== undefined) closeSync(o.fd);
+    if (o.tmp) rmSync(o.tmp, { force: true });
+    o.fd = undefined;
+    o.tmp = undefined;
+  };
+
+  return {
+    open(aid, name, mime) {
+      const bad = badFileName(name, "an artifact name");
+      const o: Open = {
+        name,
+        mime: mime ?? "",
+        hash: createHash("sha256"),
+        size: 0,
+        text: true,
+        ...(bad ? { refused: `artifact(${JSON.stringify(name)}): ${bad}` } : {}),
+      };
+      if (!o.refused) {
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        o.tmp = join(dir, `.tmp-${randomBytes(6).toString("hex")}`);
+        o.fd = openSync(o.tmp, "wx", 0o600);
+      }
+      open.set(aid, o);
+    },
+    data(aid, chunk) {
+      const o = open.get(aid);
+      if (!o || o.fd === undefined) return;
+      const bytes = chunk.b64 !== undefined ? Buffer.from(chunk.b64, "base64") : Buffer.from(chunk.text ?? "", "utf8");
+      if (chunk.b64 !== undefined) o.text = false;
+      if (maxBytes > 0 && total + bytes.length > maxBytes) {
+        o.refused =
+          `artifact(${JSON.stringify(o.name)}): the run's artifacts would pass exec.artifactsMax (${maxBytes} bytes); ` +
+          "it was not kept. Make smaller artifacts, or raise exec.artifactsMax where mcpx runs";
+        drop(o);
+        return;
+      }
+      total += bytes.length;
+      o.size += bytes.length;
+      o.hash.update(bytes);
+      for (let off = 0; off < bytes.length; ) off += writeSync(o.fd, bytes, off);
+    },
+    close(aid) {
+      const o = open.get(aid);
+      open.delete(aid);
+      if (!o) return { ok: false, error: frameError("ARTIFACT", `artifact ${aid} was never begun: a close the launcher did not make`) };
+      if (o.refused) {
+        drop(o);
+        return { ok: false, error: frameError("ARTIFACT", o.refused) };
+      }
+      closeSync(o.fd!);
+      const sha256 = o.hash.digest("hex");
+      const path = join(dir, sha256);
+      // the same bytes are one file, whoever made them
+      if (existsSync(path)) rmSync(o.tmp!, { force: true });
+      else renameSync(o.tmp!, path);
+      const described = { id: `${runId}.${closed.length + 1}`, name: o.name, mime: o.mime || mimeOf(o.name, o.text), size: o.size, sha256 };
+      const a: Artifact = { ...described, uri: uriOf ? uriOf(described, path) : `file://${path}` };
+      closed.push(a);
+      paths.set(a.id, path);
+      return { ok: true, value: { id: a.id, name: a.name, mime: a.mime, size: a.size, sha256: a.sha256 } };
+    },
+    take() {
+      const fresh = closed.slice(taken);
+      taken = closed.length;
+      return fresh;
+    },
+    all: () => [...closed],
+    pathOf: (id) => paths.get(id),
+    end() {
+      const names = [...open.values()].map((o) => o.name);
+      for (const o of open.values()) drop(o);
+      open.clear();
+      return names;
+    },
+  };
+}
+
+/** the MIME type a name's extension says; text with no known extension is text/plain */
+function mimeOf(name: string, text: boolean): string {
+  const byName = Bun.file(name).type;
+  if (byName && byName !== "application/octet-stream") return byName;
+  return text ? "text/plain;charset=utf-8" : "application/octet-stream";
+}
