@@ -75,7 +75,12 @@ const FIXED_GLOBALS = `\
   function artifact(
     name: string,
     // a Blob and a ReadableStream by their shape: the file type-checks without the DOM libraries
-    data: string | Uint8Array | ArrayBuffer | { arrayBuffer(): Promise<ArrayBuffer> } | { getReader(): { read(): Promise<{ done: boolean; value?: string | Uint8Array }> } },
+    data:
+      | string
+      | Uint8Array
+      | ArrayBuffer
+      | { arrayBuffer(): Promise<ArrayBuffer> }
+      | { getReader(): { read(): Promise<{ done: boolean; value?: string | Uint8Array }> } },
     options?: { mime?: string },
   ): Promise<{ id: string; name: string; mime: string; size: number; sha256: string }>;
 
