@@ -25,6 +25,17 @@ export const SCRIPT_FLAGS: Record<string, OwnFlag> = {
   json: { type: "boolean", description: "Print one JSON envelope (ok, exitCode, result, emits, logs, stdout, stderr, calls, durationMs, runId, error)" },
   output: { type: "string", description: "text (default), json (same as --json) or stream (NDJSON frames on stdout)", valueHint: "MODE" },
   env: { type: "string", multiple: true, description: "Set a variable for the script (repeatable)", valueHint: "KEY=VALUE" },
+  artifacts: {
+    type: "string",
+    description: "Write each artifact the script makes (artifact(name, data)) into DIR by its name; an existing file is an error unless --force",
+    valueHint: "DIR",
+  },
+  force: { type: "boolean", description: "With --artifacts: replace a file of the same name (a link there is replaced, never followed)" },
+  delivery: {
+    type: "string",
+    description: "uri (default): each artifact frame names where its bytes are; stream: also artifact.chunk frames after end (for --output stream)",
+    valueHint: "MODE",
+  },
   remote: { type: "boolean", description: "Run on the daemon at daemon.address (mcpx daemon): resolved here, run there, rendered here exactly as a local run" },
 };
 

@@ -4,7 +4,8 @@
 import { statusLine } from "../lib/util/status-line.ts";
 import { execute } from "../lib/exec/execute.ts";
 import { runLimits, sandboxContext } from "../lib/exec/door-policy.ts";
-import { OUTPUT_MODES, type OutputMode } from "../lib/exec/options.ts";
+import { DELIVERY_MODES, OUTPUT_MODES, type OutputMode } from "../lib/exec/options.ts";
+import { checkArtifactDir, type ArtifactTarget } from "../lib/render/artifact-files.ts";
 import type { ExecOptions } from "../lib/exec/options-schema.ts";
 import { isSkillPath, resolveScriptPath } from "../lib/paths/script-path.ts";
 import { settingsPhaseOrigins } from "../lib/exec/phase-origins.ts";
@@ -70,6 +71,7 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
     timeoutMs: session.get("exec.timeout"),
     env: parseEnvFlags((parsed.own.env as string[] | undefined) ?? []),
     output: outputMode(parsed.own.json === true, parsed.own.output as string | undefined),
+    ...deliveryMode(parsed.own.delivery as string | undefined),
     // a local run's limits are in force through its engine's gate; --remote carries them (remote.ts)
     settings: {},
   };
@@ -83,9 +85,10 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
     opts.source = await new Response(Bun.stdin.stream()).text();
     opts.stdin = "";
   } else opts.source = target;
+  const artifacts = artifactTarget(parsed.own);
   if (remote) {
     await endEarlyRuntime(); // the run is the daemon's
-    return runRemote(opts, session, kind);
+    return runRemote(opts, session, kind, artifacts);
   }
 
   const abort = new AbortController();
@@ -115,7 +118,12 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
       phaseOrigins: settingsPhaseOrigins(session.settings),
       runtimes: earlyRuntime(),
     });
-    const code = await renderFrames(frames, { mode: opts.output!, format: session.get("logging.format"), level: session.get("logging.level") });
+    const code = await renderFrames(frames, {
+      mode: opts.output!,
+      format: session.get("logging.format"),
+      level: session.get("logging.level"),
+      ...(artifacts ? { artifacts } : {}),
+    });
     // loaded only here: type generation is not on the way to the script's first output
     if (opts.file)
       await import("../lib/codegen/globals-file.ts")
@@ -132,7 +140,7 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
 // --remote: the same ExecOptions, plus what a local run has in force through its engine (the
 // config's script hooks) and where it runs (cwd), posted to the daemon; its frames are rendered by
 // the same renderFrames, so stdout, stderr, the envelope and the exit code match a local run.
-async function runRemote(opts: ExecOptions, session: Session, kind: "run" | "exec"): Promise<number> {
+async function runRemote(opts: ExecOptions, session: Session, kind: "run" | "exec", artifacts?: ArtifactTarget): Promise<number> {
   refuseStayingFlags(session, kind);
   const address = sessionAddress(session);
   const remote: ExecOptions = { ...opts, cwd: session.cwd, hooks: remoteHooks(session), settings: remoteRunSettings(session) };
@@ -143,7 +151,12 @@ async function runRemote(opts: ExecOptions, session: Session, kind: "run" | "exe
   commandHandlesSignals();
   try {
     const frames = streamWithDaemon(session, address, () => postExec(address, session.get("daemon.token"), remote, abort.signal));
-    return await renderFrames(frames, { mode: opts.output!, format: session.get("logging.format"), level: session.get("logging.level") });
+    return await renderFrames(frames, {
+      mode: opts.output!,
+      format: session.get("logging.format"),
+      level: session.get("logging.level"),
+      ...(artifacts ? { artifacts } : {}),
+    });
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
@@ -155,6 +168,23 @@ function outputMode(json: boolean, output: string | undefined): OutputMode {
     throw new UsageError(`--output ${output}: use one of ${OUTPUT_MODES.join(", ")}`);
   if (json && output !== undefined && output !== "json") throw new UsageError(`--json and --output ${output} disagree: use one of them`);
   return json ? "json" : ((output as OutputMode | undefined) ?? "text");
+}
+
+function deliveryMode(delivery: string | undefined): Pick<ExecOptions, "delivery"> {
+  if (delivery === undefined) return {};
+  if (!(DELIVERY_MODES as readonly string[]).includes(delivery)) throw new UsageError(`--delivery ${delivery}: use one of ${DELIVERY_MODES.join(", ")}`);
+  return { delivery: delivery as ExecOptions["delivery"] };
+}
+
+/** --artifacts DIR [--force]: checked before the run, so a missing directory costs no run */
+function artifactTarget(own: Record<string, unknown>): ArtifactTarget | undefined {
+  const dir = own.artifacts as string | undefined;
+  if (dir === undefined) {
+    if (own.force === true) throw new UsageError("--force replaces files --artifacts DIR writes: give --artifacts DIR too");
+    return undefined;
+  }
+  checkArtifactDir(dir);
+  return { dir, force: own.force === true };
 }
 
 function parseEnvFlags(list: string[]): Record<string, string> {

@@ -7,11 +7,15 @@ import type { OutputMode } from "../exec/options.ts";
 import { LEVEL_ORDER, formatLogLine, type Level, type LogFormat } from "../session/log-line.ts";
 import { err, out } from "../util/fd-write.ts";
 import { serverLogText } from "../mcp/server-notes.ts";
+import { exitCodeOf } from "../errors/codes.ts";
+import { localArtifactPath, writeArtifact, type ArtifactTarget } from "./artifact-files.ts";
 
 export interface RenderOptions {
   mode: OutputMode;
   format: LogFormat;
   level: Level | "silent";
+  /** --artifacts DIR [--force]: each artifact written there as it is announced */
+  artifacts?: ArtifactTarget;
 }
 
 /** renders every frame and returns the run's exit code */
@@ -22,7 +26,9 @@ export async function renderFrames(frames: AsyncIterable<Frame>, o: RenderOption
     if (LEVEL_ORDER[level] < LEVEL_ORDER[o.level]) return;
     err(formatLogLine({ level, message: typeof message === "string" ? message : message(), source, fields }, o.format) + "\n");
   };
+  let unwritten = false;
   for await (const f of frames) {
+    if (f.type === "artifact") unwritten = !placeArtifact(f, o, log) || unwritten;
     // only --json prints the envelope; the other modes need only its exit code, and folding every
     // call frame of a long run into it costs a copy per call (and its args hash)
     if (o.mode === "json" || f.type === "end") foldFrame(env, f);
@@ -30,7 +36,30 @@ export async function renderFrames(frames: AsyncIterable<Frame>, o: RenderOption
     if (o.mode === "text") renderText(f, log);
   }
   if (o.mode === "json") out(JSON.stringify(env, null, 2) + "\n");
-  return env.exitCode;
+  // an artifact the user asked for and did not get fails a run that otherwise succeeded
+  return unwritten && env.exitCode === 0 ? exitCodeOf("ARTIFACT") : env.exitCode;
+}
+
+/**
+ * An artifact frame on the CLI: written into --artifacts DIR when given, and in text mode said on
+ * stderr with where its bytes are, in logging.format (whatever logging.level: a file the
+ * user is not told of is lost). False when it could not be written.
+ */
+function placeArtifact(f: Extract<Frame, { type: "artifact" }>, o: RenderOptions, log: (level: Level, message: string, source?: string) => void): boolean {
+  let where = localArtifactPath(f) ?? f.uri;
+  if (o.artifacts) {
+    const w = writeArtifact(f, o.artifacts);
+    if (!w.ok) {
+      log("error", w.message, "mcpx");
+      return false;
+    }
+    where = w.path;
+  }
+  if (o.mode === "text") {
+    const message = `${f.name} (${f.size} bytes, ${f.mime}): ${where}`;
+    err(formatLogLine({ level: "info", message, source: "artifact", fields: { name: f.name, size: f.size, mime: f.mime, path: where } }, o.format) + "\n");
+  }
+  return true;
 }
 
 /**

@@ -210,6 +210,11 @@ const NOT_RUN_BEHAVIOUR: Record<string, string> = {
     "(below), no request can widen it; sandbox-settings.test.ts covers it",
   "exec.autoInstall":
     "whether a runtime may download packages is the serving process's own: --remote refuses the flag (below); sandbox-settings.test.ts covers it",
+  "--artifacts": "where the CLI writes what the run made, on the caller's machine: artifacts.test.ts covers it",
+  "--force": "with --artifacts, on the caller's machine: artifacts.test.ts covers it",
+  "exec.artifactsMax":
+    "how much a run's artifacts may hold is the serving process's own, as exec.workspaceQuota is: --remote refuses the flag (below); " +
+    "artifacts.test.ts covers it",
   "exec.workspaceQuota":
     "how much a workspace may hold is the serving process's own, as exec.sandboxAllow is: --remote refuses the flag (below); " +
     "workspace.test.ts covers it on serve, and the agent door's refusal",
@@ -379,7 +384,7 @@ for (const c of CASES) {
 
 // ExecOptions.output: how a door answers. Every door gives the same frames, the same envelope and the
 // same stdout in the mode it is asked for (--json is --output json).
-const OUTPUT_KNOBS = ["--output", "--json"];
+const OUTPUT_KNOBS = ["--output", "--json", "--delivery"];
 const OUTPUT_SOURCE = 'console.log("a"); log("b"); emit(1);\nexport default () => 2';
 
 /** each door's answer in one output mode, as text: what its caller reads */

@@ -85,11 +85,16 @@ export function parseFrames(stdout: string): Frame[] {
 
 /**
  * The order rules of design §3 that a CLI stream must keep, as a list of broken rules (empty = fine):
- * start first and once, end last and once, exactly one result|error, and after it only suffix hook
- * frames before end.
+ * start first and once, end last and once (but for the artifact.chunk/artifact.end frames of
+ * delivery "stream"), exactly one result|error, and after it only suffix hook frames before end.
  */
-export function frameOrderProblems(frames: Frame[]): string[] {
+export function frameOrderProblems(all: Frame[]): string[] {
   const problems: string[] = [];
+  // delivery "stream": only an artifact's bytes may follow end
+  const lastEnd = all.map((f) => f.type).lastIndexOf("end");
+  const frames = lastEnd < 0 ? all : all.slice(0, lastEnd + 1);
+  for (const f of all.slice(frames.length))
+    if (f.type !== "artifact.chunk" && f.type !== "artifact.end") problems.push(`a ${f.type} frame follows end, where only artifact.chunk/artifact.end may`);
   const types = frames.map((f) => f.type);
   if (types[0] !== "start") problems.push(`first frame is ${types[0]}, not start`);
   if (types.filter((t) => t === "start").length !== 1) problems.push("start is not exactly once");

@@ -21,6 +21,9 @@ const onError = hook("script", "onError");
 const suffix = hook("script", "suffix");
 /** an onError hook whose output asked to run the script again (effect run) */
 const onErrorRetry: Frame = { ...hook("script", "onError"), retry: true } as Frame;
+const artifact = (id: string): Frame => ({ type: "artifact", id, name: `${id}.txt`, mime: "text/plain", size: 2, sha256: "00", uri: `file:///c/${id}` });
+const chunk = (id: string, seq: number): Frame => ({ type: "artifact.chunk", id, seq, data: "aGk=" });
+const artifactEnd = (id: string): Frame => ({ type: "artifact.end", id });
 /** a frame type this guard does not know: the set is open, consumers ignore it */
 const unknown = { type: "future.kind", id: "a1" } as unknown as Frame;
 
@@ -42,6 +45,13 @@ describe("well-formed streams have no violations", () => {
       [start, before, log, onErrorRetry, stdout, call, onErrorRetry, log, onError, error, suffix, end],
     ],
     ["a retried run may succeed", [start, call, onErrorRetry, call, onSuccess, result, end]],
+    ["artifacts stand after the output and before onSuccess", [start, stdout, call, artifact("a"), artifact("b"), onSuccess, result, suffix, end]],
+    ["a failed run's artifacts stand before its onError hooks", [start, log, artifact("a"), onError, error, end]],
+    ["a retried run announces its own artifacts after its body", [start, artifact("a"), onErrorRetry, stdout, artifact("b"), onSuccess, result, end]],
+    [
+      "delivery stream: each artifact's chunks in order and its end, after end",
+      [start, artifact("a"), artifact("b"), result, end, chunk("a", 0), chunk("a", 1), artifactEnd("a"), chunk("b", 0), artifactEnd("b")],
+    ],
     ["an unknown frame type is allowed anywhere between start and end", [start, unknown, before, unknown, log, unknown, result, unknown, suffix, unknown, end]],
   ];
   for (const [name, frames] of ok) test(name, () => expect(checkFrameOrder(frames)).toEqual([]));
@@ -49,6 +59,47 @@ describe("well-formed streams have no violations", () => {
 
 describe("each violation is reported once, naming the frame and the rule", () => {
   const bad: Array<{ name: string; frames: Frame[]; violations: RegExp[] }> = [
+    {
+      name: "an artifact after an onSuccess hook",
+      frames: [start, onSuccess, artifact("a"), result, end],
+      violations: [/^frame 2 \(artifact\) comes after frame 1 \(hook script onSuccess\): artifact frames must come before onSuccess\/onError hooks/],
+    },
+    {
+      name: "an artifact after the result",
+      frames: [start, result, artifact("a"), end],
+      violations: [/^frame 2 \(artifact\) comes after result at frame 1: only suffix hooks and end may follow/],
+    },
+    {
+      name: "a body frame after an artifact",
+      frames: [start, artifact("a"), stdout, result, end],
+      violations: [/^frame 2 \(stdout\) comes after frame 1 \(artifact\): body frames .* must come before artifact frames/],
+    },
+    { name: "a chunk before end", frames: [start, artifact("a"), chunk("a", 0), result, end], violations: [/^frame 2 \(artifact.chunk\) comes before end/] },
+    {
+      name: "a chunk of an artifact nobody announced",
+      frames: [start, result, end, chunk("x", 0), artifactEnd("x")],
+      violations: [/^frame 3 \(artifact.chunk\) is for artifact x, which no artifact frame announced/, /^frame 4 \(artifact.end\) is for artifact x/],
+    },
+    {
+      name: "chunks out of order",
+      frames: [start, artifact("a"), result, end, chunk("a", 1), artifactEnd("a")],
+      violations: [/^frame 4 \(artifact.chunk\) has seq 1 for a, where 0 was next/],
+    },
+    {
+      name: "a chunk after its artifact's end",
+      frames: [start, artifact("a"), result, end, chunk("a", 0), artifactEnd("a"), chunk("a", 1)],
+      violations: [/^frame 6 \(artifact.chunk\) comes after artifact.end for a/],
+    },
+    {
+      name: "chunks that never end",
+      frames: [start, artifact("a"), result, end, chunk("a", 0)],
+      violations: [/^artifact a: its chunks began after end and no artifact.end closed them/],
+    },
+    {
+      name: "a log after end, among the chunks",
+      frames: [start, artifact("a"), result, end, chunk("a", 0), log, artifactEnd("a")],
+      violations: [/^frame 5 \(log\) comes after end/],
+    },
     {
       name: "an empty stream lacks start, result/error and end",
       frames: [],
