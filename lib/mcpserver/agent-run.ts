@@ -1,6 +1,7 @@
 // One run of agent code for a served tool (mcpx_exec, a skill_NAME): the serve door's sandbox,
 // limits and runtimes, its frames tapped on their way into the envelope (hook notes to the
-// client's log, a progress note per step), and the answer as mcpx_exec gives it.
+// client's log, a progress note per step), and the answer as mcpx_exec gives it: the run's text,
+// then its artifacts (artifact-content.ts), each linked to the agent's session.
 
 import { runLimits, sandboxContext } from "../exec/door-policy.ts";
 import { collectEnvelope, type Envelope } from "../exec/envelope.ts";
@@ -10,11 +11,13 @@ import type { OutputMode } from "../exec/options.ts";
 import type { ExecOptions } from "../exec/options-schema.ts";
 import type { Gate } from "../hooks/types.ts";
 import { progressText, serverLogText } from "../mcp/server-notes.ts";
-import { execAnswer, type ExecAnswer } from "./exec-answer.ts";
+import { execAnswer } from "./exec-answer.ts";
+import { answerWithArtifacts, type AgentAnswer } from "./artifact-content.ts";
 import type { RuntimeSource } from "../runtime/ready-runtime.ts";
 import type { Engine } from "../session/engine.ts";
 import type { Session } from "../session/session.ts";
 import type { AgentSession } from "./agent-session.ts";
+import { readFileSync } from "node:fs";
 
 /** what a run takes of a served tools/call (tools.ts ToolCall, which has more) */
 interface AgentCall {
@@ -30,8 +33,14 @@ export async function runForAgent(
   opts: ExecOptions,
   call: AgentCall,
   how: { output: OutputMode; gate?: Gate; phaseOrigins?: ExecContext["phaseOrigins"] },
-): Promise<{ envelope: Envelope; answer: ExecAnswer }> {
-  const { session } = call.deps;
+): Promise<{ envelope: Envelope; answer: AgentAnswer }> {
+  const { session, agent } = call.deps;
+  // where each artifact's bytes are, to put them in the answer; its uri is its link to the session
+  const paths = new Map<string, string>();
+  const artifactUri: ExecContext["artifactUri"] = (a, path) => {
+    paths.set(a.id, path);
+    return agent ? agent.keepArtifact({ id: a.id, name: a.name, mime: a.mime, size: a.size, path }) : `file://${path}`;
+  };
   const frames = execute(opts, {
     engine: call.deps.engine,
     gate: how.gate ?? call.gate,
@@ -45,12 +54,30 @@ export async function runForAgent(
     limits: runLimits(session, "mcp"),
     signal: call.signal,
     runtimes: call.deps.runtimes,
-    ...(call.deps.agent ? { workspace: call.deps.agent.workspace } : {}),
+    artifactUri,
+    ...(agent ? { workspace: agent.workspace } : {}),
     ...(how.phaseOrigins ? { phaseOrigins: how.phaseOrigins } : {}),
   });
   const seen: Frame[] = [];
   const envelope = await collectEnvelope(tap(frames, call, seen));
-  return { envelope, answer: execAnswer(how.output, envelope, seen, session.get("mcp.maxAnswer")) };
+  const max = session.get("mcp.maxAnswer");
+  const answer = answerWithArtifacts(
+    envelope.artifacts,
+    max,
+    (a) => readBytes(paths.get(a.id)),
+    (reserve) => execAnswer(how.output, envelope, seen, max, reserve),
+  );
+  return { envelope, answer };
+}
+
+/** an artifact's content-addressed file, or undefined when it is gone (the cache was cleared meanwhile) */
+function readBytes(path: string | undefined): Uint8Array | undefined {
+  if (path === undefined) return undefined;
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /** the run's frames on their way into the envelope: hook notes to the log, a progress note per step */

@@ -1,26 +1,42 @@
 // One agent's session with mcpx as an MCP server: `mcpx serve`'s process, a 2025 session of the
 // daemon's /mcp (its Mcp-Session-Id), or, for 2026-07-28 requests, which have no session, the
 // daemon's /mcp itself. It owns what lasts from one tools/call to the next: the workspace its runs
-// keep files in (removed when the session ends) and the id that binds the approvals its runs
-// paused to it, so that no other session can resume them (lib/approvals/exec-run.ts).
+// keep files in (removed when the session ends), the id that binds the approvals its runs
+// paused to it, so that no other session can resume them (lib/approvals/exec-run.ts), and the
+// artifacts its runs made, which it alone may read by their links (artifact-content.ts).
 
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { Session } from "../session/session.ts";
+import { artifactLink } from "./artifact-content.ts";
 import { newWorkspace, type Workspace } from "../workspace/workspace.ts";
 
 export interface AgentSession {
   /** random and never shown to an agent: the owner of the approvals this session's runs paused */
   readonly id: string;
   readonly workspace: Workspace;
-  /** removes the workspace; the session's paused approvals stay until they expire, unresumable */
+  /** keeps an artifact one of its runs made readable by this session until it closes; its link */
+  keepArtifact(a: KeptArtifact): string;
+  /** an artifact this session's runs made, by its link; undefined for any other (another session's too) */
+  artifact(link: string): KeptArtifact | undefined;
+  /** removes the workspace and forgets the artifacts; the session's paused approvals stay until they expire, unresumable */
   close(): void;
+}
+
+/** an artifact as its session keeps it: where its content-addressed bytes are, and what they are */
+interface KeptArtifact {
+  id: string;
+  name: string;
+  mime: string;
+  size: number;
+  path: string;
 }
 
 export function newAgentSession(session: Pick<Session, "cacheDir" | "get">): AgentSession {
   // made when a run first needs it: a session that only lists tools never reads a setting for it
   let workspace: Workspace | undefined;
   let closed = false;
+  const artifacts = new Map<string, KeptArtifact>();
   return {
     id: randomBytes(16).toString("hex"),
     get workspace() {
@@ -31,9 +47,17 @@ export function newAgentSession(session: Pick<Session, "cacheDir" | "get">): Age
       }
       return workspace;
     },
+    keepArtifact(a) {
+      const link = artifactLink(a.id);
+      // a run that outlived its session's end makes artifacts nobody can read
+      if (!closed) artifacts.set(link, a);
+      return link;
+    },
+    artifact: (link) => artifacts.get(link),
     close() {
       closed = true;
       workspace?.close();
+      artifacts.clear();
     },
   };
 }

@@ -27,18 +27,19 @@ interface Cut {
  * What the rest of a tools/call result adds to its text and structuredContent (content array,
  * isError, the JSON-RPC frame): a bound, not a measure, so that an answer within the cap is within it on the wire.
  */
-const ENVELOPE_SLACK = 512;
+export const ENVELOPE_SLACK = 512;
 
 /** how often the cut is made again, smaller, when escapes made it come out larger than aimed for */
 const FIT_ATTEMPTS = 8;
 
-export function execAnswer(output: OutputMode, envelope: Envelope, frames: readonly Frame[], max: number): ExecAnswer {
+/** `reserve`: bytes of the cap kept for what the answer carries after the text (artifact-content.ts) */
+export function execAnswer(output: OutputMode, envelope: Envelope, frames: readonly Frame[], max: number, reserve = 0): ExecAnswer {
   const text = execText(output, envelope, frames);
-  if (wire(text) + wire(envelope) + ENVELOPE_SLACK <= max) return { text, structured: envelope as unknown as Record<string, unknown> };
-  let budget = max - ENVELOPE_SLACK;
+  if (wire(text) + wire(envelope) + ENVELOPE_SLACK + reserve <= max) return { text, structured: envelope as unknown as Record<string, unknown> };
+  let budget = max - reserve - ENVELOPE_SLACK;
   for (let i = 0; i < FIT_ATTEMPTS; i++) {
     const cut = output === "stream" ? cutStream(frames, budget, max) : cutEnvelope(output, envelope, budget, max);
-    const over = wire(cut) + ENVELOPE_SLACK - max;
+    const over = wire(cut) + ENVELOPE_SLACK + reserve - max;
     if (over <= 0) return { text: cut };
     budget -= over + Math.ceil(budget / 16);
   }
@@ -80,7 +81,9 @@ function cutEnvelope(output: "text" | "json", env: Envelope, budget: number, max
   // the text mode shows stdout and the result, or stderr and the error; json shows everything
   const shown = BULK.filter((k) => output === "json" || k === "stdout" || (env.ok ? k === "result" : k === "stderr" || k === "error"));
   const sizes = Object.fromEntries(shown.map((k) => [k, wire(env[k])])) as Record<Bulk, number>;
-  const fixed = wire({ ...env, ...Object.fromEntries(shown.map((k) => [k, ""])) });
+  const emptied = { ...env, ...Object.fromEntries(shown.map((k) => [k, ""])) };
+  // what is left with the shown parts emptied: the text mode shows none of the rest (calls, artifacts…)
+  const fixed = output === "json" ? wire(emptied) : wire(summary(emptied as unknown as Envelope));
   const shares = fairShares(sizes, Math.max(0, budget - fixed - NOTE_ROOM));
   const out: Record<string, unknown> = { ...env };
   const cuts: Record<string, Cut> = {};
@@ -196,6 +199,6 @@ function size(v: unknown): number {
 }
 
 /** how many bytes a value takes once serialized as JSON (as it is sent) */
-function wire(v: unknown): number {
+export function wire(v: unknown): number {
   return Buffer.byteLength(JSON.stringify(v) ?? "null");
 }

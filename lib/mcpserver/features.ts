@@ -3,8 +3,10 @@
 // mcpx://SERVER/ENCODED-URI (the upstream URI percent-encoded whole, so any scheme survives), a
 // template's the same with its {…} expressions kept for the client to fill, and a prompt is named
 // SERVER__NAME. A read or a get passes the resource.read or prompt.get point of the gate, as a
-// script's does (lib/exec/gated-feature.ts). An McpError thrown here is the client's mistake; both
-// eras' servers answer it with its code (they read `code` off whatever a handler throws).
+// script's does (lib/exec/gated-feature.ts). It also reads the artifacts an mcpx_exec answer links,
+// mcpx:artifact/ID (artifact-content.ts), for the session whose run made them. An McpError thrown
+// here is the client's mistake; both eras' servers answer it with its code (they read `code` off
+// whatever a handler throws).
 
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { Frame } from "../exec/frames.ts";
@@ -12,6 +14,9 @@ import { featureThroughGate } from "../exec/gated-feature.ts";
 import type { Gate } from "../hooks/types.ts";
 import type { FeatureOp, ListMethod, Prompt, Resource, ResourceTemplate } from "../mcp/server-features.ts";
 import type { ServeDeps } from "./tools.ts";
+import { readFileSync } from "node:fs";
+import type { AgentSession } from "./agent-session.ts";
+import { artifactContents, isArtifactLink } from "./artifact-content.ts";
 
 const SCHEME = "mcpx://";
 const PROMPT_SEPARATOR = "__";
@@ -31,9 +36,12 @@ function wrapTemplate(server: string, template: string): string {
 function unwrapUri(uri: string, servers: readonly string[]): { server: string; uri: string } {
   // the URI in `data` too, as the spec asks of a resource not found (a client need not parse the message)
   const bad = (why: string) =>
-    new McpError(ErrorCode.InvalidParams, `${JSON.stringify(uri)} ${why}: mcpx's resources are mcpx://SERVER/ENCODED-URI, as resources/list gives them`, {
-      uri,
-    });
+    new McpError(
+      ErrorCode.InvalidParams,
+      `${JSON.stringify(uri)} ${why}: mcpx's resources are mcpx://SERVER/ENCODED-URI, as resources/list gives them` +
+        " (and mcpx:artifact/ID, as an mcpx_exec answer links an artifact)",
+      { uri },
+    );
   if (!uri.startsWith(SCHEME)) throw bad("is not an mcpx:// URI");
   const rest = uri.slice(SCHEME.length);
   const slash = rest.indexOf("/");
@@ -114,6 +122,8 @@ export function featureHandlers(deps: ServeDeps, log: (f: Frame) => void): Featu
       prompts: (await everyList<Prompt>("prompts/list", (s, p) => ({ ...p, name: `${s}${PROMPT_SEPARATOR}${p.name}` }))) as never,
     }),
     readResource(params, gate) {
+      // an artifact is mcpx's own, made by this session's run: no upstream server, no gate point
+      if (isArtifactLink(params.uri)) return Promise.resolve(readArtifact(params.uri, deps.agent) as never);
       const { server: name, uri } = unwrapUri(params.uri, pool.names());
       return gated("resource.read", { server: name, target: uri }, {}, gate);
     },
@@ -122,4 +132,31 @@ export function featureHandlers(deps: ServeDeps, log: (f: Frame) => void): Featu
       return gated("prompt.get", { server: name, target: prompt }, params.arguments ?? {}, gate);
     },
   };
+}
+
+/**
+ * What resources/read may answer with one artifact: an SDK client closes the whole connection on a
+ * message over 10 MiB, so a larger read is refused rather than sent. Fixed by that client, not a setting.
+ */
+const ARTIFACT_READ_MAX = 10 * 1024 * 1024 - 4096;
+
+/** an artifact link's bytes, for the session whose run made it; any other link is not found, as a resource of no server is */
+function readArtifact(link: string, agent: AgentSession | undefined): { contents: ReturnType<typeof artifactContents>[] } {
+  const kept = agent?.artifact(link);
+  const missing = (why: string) => new McpError(ErrorCode.InvalidParams, `${JSON.stringify(link)} ${why}`, { uri: link });
+  // another session's artifact is answered as one that never was: a link proves nothing to a session that did not make it
+  if (!kept)
+    throw missing("names no artifact of this session: an mcpx_exec answer links the artifacts of this session's own runs, readable while the session lasts");
+  if (kept.size > ARTIFACT_READ_MAX)
+    throw missing(`is ${kept.size} bytes, more than one MCP message carries (${ARTIFACT_READ_MAX} bytes): have the script make smaller artifacts`);
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(kept.path);
+  } catch {
+    throw missing("names an artifact whose bytes are gone from mcpx's cache: run the script again");
+  }
+  const contents = artifactContents(link, kept.mime, bytes);
+  if (Buffer.byteLength(JSON.stringify(contents)) > ARTIFACT_READ_MAX)
+    throw missing(`is ${kept.size} bytes, more than one MCP message carries once encoded (${ARTIFACT_READ_MAX} bytes): have the script make smaller artifacts`);
+  return { contents: [contents] };
 }

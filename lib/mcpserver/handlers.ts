@@ -24,7 +24,8 @@ export const INSTRUCTIONS =
   "mcpx_namespaces lists the servers, mcpx_types shows a server's or tool's TypeScript " +
   "declarations, mcpx_call calls one tool, and mcpx_exec runs a script that may call many " +
   "(each server is a global namespace). The servers' resources are offered as mcpx://SERVER/ENCODED-URI " +
-  "and their prompts as SERVER__NAME. `_Stop` and `_PostCompact` are lifecycle hooks for " +
+  "and their prompts as SERVER__NAME; an artifact too large for an mcpx_exec answer is linked as " +
+  "mcpx:artifact/ID, for resources/read. `_Stop` and `_PostCompact` are lifecycle hooks for " +
   "agent hosts that follow the `_` convention; a model should not call them.";
 
 /** one served tools/call as its era's adapter delivers it */

@@ -57,9 +57,5 @@ async function runSkill(skill: Skill, args: unknown, call: ToolCall): Promise<Ca
   // the default export is called with the arguments object itself (a named export gets args spread)
   opts.args = [args as unknown as string];
   const { envelope, answer } = await runForAgent(opts, call, { output: "text" });
-  return {
-    content: [{ type: "text", text: answer.text }],
-    ...(answer.structured ? { structuredContent: answer.structured } : {}),
-    isError: !envelope.ok,
-  };
+  return { content: answer.content, ...(answer.structured ? { structuredContent: answer.structured } : {}), isError: !envelope.ok };
 }

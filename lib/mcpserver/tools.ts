@@ -96,7 +96,10 @@ export const SERVED_TOOLS: readonly ServedTool[] = [
       "structuredContent (ok, exitCode, result, stdout, stderr, logs, emits, calls, hooks, " +
       'error) and, as text, its stdout and result (output "text", the default), the envelope as ' +
       'JSON (output "json") or its frames as NDJSON (output "stream"); isError when the run ' +
-      "failed. Use mcpx_search and mcpx_describe (or mcpx_namespaces and mcpx_types) to see what the servers offer. " +
+      "failed. Each artifact the script made (artifact(name, data, { mime })) follows the text, in " +
+      "order: text as text, an image or audio as such, other bytes as an embedded resource; one that " +
+      "does not fit in the answer is a resource_link to read with resources/read. " +
+      "Use mcpx_search and mcpx_describe (or mcpx_namespaces and mcpx_types) to see what the servers offer. " +
       ('Sandboxed by default (exec.sandbox auto or on; ask with sandbox "on"): the code runs ' +
         "on Deno and can call the servers' tools (through the hook gate), compute, log, emit and " +
         "return a value, and read the variables given in env; it cannot read or write any other " +
@@ -232,11 +235,7 @@ async function execTool(sent: unknown, call: ToolCall): Promise<CallToolResult> 
   });
   const paused = prepared && pausedRun(prepared.log, prepared.args, session.env, session.get("approvals.ttl"), call.deps.agent?.id);
   if (paused) return { content: [{ type: "text", text: paused.text }], structuredContent: { pending: paused.pending }, isError: false };
-  return {
-    content: [{ type: "text", text: answer.text }],
-    ...(answer.structured ? { structuredContent: answer.structured } : {}),
-    isError: !envelope.ok,
-  };
+  return { content: answer.content, ...(answer.structured ? { structuredContent: answer.structured } : {}), isError: !envelope.ok };
 }
 
 async function callTool(args: unknown, call: ToolCall): Promise<CallToolResult> {

@@ -287,8 +287,9 @@ const DECLARED = [
     default: "1048576",
     description:
       "Largest answer mcpx serve and the daemon's /mcp send to one tools/call, in bytes, counted as " +
-      "sent: mcpx_exec's output and result are cut to fit and the answer says so, an mcpx_call " +
-      "result over it is an error. Keep it well under the 10 MiB an MCP SDK client reads, past " +
+      "sent: mcpx_exec's output and result are cut to fit and the answer says so, an artifact that " +
+      "does not fit whole is linked (resources/read), an mcpx_call result over it is an error. Keep it " +
+      "well under the 10 MiB an MCP SDK client reads, past " +
       "which it closes the whole connection (docs/mcpserver.md)",
     commands: ["serve", "daemon"],
   },

@@ -53,6 +53,7 @@ describe("tools/list", () => {
     expect(Object.keys(props).sort()).toEqual([
       "args",
       "cwd",
+      "delivery",
       "env",
       "export",
       "hooks",
