@@ -1,6 +1,7 @@
 // `run` and `exec` are one command with two ways to name the script: parse flags → ExecOptions →
 // the one exec path → render. Everything they accept is either a registry setting or listed here.
 
+import { join } from "node:path";
 import { statusLine } from "../lib/util/status-line.ts";
 import { execute } from "../lib/exec/execute.ts";
 import { runLimits, sandboxContext } from "../lib/exec/door-policy.ts";
@@ -18,7 +19,8 @@ import { AD_HOC_FLAGS, SCRIPT_FLAGS } from "./own-flags.ts";
 import { wantsDaemon } from "./daemon-request.ts";
 import { sessionAddress } from "../lib/daemon/address.ts";
 import { streamWithDaemon } from "../lib/daemon/on-demand.ts";
-import { postExec } from "../lib/daemon/client.ts";
+import { daemonGet, postExec } from "../lib/daemon/client.ts";
+import { withLocalArtifacts } from "../lib/artifacts/from-daemon.ts";
 import { refuseStayingFlags, remoteRunSettings, remoteHooks } from "../lib/exec/remote.ts";
 import { openEngine } from "../lib/session/engine.ts";
 import { refuseUntrusted } from "../lib/trust/project-trust.ts";
@@ -139,7 +141,9 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
 
 // --remote: the same ExecOptions, plus what a local run has in force through its engine (the
 // config's script hooks) and where it runs (cwd), posted to the daemon; its frames are rendered by
-// the same renderFrames, so stdout, stderr, the envelope and the exit code match a local run.
+// the same renderFrames, so stdout, stderr, the envelope and the exit code match a local run; each
+// artifact is fetched into this cache first, so its uri is a local file:// URL as a local run's is
+// (and --artifacts DIR copies it from there).
 async function runRemote(opts: ExecOptions, session: Session, kind: "run" | "exec", artifacts?: ArtifactTarget): Promise<number> {
   refuseStayingFlags(session, kind);
   const address = sessionAddress(session);
@@ -150,7 +154,13 @@ async function runRemote(opts: ExecOptions, session: Session, kind: "run" | "exe
   process.on("SIGTERM", onSignal);
   commandHandlesSignals();
   try {
-    const frames = streamWithDaemon(session, address, () => postExec(address, session.get("daemon.token"), remote, abort.signal));
+    const token = session.get("daemon.token");
+    const frames = withLocalArtifacts(
+      streamWithDaemon(session, address, () => postExec(address, token, remote, abort.signal)),
+      (path) => daemonGet(address, token, path, abort.signal),
+      join(session.cacheDir, "artifacts"),
+      (message) => session.log("warn", message),
+    );
     return await renderFrames(frames, {
       mode: opts.output!,
       format: session.get("logging.format"),

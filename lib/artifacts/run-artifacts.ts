@@ -23,6 +23,9 @@ export interface Artifact {
   uri: string;
 }
 
+/** the uri an artifact is fetched at, given where its bytes are */
+export type ArtifactUri = (a: Omit<Artifact, "uri">, path: string, made: boolean) => string;
+
 export interface RunArtifacts {
   open(aid: number, name: string, mime?: string): void;
   data(aid: number, chunk: { text?: string; b64?: string }): void;
@@ -53,9 +56,10 @@ interface Open {
 /**
  * @param dir where the content-addressed files go (the cache's `artifacts`)
  * @param maxBytes the most one run's artifacts may hold together (exec.artifactsMax), 0 = no limit
- * @param uriOf the `uri` the caller can fetch the artifact at: a file:// URL locally, a /v1 route on the daemon
+ * @param uriOf the `uri` the caller can fetch the artifact at: a file:// URL locally, a /v1 route on the daemon;
+ * `made`: no file held these bytes before this one
  */
-export function newRunArtifacts(dir: string, runId: string, maxBytes: number, uriOf?: (a: Omit<Artifact, "uri">, path: string) => string): RunArtifacts {
+export function newRunArtifacts(dir: string, runId: string, maxBytes: number, uriOf?: ArtifactUri): RunArtifacts {
   const open = new Map<number, Open>();
   const closed: Artifact[] = [];
   const paths = new Map<string, string>();
@@ -115,11 +119,13 @@ export function newRunArtifacts(dir: string, runId: string, maxBytes: number, ur
       closeSync(o.fd!);
       const sha256 = o.hash.digest("hex");
       const path = join(dir, sha256);
-      // the same bytes are one file, whoever made them
-      if (existsSync(path)) rmSync(o.tmp!, { force: true });
-      else renameSync(o.tmp!, path);
+      // the same bytes are one path, whoever made them; each writer still puts its own file there, so
+      // the daemon, which removes a file it wrote once nothing it serves holds those bytes, never
+      // removes one a local run or a --remote client wrote since (lib/daemon/kept-artifacts.ts)
+      const made = !existsSync(path);
+      renameSync(o.tmp!, path);
       const described = { id: `${runId}.${closed.length + 1}`, name: o.name, mime: o.mime || mimeOf(o.name, o.text), size: o.size, sha256 };
-      const a: Artifact = { ...described, uri: uriOf ? uriOf(described, path) : `file://${path}` };
+      const a: Artifact = { ...described, uri: uriOf ? uriOf(described, path, made) : `file://${path}` };
       closed.push(a);
       paths.set(a.id, path);
       return { ok: true, value: { id: a.id, name: a.name, mime: a.mime, size: a.size, sha256: a.sha256 } };

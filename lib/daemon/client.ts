@@ -142,6 +142,30 @@ export async function daemonJson<T>(address: DaemonAddress, token: string, metho
   return (await res.json()) as T;
 }
 
+/**
+ * GET a path on the daemon (an artifact frame's `/v1/artifacts/ID`) with the run's address and
+ * token; the answer as it came, its body unread, or DaemonClientError for a daemon not reached or
+ * a refusal (its message the daemon's: expired, evicted, unknown).
+ */
+export async function daemonGet(address: DaemonAddress, token: string, path: string, signal?: AbortSignal): Promise<Response> {
+  const where = formatAddress(address);
+  const headers: Record<string, string> = {};
+  if (token !== "") headers.authorization = `Bearer ${token}`;
+  let res: Response;
+  try {
+    res = await fetch(routeUrl(address, path), {
+      headers,
+      signal,
+      timeout: false,
+      ...(address.kind === "unix" ? { unix: address.path } : {}),
+    } as RequestInit);
+  } catch (e) {
+    throw unreachable(e, where);
+  }
+  if (!res.ok) throw await refusal(res, where);
+  return res;
+}
+
 async function refusal(res: Response, where: string): Promise<DaemonClientError> {
   let message = `HTTP ${res.status}`;
   let answer: { code: string; message: string } | undefined;

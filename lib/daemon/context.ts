@@ -5,11 +5,14 @@ import type { Engine } from "../session/engine.ts";
 import type { Session } from "../session/session.ts";
 import type { Runs } from "./runs.ts";
 import type { KeptRuntime } from "../runtime/runtime-sources.ts";
+import type { DaemonArtifacts } from "./kept-artifacts.ts";
 
 export interface DaemonDeps {
   session: Session;
   engine: Engine;
   runs: Runs;
+  /** the artifacts its runs made, served at /v1/artifacts/ID while kept */
+  artifacts: DaemonArtifacts;
   /** a script runtime kept started for the next run (/v1/exec, mcpx_exec) */
   runtimes: KeptRuntime;
   /** Date.now() when the daemon started */

@@ -3,7 +3,8 @@
 // frames as they happen), json (one envelope after the run) or text (what `mcpx exec` prints on
 // stdout, its exit code in a header); without it, stream when the client accepts
 // application/x-ndjson, else json. The client going away cancels the run, which ends its process
-// group.
+// group. Each artifact the run makes is kept by the daemon and its frame's uri is the route that
+// serves it (artifacts-route.ts), from the moment it is made until daemon.artifactTtl after the run.
 
 import { resolve } from "node:path";
 import * as v from "valibot";
@@ -18,6 +19,7 @@ import type { Hook } from "../hooks/hook.ts";
 import { textModeStdout } from "../render/frames-to-cli.ts";
 import { stableStringify } from "../util/stable-json.ts";
 import { refusedField } from "../trust/door-authority.ts";
+import { artifactPath } from "./artifacts-route.ts";
 import type { Handler } from "./context.ts";
 import { errorResponse, readJson, wantsNdjson } from "./http.ts";
 import { describeIssues, issuesSummary } from "./validate.ts";
@@ -59,9 +61,18 @@ export const execRoute: Handler = async (req, { deps }) => {
     return errorResponse(400, "BAD_REQUEST", `hooks: ${(err as Error).message}`, { issues: [{ path: "hooks", message: (err as Error).message }] });
   }
 
-  const run = deps.runs.start(req.signal);
+  const started = deps.runs.start(req.signal);
   // answered now rather than queued: the client knows at once and may retry (daemon.maxRuns)
-  if ("busy" in run) return errorResponse(503, "BUSY", `POST /v1/exec: ${run.busy}`, {}, { "retry-after": "1" });
+  if ("busy" in started) return errorResponse(503, "BUSY", `POST /v1/exec: ${started.busy}`, {}, { "retry-after": "1" });
+  // each artifact is served from the moment it is made; daemon.artifactTtl counts from the run's end
+  const keeper = deps.artifacts.kept.run();
+  const run = {
+    ...started,
+    done: () => {
+      started.done();
+      keeper.ended();
+    },
+  };
   const frames = execute(opts, {
     engine,
     gate: engine.gate,
@@ -76,6 +87,11 @@ export const execRoute: Handler = async (req, { deps }) => {
     signal: run.signal,
     runtimes: deps.runtimes,
     phaseOrigins: serverDefaultOrigins(sent, parsed.output, session, door, spliced.origins),
+    artifactUri: (a, path, made) => {
+      if (made) deps.artifacts.written(path);
+      keeper.keep({ ...a, path });
+      return artifactPath(a.id);
+    },
   });
 
   const output = opts.output ?? (wantsNdjson(req) ? "stream" : "json");

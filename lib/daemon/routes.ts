@@ -4,6 +4,7 @@
 
 import { VERSION } from "../version.ts";
 import { approvalsRoute, approveRoute, rejectRoute } from "./approvals-route.ts";
+import { artifactRoute } from "./artifacts-route.ts";
 import { callRoute } from "./call-route.ts";
 import type { Handler, RouteContext } from "./context.ts";
 import { eventsRoute } from "./events-route.ts";
@@ -51,6 +52,16 @@ export const ROUTES: readonly Route[] = [
       "runs an `ExecOptions` body; answers in its `output`: `stream` (NDJSON frames), `json` " +
       "(one envelope) or `text` (stdout); without it, NDJSON for `Accept: application/x-ndjson`, else one envelope",
     handle: execRoute,
+  },
+  {
+    methods: ["GET"],
+    path: "/v1/artifacts/{id}",
+    doc:
+      "the bytes of an artifact a `/v1/exec` run made (its artifact frame's `uri` is this path), while the daemon keeps it " +
+      "(`daemon.artifactTtl` after its run, `daemon.artifactMax` in all): `content-type` its mime, `content-disposition: " +
+      "attachment` with its name, `x-mcpx-sha256`; an id that is not RUNID.N is a 400 (`BAD_ARTIFACT_ID`), an unknown one a " +
+      "404 (`NO_ARTIFACT`), a forgotten one a 404 saying why (`ARTIFACT_EXPIRED`, `ARTIFACT_EVICTED`)",
+    handle: artifactRoute,
   },
   {
     methods: ["POST"],

@@ -26,6 +26,7 @@ import { scriptEnv } from "../runtime/script-env.ts";
 import { daemonFiles, READY_FD_VAR, removePidFile, writePidFile } from "./lifecycle.ts";
 import { dispatch } from "./routes.ts";
 import { runsFor } from "./runs.ts";
+import { artifactsFor } from "./kept-artifacts.ts";
 import { keepAliveMs } from "./sse.ts";
 import { hookCalls } from "../exec/hook-calls.ts";
 
@@ -64,6 +65,7 @@ export async function startDaemon(session: Session): Promise<Daemon> {
   if (maxBody <= 0) throw new SettingsError(`daemon.maxBody ${maxBody}: give the largest request body to accept, in bytes (> 0)`);
   const keepAlive = keepAliveMs(session.env);
   const runs = runsFor(session);
+  const artifacts = artifactsFor(session);
   if (addr.kind === "unix") await prepareSocketPath(addr.path, addr.path === defaultSocketPath(session.env, configPaths(session)));
 
   const engine = openEngine(session, { calls: hookCalls(session) });
@@ -71,6 +73,7 @@ export async function startDaemon(session: Session): Promise<Daemon> {
     session,
     engine,
     runs,
+    artifacts,
     runtimes: new KeptRuntime(),
     startedAt: Date.now(),
     address: formatAddress(addr),

@@ -35,7 +35,7 @@ import { decideSandbox, type RunLimits, type SandboxContext } from "./door-polic
 import { stricterLimit } from "../hooks/policy.ts";
 import type { CallNotes } from "../mcp/server-notes.ts";
 import { newWorkspace, type Workspace } from "../workspace/workspace.ts";
-import { newRunArtifacts, type Artifact, type RunArtifacts } from "../artifacts/run-artifacts.ts";
+import { newRunArtifacts, type ArtifactUri, type RunArtifacts } from "../artifacts/run-artifacts.ts";
 import { artifactChunks } from "../artifacts/chunks.ts";
 
 const MiB = 1024 * 1024;
@@ -68,7 +68,7 @@ export interface ExecContext {
   /** the agent session's workspace (lib/mcpserver/agent-session.ts); absent: the run has its own, removed when it ends */
   workspace?: Workspace;
   /** the uri an artifact is fetched at (the daemon's /v1/artifacts/ID, which it then serves); absent: its file:// URL */
-  artifactUri?: (a: Omit<Artifact, "uri">, path: string) => string;
+  artifactUri?: ArtifactUri;
 }
 
 export function execute(opts: ExecOptions, ctx: ExecContext): AsyncIterable<Frame> {

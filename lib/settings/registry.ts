@@ -118,6 +118,22 @@ const DECLARED = [
     commands: ["serve", "daemon"],
   },
   {
+    path: "daemon.artifactTtl",
+    kind: "duration",
+    default: "1h",
+    description:
+      "How long the daemon serves an artifact its run made (GET /v1/artifacts/ID) after the run ends; then it is " +
+      "forgotten (404 ARTIFACT_EXPIRED); 0 = until daemon.artifactMax forgets it",
+    commands: ["daemon"],
+  },
+  {
+    path: "daemon.artifactMax",
+    kind: "int",
+    default: "1024",
+    description: "The most the artifacts the daemon serves may hold together, in MiB; past it the oldest are forgotten (404 ARTIFACT_EVICTED); 0 = no limit",
+    commands: ["daemon"],
+  },
+  {
     path: "daemon.idleTimeout",
     kind: "duration",
     default: "5m",
