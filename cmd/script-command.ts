@@ -20,7 +20,7 @@ import { wantsDaemon } from "./daemon-request.ts";
 import { sessionAddress } from "../lib/daemon/address.ts";
 import { streamWithDaemon } from "../lib/daemon/on-demand.ts";
 import { daemonGet, postExec } from "../lib/daemon/client.ts";
-import { withLocalArtifacts } from "../lib/artifacts/from-daemon.ts";
+import { withLocalArtifacts } from "../lib/exec/remote-artifacts.ts";
 import { refuseStayingFlags, remoteRunSettings, remoteHooks } from "../lib/exec/remote.ts";
 import { openEngine } from "../lib/session/engine.ts";
 import { refuseUntrusted } from "../lib/trust/project-trust.ts";

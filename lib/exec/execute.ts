@@ -36,7 +36,7 @@ import { stricterLimit } from "../hooks/policy.ts";
 import type { CallNotes } from "../mcp/server-notes.ts";
 import { newWorkspace, type Workspace } from "../workspace/workspace.ts";
 import { newRunArtifacts, type ArtifactUri, type RunArtifacts } from "../artifacts/run-artifacts.ts";
-import { artifactChunks } from "../artifacts/chunks.ts";
+import { artifactChunks } from "./artifact-chunks.ts";
 
 const MiB = 1024 * 1024;
 /** a run's own workspace when no door bounds it (a module hook's run): exec.workspaceQuota's default */

@@ -3,8 +3,8 @@
 // is never held whole.
 
 import { closeSync, openSync, readSync } from "node:fs";
-import type { Frame } from "../exec/frames.ts";
-import type { Artifact } from "./run-artifacts.ts";
+import type { Frame } from "./frames.ts";
+import type { Artifact } from "../artifacts/run-artifacts.ts";
 
 /** the bytes one artifact.chunk frame carries (before base64) */
 const CHUNK_BYTES = 256 * 1024;

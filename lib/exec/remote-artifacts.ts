@@ -8,7 +8,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import type { Frame } from "../exec/frames.ts";
+import type { Frame } from "./frames.ts";
 
 type ArtifactFrame = Extract<Frame, { type: "artifact" }>;
 
