@@ -435,3 +435,45 @@ describe("--output has the same effect through every door", () => {
     });
   }
 });
+
+// ExecOptions.delivery: "stream" adds each artifact's bytes after end, on every door that streams frames.
+const DELIVERY_SOURCE = 'await artifact("a.bin", Uint8Array.from([0, 1, 2, 255])); await artifact("b.txt", "bee"); return 1';
+
+/** each door's frames of one run asked for delivery "stream", in output "stream" */
+const DELIVERY_DOORS: Record<string, () => Promise<string>> = {
+  local: async () => (await mcpx(sb, ["exec", "--output", "stream", "--delivery", "stream", DELIVERY_SOURCE])).stdout,
+  remote: async () => (await mcpx(sb, ["exec", "--remote", "--output", "stream", "--delivery", "stream", "--daemon-address", SOCKET, DELIVERY_SOURCE])).stdout,
+  "POST /v1/exec": async () => {
+    const res = await fetch("http://localhost/v1/exec", {
+      unix: SOCKET,
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ source: DELIVERY_SOURCE, output: "stream", delivery: "stream" }),
+    } as RequestInit);
+    return res.text();
+  },
+  mcpx_exec: async () => {
+    const r = (await mcp!.callTool({ name: "mcpx_exec", arguments: { source: DELIVERY_SOURCE, output: "stream", delivery: "stream" } })) as {
+      content: Array<{ text: string }>;
+    };
+    return r.content[0]!.text;
+  },
+};
+
+describe("--delivery stream has the same effect through every door", () => {
+  for (const [door, answer] of Object.entries(DELIVERY_DOORS)) {
+    test(`${door}: each artifact's bytes follow end, chunk by chunk, then its end`, async () => {
+      const frames = (await answer())
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { type: string; id?: string; name?: string; data?: string });
+      const types = frames.map((f) => f.type);
+      expect(types).toEqual(["start", "artifact", "artifact", "result", "end", "artifact.chunk", "artifact.end", "artifact.chunk", "artifact.end"]);
+      const ids = frames.filter((f) => f.type === "artifact").map((f) => f.id);
+      const bytes = (id: string | undefined) =>
+        Buffer.concat(frames.filter((f) => f.type === "artifact.chunk" && f.id === id).map((f) => Buffer.from(f.data!, "base64")));
+      expect([...bytes(ids[0])]).toEqual([0, 1, 2, 255]);
+      expect(bytes(ids[1]).toString()).toBe("bee");
+    });
+  }
+});
