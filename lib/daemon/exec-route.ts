@@ -19,7 +19,7 @@ import { textModeStdout } from "../render/frames-to-cli.ts";
 import { stableStringify } from "../util/stable-json.ts";
 import { refusedField } from "../trust/door-authority.ts";
 import type { Handler } from "./context.ts";
-import { errorResponse, readJson, wantsNdjson } from "./http.ts";
+import { errorResponse, readJson, refusedRun, wantsNdjson } from "./http.ts";
 import { describeIssues, issuesSummary } from "./validate.ts";
 
 /** with output "text", the body is only stdout: how the run ended travels in these */
@@ -60,8 +60,8 @@ export const execRoute: Handler = async (req, { deps }) => {
   }
 
   const run = deps.runs.start(req.signal);
-  // answered now rather than queued: the client knows at once and may retry (daemon.maxRuns)
-  if ("busy" in run) return errorResponse(503, "BUSY", `POST /v1/exec: ${run.busy}`, {}, { "retry-after": "1" });
+  // answered now rather than queued: the client knows at once and may retry (daemon.maxRuns), elsewhere when draining
+  if ("busy" in run) return refusedRun("POST /v1/exec", run);
   const frames = execute(opts, {
     engine,
     gate: engine.gate,
