@@ -3,7 +3,7 @@
 // (lib/daemon/lifecycle.ts). Everything a daemon does is in lib/daemon.
 
 import { sessionAddress, formatAddress } from "../lib/daemon/address.ts";
-import { DAEMON_ACTIONS, daemonFiles, health, stopDaemon, readPid, STOP_GRACE_MS, type Health } from "../lib/daemon/lifecycle.ts";
+import { DAEMON_ACTIONS, daemonFiles, health, readinessAt, stopDaemon, readPid, type Health } from "../lib/daemon/lifecycle.ts";
 import { startSessionDaemon } from "../lib/daemon/on-demand.ts";
 import { startDaemon } from "../lib/daemon/server.ts";
 import { exitCodeOf } from "../lib/errors/codes.ts";
@@ -20,6 +20,7 @@ import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 
 const OWN: Record<string, OwnFlag> = {
   json: { type: "boolean", description: "start, status, stop, restart: print JSON" },
+  ready: { type: "boolean", description: "status: ask GET /v1/health/ready and exit 0 only when the daemon is ready (a readiness probe)" },
 };
 
 type Action = (typeof DAEMON_ACTIONS)[number];
@@ -36,32 +37,43 @@ export default defineCommand({
       throw new UsageError(`takes at most one action (got ${[...parsed.positionals, ...parsed.rest].join(" ")}); ${USAGE}`);
     if (action !== undefined && !(DAEMON_ACTIONS as readonly string[]).includes(action))
       throw new UsageError(`unknown action "${action}"${suggest(action, DAEMON_ACTIONS)}; ${USAGE}`);
+    if (parsed.own.ready && action !== "status") throw new UsageError("--ready is for mcpx daemon status (a readiness probe)");
     if (action === undefined && parsed.own.json)
       throw new UsageError("--json is for mcpx daemon start|status|stop|restart; the foreground daemon prints no JSON");
     const session = sessionFromArgs(parsed);
     if (action !== undefined) {
-      process.exitCode = await manage(action as Action, session, parsed.own.json === true);
+      process.exitCode =
+        parsed.own.ready === true ? await readyStatus(session, parsed.own.json === true) : await manage(action as Action, session, parsed.own.json === true);
       return;
     }
     // every run it serves takes these defaults: an untrusted file may not set one (exit 2, before listening)
     refuseUntrusted(session.trust, "daemon");
     // handled from before the daemon starts: a supervisor may send SIGTERM as soon as it reads the
-    // "listening" line, and the default action would leave the socket, servers and runtimes behind
+    // "listening" line, and the default action would leave the socket, servers and runtimes behind.
+    // SIGTERM drains (an orchestrator's stop: runs in flight may finish); SIGINT, or a second
+    // SIGTERM, ends at once (docs/decisions/0025)
     let daemon: Awaited<ReturnType<typeof startDaemon>> | undefined;
-    let stopAsked = false;
-    const onSignal = () => {
-      stopAsked = true;
-      if (daemon) void daemon.stop();
+    let asked: "drain" | "stop" | undefined;
+    const act = () => {
+      if (daemon && asked) void (asked === "drain" ? daemon.drain() : daemon.stop());
     };
-    process.on("SIGINT", onSignal);
-    process.on("SIGTERM", onSignal);
+    const onTerm = () => {
+      asked = asked === undefined ? "drain" : "stop";
+      act();
+    };
+    const onInt = () => {
+      asked = "stop";
+      act();
+    };
+    process.on("SIGINT", onInt);
+    process.on("SIGTERM", onTerm);
     try {
       daemon = await startDaemon(session);
-      if (stopAsked) void daemon.stop();
+      act();
       await daemon.closed;
     } finally {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
+      process.off("SIGINT", onInt);
+      process.off("SIGTERM", onTerm);
     }
   },
 });
@@ -116,9 +128,23 @@ async function manage(action: Action, session: Session, json: boolean): Promise<
   return 0;
 }
 
-function stoppedLine(stopped: { pid: number; forced: boolean }, where: string): string {
+/** mcpx daemon status --ready: the readiness answer, exit 0 only when ready (a readiness probe runs this) */
+async function readyStatus(session: Session, json: boolean): Promise<number> {
+  const addr = sessionAddress(session, true);
+  const where = formatAddress(addr);
+  const answer = await readinessAt(addr, session.get("daemon.token"));
+  if (json) out(`${JSON.stringify({ address: where, running: answer !== undefined, ...answer })}\n`);
+  else if (!answer) out(`not running on ${where}\n`);
+  else {
+    const servers = Object.entries(answer.servers).map(([name, state]) => `${name}: ${state}`);
+    out(`${answer.ready ? "ready" : "not ready"} on ${where}${answer.why ? `: ${answer.why}` : ""}\n${servers.map((l) => `  ${l}\n`).join("")}`);
+  }
+  return answer?.ready ? 0 : exitCodeOf("DAEMON_NOT_READY");
+}
+
+function stoppedLine(stopped: { pid: number; forced: boolean; graceMs: number }, where: string): string {
   return stopped.forced
-    ? `the daemon on ${where} (pid ${stopped.pid}) did not end within ${STOP_GRACE_MS / 1000} s of SIGTERM and was killed`
+    ? `the daemon on ${where} (pid ${stopped.pid}) did not end within ${stopped.graceMs / 1000} s of SIGTERM and was killed`
     : `stopped the daemon on ${where} (pid ${stopped.pid})`;
 }
 

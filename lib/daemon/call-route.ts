@@ -10,7 +10,7 @@ import { oneCall, type CallInput, type CallNote } from "../exec/one-call.ts";
 import type { CallAnswer } from "../runtime/runner.ts";
 import type { Handler } from "./context.ts";
 import { callerGate, RequestSettingsSchema } from "./caller-gate.ts";
-import { errorResponse, json, readJson } from "./http.ts";
+import { errorResponse, json, readJson, refusedRun } from "./http.ts";
 import { catchThrown, type Thrown } from "./thrown.ts";
 import { describeIssues, issuesSummary } from "./validate.ts";
 
@@ -54,6 +54,7 @@ export const callRoute: Handler = async (req, { deps }) => {
   const input: CallInput = items !== undefined ? { kind: "items", items } : { kind: "json", args: args ?? {} };
   const notes: CallNote[] = [];
   const run = deps.runs.track(req.signal);
+  if ("busy" in run) return refusedRun("POST /v1/call", run);
   try {
     return json({
       notes,

@@ -120,7 +120,15 @@ function unreachable(e: unknown, where: string): DaemonClientError {
 }
 
 /** one JSON request to a daemon route and its JSON answer; a daemon that is not there or refuses throws DaemonClientError */
-export async function daemonJson<T>(address: DaemonAddress, token: string, method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+/** @param answers statuses besides 2xx whose JSON body is the answer, not a refusal (readiness's 503) */
+export async function daemonJson<T>(
+  address: DaemonAddress,
+  token: string,
+  method: "GET" | "POST",
+  path: string,
+  body?: unknown,
+  answers: readonly number[] = [],
+): Promise<T> {
   const where = formatAddress(address);
   const headers: Record<string, string> = { accept: "application/json" };
   if (body !== undefined) headers["content-type"] = "application/json";
@@ -138,7 +146,7 @@ export async function daemonJson<T>(address: DaemonAddress, token: string, metho
   } catch (e) {
     throw unreachable(e, where);
   }
-  if (!res.ok) throw await refusal(res, where);
+  if (!res.ok && !answers.includes(res.status)) throw await refusal(res, where);
   return (await res.json()) as T;
 }
 

@@ -21,7 +21,7 @@ import { stableStringify } from "../util/stable-json.ts";
 import { refusedField } from "../trust/door-authority.ts";
 import { artifactPath } from "./artifacts-route.ts";
 import type { Handler } from "./context.ts";
-import { errorResponse, readJson, wantsNdjson } from "./http.ts";
+import { errorResponse, readJson, refusedRun, wantsNdjson } from "./http.ts";
 import { describeIssues, issuesSummary } from "./validate.ts";
 
 /** with output "text", the body is only stdout: how the run ended travels in these */
@@ -62,8 +62,8 @@ export const execRoute: Handler = async (req, { deps }) => {
   }
 
   const started = deps.runs.start(req.signal);
-  // answered now rather than queued: the client knows at once and may retry (daemon.maxRuns)
-  if ("busy" in started) return errorResponse(503, "BUSY", `POST /v1/exec: ${started.busy}`, {}, { "retry-after": "1" });
+  // answered now rather than queued: the client knows at once and may retry (daemon.maxRuns), elsewhere when draining
+  if ("busy" in started) return refusedRun("POST /v1/exec", started);
   // each artifact is served from the moment it is made; daemon.artifactTtl counts from the run's end
   const keeper = deps.artifacts.kept.run();
   const run = {

@@ -12,7 +12,7 @@ import type { Frame } from "../exec/frames.ts";
 import { runContext } from "../hooks/run-context.ts";
 import { callerGate, RequestSettingsSchema } from "./caller-gate.ts";
 import type { DaemonDeps, Handler } from "./context.ts";
-import { errorResponse, json, readJson } from "./http.ts";
+import { errorResponse, json, readJson, refusedRun } from "./http.ts";
 import { catchThrown, type Thrown } from "./thrown.ts";
 import { describeIssues, issuesSummary } from "./validate.ts";
 
@@ -85,6 +85,7 @@ async function answer<T extends object>(
     if (f.type === "hook") notes.push(f);
   };
   const run = deps.runs.track(req.signal);
+  if ("busy" in run) return refusedRun(`POST ${new URL(req.url).pathname}`, run);
   try {
     const value = await runContext.run({ hookFrame: (f) => push({ type: "hook", ...f }) }, () => catchThrown(() => work(engine, push)));
     return json({ notes, ...value });

@@ -24,6 +24,14 @@ export function errorResponse(
 }
 
 /**
+ * The 503 for a run or request Runs refused (lib/daemon/runs.ts): BUSY (daemon.maxRuns) or DRAINING
+ * (SIGTERM), with Retry-After so a client or a load balancer tries again, here or at another daemon.
+ */
+export function refusedRun(what: string, refused: { busy: string; kind: string }): Response {
+  return errorResponse(503, refused.kind, `${what}: ${refused.busy}`, {}, { "retry-after": "1" });
+}
+
+/**
  * Whether the request carries `Authorization: Bearer TOKEN`. Both sides are hashed first so the
  * comparison takes the same time whatever the length or content of what was sent.
  */

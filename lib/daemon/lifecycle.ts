@@ -12,6 +12,7 @@ import { GONE_POLL_MS } from "../process/group.ts";
 import { running } from "../process/proc-table.ts";
 import type { DaemonAddress } from "./address.ts";
 import { DaemonClientError, daemonJson } from "./client.ts";
+import type { Readiness } from "./readiness.ts";
 
 /** the actions after `mcpx daemon` (cmd/daemon.ts); none runs the daemon in the foreground */
 export const DAEMON_ACTIONS = ["start", "status", "stop", "restart"] as const;
@@ -23,6 +24,10 @@ export interface Health {
   pid: number;
   uptimeMs: number;
   runs: { active: number; total: number };
+  /** SIGTERM began the drain: new runs are refused */
+  draining: boolean;
+  /** daemon.drainGrace: how long a drain lets runs in flight finish */
+  drainGraceMs: number;
   events: { lastSeq: number };
   cwd: string;
   config: string[];
@@ -37,8 +42,11 @@ export interface DaemonFiles {
 /** the variable a background start names the daemon's readiness pipe by; the daemon unsets it */
 export const READY_FD_VAR = "MCPX_DAEMON_READY_FD";
 
-/** how long `stop` waits for SIGTERM to end a daemon before SIGKILL (its own shutdown waits 5 s for runs) */
-export const STOP_GRACE_MS = 10_000;
+/**
+ * How long `stop` waits for SIGTERM to end a daemon before SIGKILL, past the daemon's own drain grace
+ * (daemon.drainGrace, which it reports in /v1/health): its shutdown then waits 5 s for cancelled runs.
+ */
+const STOP_GRACE_MS = 10_000;
 
 /**
  * Beside the socket, named like it (`daemon.sock` → `daemon.pid`, `daemon.log`); for TCP in the
@@ -54,6 +62,16 @@ export function daemonFiles(addr: DaemonAddress, env: Record<string, string | un
 export async function health(addr: DaemonAddress, token: string): Promise<Health | undefined> {
   try {
     return await daemonJson<Health>(addr, token, "GET", "/v1/health");
+  } catch (e) {
+    if (e instanceof DaemonClientError && e.code === "E_NO_DAEMON") return undefined;
+    throw e;
+  }
+}
+
+/** GET /v1/health/ready at the address, ready or not (200 and 503 alike), or undefined when no daemon listens there */
+export async function readinessAt(addr: DaemonAddress, token: string): Promise<Readiness | undefined> {
+  try {
+    return await daemonJson<Readiness>(addr, token, "GET", "/v1/health/ready", undefined, [503]);
   } catch (e) {
     if (e instanceof DaemonClientError && e.code === "E_NO_DAEMON") return undefined;
     throw e;
@@ -154,11 +172,14 @@ export interface Stopped {
   pid: number;
   /** SIGTERM did not end it within the grace: it got SIGKILL */
   forced: boolean;
+  /** the grace SIGTERM had: the daemon's drain grace plus STOP_GRACE_MS */
+  graceMs: number;
 }
 
 /**
  * Ends the daemon at the address: the pid it reports (or its pid file's, when it no longer answers),
- * SIGTERM, then SIGKILL after STOP_GRACE_MS. Undefined when there was none; a stale pid file is removed.
+ * SIGTERM (the daemon drains: its runs in flight may finish), then SIGKILL after its drain grace and
+ * STOP_GRACE_MS. Undefined when there was none; a stale pid file is removed.
  */
 export async function stopDaemon(addr: DaemonAddress, token: string, files: DaemonFiles): Promise<Stopped | undefined> {
   const answering = await health(addr, token);
@@ -168,7 +189,9 @@ export async function stopDaemon(addr: DaemonAddress, token: string, files: Daem
     return undefined;
   }
   process.kill(pid, "SIGTERM");
-  const deadline = Date.now() + STOP_GRACE_MS;
+  // a daemon that no longer answers (or an older one) reports no grace: only STOP_GRACE_MS
+  const graceMs = (answering?.drainGraceMs ?? 0) + STOP_GRACE_MS;
+  const deadline = Date.now() + graceMs;
   // not our child, so nothing to wait on but its existence
   while (running(pid) && Date.now() < deadline) await Bun.sleep(GONE_POLL_MS);
   let forced = false;
@@ -180,7 +203,7 @@ export async function stopDaemon(addr: DaemonAddress, token: string, files: Daem
   // a daemon killed hard leaves its files; one that ended cleanly removed them itself
   removePidFile(files.pid, pid);
   if (forced && addr.kind === "unix") rmSync(addr.path, { force: true });
-  return { pid, forced };
+  return { pid, forced, graceMs };
 }
 
 /**

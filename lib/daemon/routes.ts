@@ -12,6 +12,7 @@ import { execRoute } from "./exec-route.ts";
 import { errorResponse, json } from "./http.ts";
 import { promptRoute, resourceRoute } from "./feature-route.ts";
 import { mcpRoute } from "./mcp-mount.ts";
+import { readyRoute } from "./readiness.ts";
 import { hooksRoute, settingRoute, settingsListRoute } from "./settings-route.ts";
 import { toolsRoute } from "./tools-route.ts";
 
@@ -30,6 +31,8 @@ const healthRoute: Handler = (_req, { deps }) =>
     pid: process.pid,
     uptimeMs: Date.now() - deps.startedAt,
     runs: { active: deps.runs.active, total: deps.runs.total },
+    draining: deps.runs.draining,
+    drainGraceMs: deps.session.get("daemon.drainGrace"),
     events: { lastSeq: deps.engine.bus.lastSeq },
     cwd: deps.session.cwd,
     config: deps.session.config.files.map((f) => f.path),
@@ -41,9 +44,18 @@ export const ROUTES: readonly Route[] = [
     methods: ["GET"],
     path: "/v1/health",
     doc:
-      "`{ok, version, pid, uptimeMs, runs: {active, total}, events: {lastSeq}, cwd, config}`: `config` is the chain of config " +
-      "files it opened, lowest precedence first",
+      "liveness: 200 while the daemon serves, draining too: `{ok, version, pid, uptimeMs, runs: {active, total}, draining, " +
+      "drainGraceMs, events: {lastSeq}, cwd, config}`: `config` is the chain of config files it opened, lowest precedence first",
     handle: healthRoute,
+  },
+  {
+    methods: ["GET"],
+    path: "/v1/health/ready",
+    doc:
+      'readiness: 200 `{ready: true, draining: false, servers: {NAME: "up"}}` once every configured server has started and ' +
+      "answered initialize; else 503 with each server `starting`, `down` or `failed: WHY` and a `why`, and 503 while draining " +
+      "(daemon.startServers starts the servers at boot)",
+    handle: readyRoute,
   },
   {
     methods: ["POST"],

@@ -1,7 +1,8 @@
 // `mcpx daemon`: one engine (pool, bus, gate) for the daemon's lifetime, shared by every run, served
 // over HTTP on a unix socket (0600, in a 0700 directory) by default, or on loopback TCP with a
-// bearer token. It ends cleanly on SIGINT/SIGTERM: runs are cancelled (their process groups ended),
-// event streams closed, the pool closed and the socket removed.
+// bearer token. It ends cleanly: stop() cancels runs (their process groups ended), closes event
+// streams and the pool and removes the socket; drain() (SIGTERM) first refuses new runs and lets the
+// runs in flight finish within daemon.drainGrace (docs/decisions/0025).
 
 import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, rmSync, writeSync, type Stats } from "node:fs";
 import { dirname } from "node:path";
@@ -38,6 +39,8 @@ export interface Daemon {
   address: string;
   /** cancels every run, closes streams, the pool and the socket; idempotent */
   stop(): Promise<void>;
+  /** refuses new runs, waits at most daemon.drainGrace for the runs in flight, then stop(); idempotent */
+  drain(): Promise<void>;
   /** resolves once stop() has finished */
   closed: Promise<void>;
 }
@@ -91,10 +94,12 @@ export async function startDaemon(session: Session): Promise<Daemon> {
   }
   const address = addr.kind === "unix" ? addr.path : formatAddress({ ...addr, port: server.port ?? addr.port });
   deps.address = address;
+  const startServers = session.get("daemon.startServers");
   const reaper = startReaper(
     engine.pool,
     session.get("daemon.idleTimeout"),
-    engine.plugins.map((p) => p.name),
+    // servers started at boot are kept: stopping an idle one would turn readiness red with nothing wrong
+    startServers ? engine.pool.names() : engine.plugins.map((p) => p.name),
   );
 
   let stopping: Promise<void> | undefined;
@@ -113,15 +118,35 @@ export async function startDaemon(session: Session): Promise<Daemon> {
       if (files) removePidFile(files.pid, process.pid);
       closedResolve();
     })());
+  const drainGrace = session.get("daemon.drainGrace");
+  let draining: Promise<void> | undefined;
+  const drain = () =>
+    (draining ??= (async () => {
+      err(`mcpx daemon: draining: new runs are refused, ${runs.active} in flight may finish within ${drainGrace} ms (daemon.drainGrace)\n`);
+      const left = await runs.drain(drainGrace);
+      if (left > 0) err(`mcpx daemon: ${left} runs still going after daemon.drainGrace are cancelled\n`);
+      await stop();
+    })());
   // a TCP daemon on port 0 has no address to be found by again: no pid file
   const files = addr.kind === "tcp" && addr.port === 0 ? undefined : daemonFiles(addr, session.env);
   if (files) writePidFile(files.pid, process.pid);
   void primeRuntime(session, deps.runtimes);
+  if (startServers) startEveryServer(engine);
   err(`mcpx daemon listening on ${address}\n`);
   tellReady(session.env, address);
   const unsandboxed = unsandboxedWarning(session, "mcpx daemon (/mcp)");
   if (unsandboxed) err(unsandboxed + "\n");
-  return { address, stop, closed };
+  return { address, stop, drain, closed };
+}
+
+/**
+ * daemon.startServers: every usable server starts now, all at once, while the daemon already answers
+ * (liveness is green, readiness says "starting"); a start that fails is said on stderr and shown by
+ * readiness until a start succeeds.
+ */
+function startEveryServer(engine: Engine): void {
+  for (const name of engine.pool.names())
+    void engine.pool.start(name).catch((e) => err(`mcpx daemon: server ${name} did not start: ${(e as Error)?.message ?? e}\n`));
 }
 
 /**

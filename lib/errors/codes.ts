@@ -242,6 +242,14 @@ export const ERROR_CODES = {
     frame: null,
     doc: "`mcpx daemon status`: no daemon answers at `daemon.address` (3, as for an init script's status)",
   },
+  DAEMON_NOT_READY: {
+    name: "DaemonNotReady",
+    exit: 3,
+    frame: null,
+    doc:
+      "`mcpx daemon status --ready`: no daemon answers, or it answers but is not ready (a server not up, or draining): " +
+      "the readiness probe's failure (docs/deploy.md)",
+  },
   E_DAEMON_UNREACHABLE: {
     name: "DaemonClientError",
     exit: 2,

@@ -35,6 +35,9 @@ import { callAsTask, needsTask } from "./task-call.ts";
 
 export type { CallResult, Tool };
 
+/** what Pool.startState says of one server */
+export type ServerStartState = { state: "up" | "starting" | "down" } | { state: "failed"; reason: string };
+
 export class Pool extends ServerEntries {
   private readonly conns = new Map<string, Promise<Connection>>();
   /** each open connection with the promise it came from: current only while conns still holds that promise */
@@ -219,6 +222,19 @@ export class Pool extends ServerEntries {
     return this.conns.has(server);
   }
 
+  /** each server's last failed start, by name; cleared when it starts (the daemon's readiness reads it) */
+  private readonly failed = new Map<string, string>();
+
+  /**
+   * Where the server's start stands: up (it answered initialize), starting, failed (its last start's
+   * error, until a start succeeds) or down (never started here, or stopped since).
+   */
+  startState(server: string): ServerStartState {
+    if (this.conns.has(server)) return this.openNow(server) ? { state: "up" } : { state: "starting" };
+    const reason = this.failed.get(server);
+    return reason !== undefined ? { state: "failed", reason } : { state: "down" };
+  }
+
   /** stops every server and waits until each process it started is gone */
   async close(): Promise<void> {
     await Promise.all([...this.conns.keys()].map((s) => this.drop(s, "pool closed")));
@@ -266,8 +282,15 @@ export class Pool extends ServerEntries {
       p = opening;
       this.conns.set(server, opening);
       opening.then(
-        (conn) => this.opened.set(server, { p: opening, conn }),
-        () => this.conns.get(server) === opening && this.conns.delete(server),
+        (conn) => {
+          this.opened.set(server, { p: opening, conn });
+          this.failed.delete(server);
+        },
+        (e) => {
+          if (this.conns.get(server) !== opening) return;
+          this.conns.delete(server);
+          this.failed.set(server, (e as Error)?.message ?? String(e));
+        },
       );
     }
     return p;

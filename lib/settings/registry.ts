@@ -134,6 +134,26 @@ const DECLARED = [
     commands: ["daemon"],
   },
   {
+    path: "daemon.drainGrace",
+    kind: "duration",
+    // 30s: Kubernetes' default terminationGracePeriodSeconds, which an orchestrator's grace must exceed
+    // (docs/deploy.md); a run that needs longer is cancelled, as a client disconnect cancels it
+    default: "30s",
+    description:
+      "On SIGTERM the daemon drains: new runs and calls get 503 DRAINING, runs in flight get this long to finish, then " +
+      "the ones still going are cancelled and the daemon exits 0 (a second SIGTERM, or SIGINT, ends it at once)",
+    commands: ["daemon"],
+  },
+  {
+    path: "daemon.startServers",
+    kind: "bool",
+    default: "false",
+    description:
+      "Start every configured server when the daemon starts, keep them (daemon.idleTimeout stops none), and start one again " +
+      "when a readiness check (GET /v1/health/ready) finds it down or failed; off: servers start on first use",
+    commands: ["daemon"],
+  },
+  {
     path: "daemon.idleTimeout",
     kind: "duration",
     default: "5m",

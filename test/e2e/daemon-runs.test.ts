@@ -142,7 +142,8 @@ describe("idle servers and shutdown (a daemon of their own)", () => {
     expect(await idle.stop()).toBe(0);
   });
 
-  test("SIGTERM cancels runs in flight, ends their process groups and the pool, removes the socket and exits 0", async () => {
+  // SIGTERM drains instead (test/e2e/daemon-health.test.ts): its runs past daemon.drainGrace end the same way
+  test("SIGINT cancels runs in flight at once, ends their process groups and the pool, removes the socket and exits 0", async () => {
     const own = sandbox();
     const marker = uniqueMarker("daemon-sigterm");
     writeConfig(own, ".mcpx.json", { mcpServers: { fake: fakeServer({ SIGTERM_MARK: marker }) } });
@@ -161,7 +162,7 @@ describe("idle servers and shutdown (a daemon of their own)", () => {
       await Bun.sleep(50);
     }
     await processesAppear(marker, 3); // the fake server, the runtime, sleep
-    expect(await daemon.stop()).toBe(0);
+    expect(await daemon.stop("SIGINT")).toBe(0);
     await reading.catch(() => {});
     // the client saw its run end as interrupted, not a cut connection
     expect(frames.at(-2)).toMatchObject({ type: "error", error: { code: "INTERRUPTED" } });

@@ -18,15 +18,18 @@ export interface Daemon {
   stderr(): string;
   /** fetch a route: over the socket, or the URL for TCP */
   fetch(path: string, init?: RequestInit): Promise<Response>;
-  /** SIGTERM, then its exit code (SIGKILL after 15 s, and the code says so) */
-  stop(): Promise<number>;
+  /** SIGTERM (a drain: runs in flight may finish) or SIGINT (at once), then its exit code (SIGKILL after 15 s, and the code says so) */
+  stop(signal?: "SIGTERM" | "SIGINT"): Promise<number>;
 }
 
 const started: Daemon[] = [];
 
-/** SIGTERM to every daemon this file started; each must exit 0 */
+/**
+ * SIGINT to every daemon this file started; each must exit 0. SIGINT, not SIGTERM: a clean-up ends at
+ * once whatever a test left going, where SIGTERM's drain would wait daemon.drainGrace for it.
+ */
 export async function stopDaemons(): Promise<void> {
-  const codes = await Promise.all(started.splice(0).map(async (d) => ({ address: d.address, code: await d.stop(), stderr: d.stderr() })));
+  const codes = await Promise.all(started.splice(0).map(async (d) => ({ address: d.address, code: await d.stop("SIGINT"), stderr: d.stderr() })));
   const unclean = codes.filter((c) => c.code !== 0 && c.code !== 137);
   if (unclean.length) throw new Error(`daemons that did not exit cleanly: ${JSON.stringify(unclean)}`);
 }
@@ -78,9 +81,9 @@ export async function startDaemon(sb: Sandbox, args: string[] = [], opts: { env?
     sock,
     stderr: () => said,
     fetch: (path, init = {}) => fetch(sock ? `http://localhost${path}` : `${address}${path}`, { ...init, ...(sock ? { unix: sock } : {}) } as RequestInit),
-    stop: () =>
+    stop: (signal = "SIGTERM") =>
       (stopping ??= (async () => {
-        proc.kill("SIGTERM");
+        proc.kill(signal);
         const code = await Promise.race([proc.exited, Bun.sleep(15_000).then(() => -1)]);
         if (code === -1) {
           proc.kill("SIGKILL");

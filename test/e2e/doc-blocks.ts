@@ -24,6 +24,8 @@ export const SHELL_LANGS = ["sh", "bash", "console", "shell"];
 export const JSON_LANGS = ["json", "jsonc"];
 /** a container recipe: checked against the release binaries (docs-commands.test.ts), not built: no Docker engine here */
 export const DOCKER_LANGS = ["dockerfile"];
+/** a deployment manifest: checked by test/unit/deploy-manifests.test.ts (the text of a file under docs/deploy/), not run here */
+const YAML_LANGS = ["yaml"];
 /** what a program prints, shown as an example: prose, never run (a ```text block may hold lines that start with `mcpx`) */
 const TEXT_LANGS = ["text"];
 
@@ -137,9 +139,9 @@ export function blockProblem(block: DocBlock): string | undefined {
       return `${where}: marker "${block.marker}" is for JSON blocks; a shell block's commands are all run`;
     return undefined;
   }
-  if (JSON_LANGS.includes(block.lang) || DOCKER_LANGS.includes(block.lang) || TEXT_LANGS.includes(block.lang)) return undefined;
+  if ([...JSON_LANGS, ...DOCKER_LANGS, ...TEXT_LANGS, ...YAML_LANGS].includes(block.lang)) return undefined;
   return (
     `${where}: a \`\`\`${block.lang} block: the doc test ` +
-    `knows ${[...SHELL_LANGS, ...JSON_LANGS, ...DOCKER_LANGS, ...TEXT_LANGS].join(", ")} and unlabeled text`
+    `knows ${[...SHELL_LANGS, ...JSON_LANGS, ...DOCKER_LANGS, ...TEXT_LANGS, ...YAML_LANGS].join(", ")} and unlabeled text`
   );
 }

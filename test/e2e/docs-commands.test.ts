@@ -39,6 +39,8 @@
 //   empty root holding nothing else.
 //     <!-- doc-test: client-config -->  an MCP client's (agent host's) config: each server in it is
 //                                       started and its tools listed, as the host would
+// - ```yaml: a deployment manifest, not run here: test/unit/deploy-manifests.test.ts checks that it is
+//   the text of a file under docs/deploy/ and that those files hold what docs/deploy.md promises.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
