@@ -88,7 +88,7 @@ export default defineCommand({
         const cfg = session.config.servers[server];
         const unhooked = engine.hooksInForce().length === 0;
         const cached = cfg && unhooked ? readCachedTools(session.cacheDir, cfg) : undefined;
-        const answer = await Promise.race([oneCall(engine, server, tool, input, log, cached), signals.interrupted]);
+        const answer = await Promise.race([oneCall(engine, server, tool, input, log, "cli", cached), signals.interrupted]);
         trace("call answered");
         // how this server started, for the next call to start it before reading config (lib/mcp/early-server.ts)
         if (cfg?.kind === "stdio" && unhooked && engine.pool.started(server) && !adHoc(parsed.own))

@@ -51,6 +51,10 @@ export const COMMAND_DESCRIPTIONS = {
     "waiting, the question, when it expires and whether it is decided (docs/hooks.md)",
   approve: 'Allow a paused run\'s call: mcpx approve ID; the agent then resumes it with mcpx_exec {"resume": ID}, and the call is sent once',
   reject: "Refuse a paused run's call: mcpx reject ID [--reason TEXT]; the resumed run gets the call refused",
+  audit:
+    "Read the audit log: a line per run (door, caller, exit), per upstream tool call (the arguments' keys and types, never their " +
+    "values; duration, outcome) and per hook that ran (its decision); --since, --server, --tool, --decision filter, --json " +
+    "prints the records, --remote reads the daemon's (docs/audit.md)",
   daemon:
     "Serve /v1/exec, /v1/settings, /v1/events and /v1/health on a unix socket (default: one per config) or loopback TCP with a token, " +
     "until SIGINT/SIGTERM; start, status, stop, restart: the same daemon in the background (docs/daemon.md)",
@@ -105,6 +109,7 @@ export const COMMAND_EXAMPLES: Record<CommandName, readonly string[]> = {
   approvals: ["mcpx approvals", "mcpx approvals --json", "mcpx approvals --remote                   # the daemon's (mcpx daemon)"],
   approve: ["mcpx approve 0123456789ab", "mcpx approve 0123456789ab --remote"],
   reject: ["mcpx reject 0123456789ab --reason 'not on a Friday'"],
+  audit: ["mcpx audit --since 1h", "mcpx audit --decision refuse", "mcpx audit --server everything --tool echo --json", "mcpx audit --remote"],
   completion: [
     "mcpx completion bash > ~/.local/share/bash-completion/completions/mcpx   # or: source <(mcpx completion bash)",
     'mcpx completion zsh > "${fpath[1]}/_mcpx"',

@@ -53,7 +53,7 @@ export async function withEngine<T>(session: Session, command: FeatureCommand, w
     if (f.type === "hook") showHook(session, f);
   };
   try {
-    return await runContext.run({ hookFrame: (f) => push({ type: "hook", ...f }) }, () => work(engine, push));
+    return await runContext.run({ door: "cli", hookFrame: (f) => push({ type: "hook", ...f }) }, () => work(engine, push));
   } finally {
     await engine.close();
   }

@@ -37,6 +37,7 @@ const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   approvals: () => import("./approvals.ts").then((m) => m.default),
   approve: () => import("./approve.ts").then((m) => m.default),
   reject: () => import("./reject.ts").then((m) => m.default),
+  audit: () => import("./audit.ts").then((m) => m.default),
 };
 
 /** mcpx itself, for the usage text: each command's name and description, without loading it */

@@ -58,7 +58,7 @@ export const callRoute: Handler = async (req, { deps }) => {
   try {
     return json({
       notes,
-      ...(await catchThrown(async () => ({ answer: await oneCall({ ...deps.engine, gate }, server, tool, input, (n) => notes.push(n)) }))),
+      ...(await catchThrown(async () => ({ answer: await oneCall({ ...deps.engine, gate }, server, tool, input, (n) => notes.push(n), "http") }))),
     } satisfies CallReply);
   } finally {
     run.done();

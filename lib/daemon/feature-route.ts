@@ -87,7 +87,7 @@ async function answer<T extends object>(
   const run = deps.runs.track(req.signal);
   if ("busy" in run) return refusedRun(`POST ${new URL(req.url).pathname}`, run);
   try {
-    const value = await runContext.run({ hookFrame: (f) => push({ type: "hook", ...f }) }, () => catchThrown(() => work(engine, push)));
+    const value = await runContext.run({ door: "http", hookFrame: (f) => push({ type: "hook", ...f }) }, () => catchThrown(() => work(engine, push)));
     return json({ notes, ...value });
   } finally {
     run.done();

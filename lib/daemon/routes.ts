@@ -5,6 +5,7 @@
 import { VERSION } from "../version.ts";
 import { approvalsRoute, approveRoute, rejectRoute } from "./approvals-route.ts";
 import { artifactRoute } from "./artifacts-route.ts";
+import { auditRoute } from "./audit-route.ts";
 import { callRoute } from "./call-route.ts";
 import type { Handler, RouteContext } from "./context.ts";
 import { eventsRoute } from "./events-route.ts";
@@ -154,6 +155,15 @@ export const ROUTES: readonly Route[] = [
       "`mcpx reject ID`: refuses the paused call; body: none, `{}` or `{reason}` (a string, which the resumed run's refusal says); " +
       "answers and fails as approve",
     handle: rejectRoute,
+  },
+  {
+    methods: ["GET"],
+    path: "/v1/audit",
+    doc:
+      "the daemon's audit log (docs/audit.md): `{records, skipped}`, oldest first, the records `mcpx audit --json` prints; " +
+      "`since=` (a duration back from now, like 1h or 7d, or an ISO time), `server=`, `tool=`, `decision=` (hook records " +
+      "with that decision); a bad value is a 400 naming the parameter and what it accepts",
+    handle: auditRoute,
   },
   { methods: ["GET", "POST", "DELETE"], path: "/mcp", doc: "mcpx as an MCP server over Streamable HTTP (docs/mcpserver.md)", handle: mcpRoute },
 ];

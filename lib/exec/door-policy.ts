@@ -14,14 +14,15 @@ import { stricterLimit } from "../hooks/policy.ts";
 import { once } from "../util/once.ts";
 import type { SandboxAllow } from "../runtime/sandbox-args.ts";
 import type { SandboxEngine } from "../settings/choices.ts";
+import type { Door } from "../telemetry/tap.ts";
 
 export const SANDBOX_MODES = ["auto", "on", "off"] as const;
 export type SandboxMode = (typeof SANDBOX_MODES)[number];
 
-/** the door a run came through: auto means on for mcpx_exec, whose callers are agents, and off for the local user's doors */
-export type Door = "cli" | "http" | "mcp";
-
-/** the serving process's own exec.sandbox, where it came from, and the door a run came through */
+/**
+ * the serving process's own exec.sandbox, where it came from, and the door a run came through (Door:
+ * lib/telemetry/tap.ts); auto means on for mcpx_exec, whose callers are agents, and off for the local user's doors
+ */
 export interface SandboxPolicy {
   setting: SandboxMode;
   origin: string;

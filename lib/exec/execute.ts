@@ -37,6 +37,7 @@ import type { CallNotes } from "../mcp/server-notes.ts";
 import { newWorkspace, type Workspace } from "../workspace/workspace.ts";
 import { newRunArtifacts, type ArtifactUri, type RunArtifacts } from "../artifacts/run-artifacts.ts";
 import { artifactChunks } from "./artifact-chunks.ts";
+import { CALLER_OF_DOOR, type RunSpan } from "../telemetry/tap.ts";
 
 const MiB = 1024 * 1024;
 /** a run's own workspace when no door bounds it (a module hook's run): exec.workspaceQuota's default */
@@ -77,18 +78,38 @@ export function execute(opts: ExecOptions, ctx: ExecContext): AsyncIterable<Fram
   // the run's id is made here, so that what its calls start (server.start hooks) can name the run
   const runId = crypto.randomUUID();
   const ended = new AbortController();
+  const door = ctx.sandbox.policy.door;
+  // told the run's start now and its end from the end frame, whichever way the run ends
+  const span = openRunSpan(ctx, runId, opts.runtime);
   void runContext
-    .run({ runId, hookFrame: (f) => q.push({ type: "hook", ...f }), frame: (f) => q.push(f as Frame) }, () => run(opts, ctx, q, runId, ended))
+    .run({ runId, door, hookFrame: (f) => q.push({ type: "hook", ...f }), frame: (f) => q.push(f as Frame) }, () => run(opts, ctx, q, runId, ended, span))
     .catch((err) => {
       // a bug here must still end the stream with exactly one error and an end
       q.push({ type: "error", error: frameError("INTERNAL", String((err as Error)?.stack ?? err)) });
       q.push({ type: "end", exitCode: exitCodeOf("INTERNAL"), durationMs: 0 });
+      span?.end({ ok: false, exitCode: exitCodeOf("INTERNAL"), durationMs: 0 });
     })
     .finally(() => {
       ended.abort();
       q.close();
     });
   return q;
+}
+
+/** the run's span at the telemetry tap, ended once (a bug after the run's own end must not end it twice) */
+function openRunSpan(ctx: ExecContext, runId: string, runtime: string | undefined): RunSpan | undefined {
+  const tap = ctx.gate.tap;
+  if (!tap) return undefined;
+  const door = ctx.sandbox.policy.door;
+  const span = tap.run({ runId, door, caller: CALLER_OF_DOOR[door], runtime: runtime ?? "auto" });
+  let open = true;
+  return {
+    end(info) {
+      if (!open) return;
+      open = false;
+      span.end(info);
+    },
+  };
 }
 
 /**
@@ -110,12 +131,16 @@ function runNotes(q: PushQueue<Frame>, ended: AbortController): { notes: CallNot
   };
 }
 
-async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, runId: string, ended: AbortController): Promise<void> {
+async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, runId: string, ended: AbortController, span?: RunSpan): Promise<void> {
   const started = performance.now();
   const hookFrame = (f: HookFrameBody) => q.push({ type: "hook", ...f });
   q.push({ type: "start", runId });
   await ctx.gate.ready;
-  const end = (exitCode: number) => q.push({ type: "end", exitCode, durationMs: Math.round(performance.now() - started) });
+  const end = (exitCode: number) => {
+    const durationMs = Math.round(performance.now() - started);
+    q.push({ type: "end", exitCode, durationMs });
+    span?.end({ ok: exitCode === 0, exitCode, durationMs });
+  };
   const usage = (message: string) => {
     q.push({ type: "error", error: frameError("USAGE", message) });
     end(exitCodeOf("USAGE"));

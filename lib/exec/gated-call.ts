@@ -6,9 +6,10 @@
 // script, a door, a hook's action: lib/hooks/call-chain.ts) comes through here.
 
 import { callLogOf, loggedCall } from "../approvals/call-log.ts";
-import { isErrorCode } from "../errors/codes.ts";
+import { frameCodeOf, isErrorCode } from "../errors/codes.ts";
 import { callError } from "../errors/frame-error.ts";
 import { noteEventChain } from "../hooks/call-chain.ts";
+import { runContext } from "../hooks/run-context.ts";
 import { runGate, gateIsEmpty } from "../hooks/gate.ts";
 import { settleOutcome } from "../hooks/recovery.ts";
 import type { Gate, Payload } from "../hooks/types.ts";
@@ -22,6 +23,7 @@ import type { PushQueue } from "../util/frame-queue.ts";
 import { stableStringify } from "../util/stable-json.ts";
 import type { Frame, HookFrameBody, SerializedError } from "./frames.ts";
 import type { CallAnswer } from "../runtime/runner.ts";
+import type { CallSpan } from "../telemetry/tap.ts";
 
 export interface CallRequest {
   runId?: string;
@@ -61,9 +63,24 @@ function gateAndSend(engine: EngineParts, gate: Gate, req: CallRequest, q: Frame
   const tool = gate.ready === undefined || settledReady.has(gate.ready) ? (req.known ?? knownTool(engine.pool, req.server, req.tool)) : undefined;
   if (!tool || !gateIsEmpty(gate, "call", { server: req.server, tool: tool.name })) return gatedCalls(engine, gate, req, q, answered);
   const t0 = performance.now();
+  // one property read when nobody listens: the fast path stays as fast as it was
+  const span = gate.tap ? callSpan(gate, req, tool.name) : undefined;
   return upstream(engine, gate, req.server, tool.name, req.args, req.notes).then((answer) =>
-    report(engine, gate, req, q, answered, t0, answer, tool.name, req.args, destructiveHintOf(tool.annotations)),
+    report(engine, gate, req, q, answered, t0, answer, tool.name, req.args, destructiveHintOf(tool.annotations), span),
   );
+}
+
+/** the call's span at the gate's telemetry tap: the arguments as the caller sent them, the door where the operation says it */
+function callSpan(gate: Gate, req: CallRequest, tool: string): CallSpan {
+  const door = runContext.getStore()?.door;
+  return gate.tap!.call({
+    ...(req.runId !== undefined ? { runId: req.runId } : {}),
+    ...(door ? { door } : {}),
+    server: req.server,
+    tool,
+    args: req.args,
+    ...(gate.chain?.length ? { by: gate.chain.map((h) => h.name) } : {}),
+  });
 }
 
 /** every call: the tool looked up (waiting for the server and its list when it must), and the gate run */
@@ -74,8 +91,10 @@ async function gatedCalls(engine: EngineParts, gate: Gate, req: CallRequest, q: 
   }
   const t0 = performance.now();
   const hookFrame = (f: HookFrameBody) => q.push({ type: "hook", ...f });
+  // started once the tool's name is resolved (or known not to resolve), so the span names the tool called
+  let span: CallSpan | undefined;
   const done = (answer: CallAnswer, tool: string, args: Record<string, unknown>, destructiveHint?: boolean) =>
-    report(engine, gate, req, q, answered, t0, answer, tool, args, destructiveHint);
+    report(engine, gate, req, q, answered, t0, answer, tool, args, destructiveHint, span);
 
   let toolName = req.tool;
   let annotations: Record<string, unknown> | undefined;
@@ -85,8 +104,10 @@ async function gatedCalls(engine: EngineParts, gate: Gate, req: CallRequest, q: 
     annotations = t.annotations;
   } catch (err) {
     // an unknown (or `_` hook) tool never goes upstream, so no call hook fires for it
+    if (gate.tap) span = callSpan(gate, req, req.tool);
     return done({ ok: false, error: asError(err, req) }, req.tool, req.args);
   }
+  if (gate.tap) span = callSpan(gate, req, toolName);
   const destructiveHint = destructiveHintOf(annotations);
   if (gateIsEmpty(gate, "call", { server: req.server, tool: toolName }))
     return done(await upstream(engine, gate, req.server, toolName, req.args, req.notes), toolName, req.args, destructiveHint);
@@ -126,9 +147,15 @@ function report(
   tool: string,
   args: Record<string, unknown>,
   destructiveHint?: boolean,
+  span?: CallSpan,
 ): CallAnswer {
   const durationMs = Math.round((performance.now() - t0) * 100) / 100;
   answered?.(answer);
+  span?.end(
+    answer.ok
+      ? { ok: true, durationMs, isError: false }
+      : { ok: false, durationMs, isError: answer.error.code === frameCodeOf("TOOL_ERROR"), errorCode: answer.error.code },
+  );
   // hashed when first read (a frame written out, an event delivered), once for both: a run nobody
   // streams frames or events from never pays for it
   let hash: string | undefined;

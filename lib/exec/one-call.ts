@@ -16,6 +16,7 @@ import { cachedCall } from "./cached-call.ts";
 import { callThroughGate } from "./gated-call.ts";
 import type { CallAnswer } from "../runtime/runner.ts";
 import { trace } from "../util/trace.ts";
+import type { Door } from "../telemetry/tap.ts";
 
 /** the arguments as typed: one JSON object (an argument or stdin), or key=value items to coerce once the tool's schema is known */
 export type CallInput = { kind: "json"; args: Record<string, unknown> } | { kind: "items"; items: string[] };
@@ -28,6 +29,7 @@ export type CallNote = Extract<Frame, { type: "hook" }> | { type: "warn"; messag
  * refuses throw ArgumentError (exit 2) before the gate; an unknown tool is an answer, not a throw.
  * `cached`: the server's catalogue from the cache, offered when no hook is in force; with JSON
  * arguments it may spare the call its tools/list (cached-call.ts says when and why that is safe).
+ * `door`: the CLI's own engine or the daemon's /v1/call, for the telemetry tap.
  */
 export async function oneCall(
   engine: EngineParts & { gate: Gate },
@@ -35,12 +37,13 @@ export async function oneCall(
   requested: string,
   input: CallInput,
   note: (n: CallNote) => void,
+  door: Door,
   cached?: unknown,
 ): Promise<CallAnswer> {
   const push = (f: Frame) => {
     if (f.type === "hook") note(f);
   };
-  return runContext.run({ hookFrame: (f) => push({ type: "hook", ...f }) }, async () => {
+  return runContext.run({ door, hookFrame: (f) => push({ type: "hook", ...f }) }, async () => {
     if (cached !== undefined && input.kind === "json") {
       const answer = await cachedCall(engine, server, requested, input.args, cached, push);
       if (answer) return answer;

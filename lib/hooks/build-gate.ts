@@ -3,6 +3,7 @@
 // observe hooks subscribed.
 
 import { dirname } from "node:path";
+import type { Tap } from "../telemetry/tap.ts";
 import type { EventBus } from "../events/bus.ts";
 import { EVENT_KIND_NAMES } from "../events/kinds.ts";
 import { matchesKind } from "./match.ts";
@@ -126,9 +127,11 @@ export interface GateInput {
   ask?: (question: string) => Promise<boolean | undefined>;
   /** how hook actions call tools and run modules (lib/exec/hook-calls.ts); absent, they cannot, and say so */
   calls?: HookCalls;
+  /** who listens at the instrumentation points (lib/telemetry/tap.ts): the audit log, spans */
+  tap?: Tap;
 }
 
-export function buildGate({ session, pool, bus, hooks, dynamicHooks = () => [], ask, calls }: GateInput): { gate: Gate; observers: Observers } {
+export function buildGate({ session, pool, bus, hooks, dynamicHooks = () => [], ask, calls, tap }: GateInput): { gate: Gate; observers: Observers } {
   const get = session.get;
   const url = get("model.url");
   const host: ActionHost = {
@@ -151,6 +154,7 @@ export function buildGate({ session, pool, bus, hooks, dynamicHooks = () => [], 
     hookTools: hookToolCaller(pool),
     ask,
     calls,
+    ...(tap ? { tap } : {}),
   };
   const observing = hooks.filter((h) => h.phase === "observe");
   const observers = startObservers(bus, () => [...observing, ...dynamicHooks().filter((h) => h.phase === "observe")], gate);

@@ -10,6 +10,7 @@ import { hookMatches } from "./match.ts";
 import { runContext } from "./run-context.ts";
 import { POINTS, type Level, type Phase, type PointName, type PointSpec } from "./points.ts";
 import type { Decision, Gate, HookFrameBody, Payload } from "./types.ts";
+import type { HookDecision } from "../telemetry/tap.ts";
 
 /** the value an `apply` replaces at each phase, read from and written to the payload */
 const SUBJECT: Record<string, (p: Payload) => { get(): unknown; set(v: unknown): void }> = {
@@ -44,7 +45,7 @@ export async function runGate(
   const settle = (
     hook: { name: string; on: string; effect: Level; failure: "open" | "closed"; action: string; perRunCap?: Level },
     out: { output?: Record<string, unknown>; failure?: string; skipped?: string; durationMs: number },
-  ) => {
+  ): HookFrameBody => {
     const eff = effectiveLevel(hook.effect, phase, gate.policy.autonomy, gate.policy.max, hook.perRunCap);
     const level = eff.level;
     const frame: HookFrameBody = { on: point, phase, name: hook.name, action: hook.action, effect: level, durationMs: out.durationMs, changed: false };
@@ -54,7 +55,7 @@ export async function runGate(
       gate.hookFailed({ hook: hook.name, point, phase, reason: out.failure, runId: payload.runId }, match);
       if (hook.failure === "closed") refuse({ hook: hook.name, reason: `hook failed and fails closed: ${out.failure}` });
       emit(frame);
-      return;
+      return frame;
     }
     // the whole effective level, so a dropped key says which clamp lowered it
     const { kept, dropped } = applyDial(out.output ?? {}, eff, point, phase);
@@ -78,19 +79,51 @@ export async function runGate(
     if (kept.refuse !== undefined || kept.ask !== undefined)
       pendingAsk.push({ hook: hook.name, reason: String(kept.refuse ?? kept.ask), ask: kept.refuse === undefined });
     emit(frame);
+    return frame;
   };
   const pendingAsk: Array<{ hook: string; reason: string; ask: boolean }> = [];
 
-  const resolveRefusals = async () => {
+  // what the last settled hook's refuse or ask came to: asked and allowed, or refused (with why)
+  const resolveRefusals = async (): Promise<{ decision: "ask" | "refuse"; reason: string } | undefined> => {
+    let said: { decision: "ask" | "refuse"; reason: string } | undefined;
     for (const r of pendingAsk.splice(0)) {
-      if (decision.refused && !hearsAll) return;
+      if (decision.refused && !hearsAll) return said;
       const answer =
         r.ask && gate.ask
           ? await gate.ask(`${r.hook} asks: ${r.reason}. Allow ${point}${match.server ? ` ${match.server}.${match.tool ?? ""}` : ""}?`, { point, phase })
           : undefined;
-      if (answer) continue;
-      refuse({ hook: r.hook, reason: r.ask && answer === undefined ? `${r.reason} (asked, and nobody can answer here)` : r.reason });
+      if (answer) {
+        said = { decision: "ask", reason: r.reason };
+        continue;
+      }
+      const reason = r.ask && answer === undefined ? `${r.reason} (asked, and nobody can answer here)` : r.reason;
+      refuse({ hook: r.hook, reason });
+      said = { decision: "refuse", reason };
     }
+    return said;
+  };
+  // each hook's outcome to the telemetry tap, once its refusal or ask is settled
+  const tell = (frame: HookFrameBody, failure: "open" | "closed", said: { decision: "ask" | "refuse"; reason: string } | undefined) => {
+    const tap = gate.tap;
+    if (!tap) return;
+    const outcome = hookDecision(frame, failure, said?.decision);
+    const store = runContext.getStore();
+    tap.hook({
+      runId: payload.runId ?? store?.runId,
+      ...(store?.door ? { door: store.door } : {}),
+      point,
+      phase,
+      name: frame.name ?? frame.on,
+      action: frame.action,
+      effect: frame.effect,
+      decision: outcome,
+      ...(frame.dropped ? { dropped: frame.dropped } : {}),
+      ...(match.server !== undefined ? { server: match.server } : {}),
+      ...(match.tool !== undefined ? { tool: match.tool } : {}),
+      ...(frame.failed !== undefined ? { failed: frame.failed } : {}),
+      ...(said?.decision === "refuse" ? { reason: said.reason } : {}),
+      durationMs: frame.durationMs,
+    });
   };
 
   for (const hook of gate.hooks) {
@@ -101,18 +134,18 @@ export async function runGate(
     // their call frames go to the run's stream where there is one
     const callers = hookCallers(gate, hook, payload.runId, { hook: emit, frame: runContext.getStore()?.frame });
     const out = await runHookAction(hook, phase, input, { ...gate.host, ...callers, point, timeoutMs: hook.timeoutMs ?? gate.policy.defaultTimeoutMs });
-    settle(
+    const frame = settle(
       { name: hook.name, on: hook.on, effect: hook.effect, failure: hook.failure, action: hook.action.kind, perRunCap: hook.perRunCap },
       { ...out, durationMs: ms(started) },
     );
-    await resolveRefusals();
+    tell(frame, hook.failure, await resolveRefusals());
     if (decision.refused && !hearsAll) return decision; // a refusal ends the phase: the operation will not happen
   }
 
   // hook tools of allowlisted servers: in parallel, merged in config order
   for (const r of await gate.hookTools.call(point, phase, payload, gate.policy)) {
-    settle({ name: `${r.server}.${r.tool}`, on: point, effect: r.effect, failure: "open", action: "plugin" }, r);
-    await resolveRefusals();
+    const frame = settle({ name: `${r.server}.${r.tool}`, on: point, effect: r.effect, failure: "open", action: "plugin" }, r);
+    tell(frame, "open", await resolveRefusals());
     if (decision.refused && !hearsAll) return decision;
   }
   return decision;
@@ -132,6 +165,22 @@ export function matchContextOf(payload: Payload): { server?: string; tool?: stri
 export function gateIsEmpty(gate: Gate, point: PointName = "call", match: { server?: string; tool?: string; uri?: string } = {}): boolean {
   if (gate.policy.hookServers.all || gate.policy.hookServers.names.length > 0) return false;
   return !gate.hooks.some((h) => hookMatches(h, point, h.phase, match));
+}
+
+/**
+ * What one hook did to its operation (lib/telemetry/tap.ts HOOK_DECISIONS), from its frame and how
+ * its refuse or ask was settled: the strongest thing it did, so a hook that advised and refused is a
+ * refusal. A hook that failed closed refused; one that failed open let the operation go on.
+ */
+export function hookDecision(frame: HookFrameBody, failure: "open" | "closed", said?: "ask" | "refuse"): HookDecision {
+  if (frame.failed !== undefined) return failure === "closed" ? "refuse" : "fail";
+  if (said) return said;
+  if (frame.retry) return "retry";
+  if (frame.changed) return "apply";
+  if (frame.proposed !== undefined) return "propose";
+  if (frame.advice?.length) return "advise";
+  if (frame.skipped !== undefined) return "skip";
+  return "allow";
 }
 
 function ms(since: number): number {

@@ -3,6 +3,7 @@
 // so do the call frames of the calls a hook makes.
 
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { Door } from "../telemetry/tap.ts";
 import type { HookFrameBody } from "./types.ts";
 
 export interface RunContext {
@@ -10,6 +11,8 @@ export interface RunContext {
   hookFrame(f: HookFrameBody): void;
   /** any other frame of the run's stream: the call frames of calls a hook makes (call-chain.ts); absent where there is no stream */
   frame?(f: { type: string }): void;
+  /** the door the operation came through, for the telemetry tap (a call outside a run has no run to say it) */
+  door?: Door;
 }
 
 export const runContext = new AsyncLocalStorage<RunContext>();

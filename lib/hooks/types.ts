@@ -9,6 +9,7 @@ import type { ModelConfig } from "./actions/prompt.ts";
 import type { Hook } from "./hook.ts";
 import type { Level, Phase, PointName } from "./points.ts";
 import type { GatePolicy } from "./policy.ts";
+import type { Tap } from "../telemetry/tap.ts";
 
 /** what the hook receives on stdin, beside point and phase */
 export interface Payload {
@@ -151,4 +152,9 @@ export interface Gate {
   readonly chain?: readonly Hook[];
   /** a run that may pause for a person's yes: its calls are logged and replayed (lib/approvals/call-log.ts callLogOf reads it) */
   readonly callLog?: unknown;
+  /**
+   * who listens at the instrumentation points (lib/telemetry/tap.ts): each run, each upstream call and
+   * each hook that ran are told to it. Absent, nobody listens and the points pay nothing more.
+   */
+  readonly tap?: Tap;
 }

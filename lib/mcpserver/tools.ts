@@ -249,7 +249,7 @@ async function callTool(args: unknown, call: ToolCall): Promise<CallToolResult> 
     }
   };
   // server.start hooks fired by this call report here, as they do for `mcpx call`
-  const answer = await runContext.run({ hookFrame: call.hookFrame }, () =>
+  const answer = await runContext.run({ door: "mcp", hookFrame: call.hookFrame }, () =>
     callThroughGate(call.deps.engine, call.gate, { server, tool, args: toolArgs }, { push }),
   );
   if (!answer.ok) {

@@ -23,6 +23,9 @@ import type { BrokenServer } from "../config/server-config.ts";
 import type { Session } from "./session.ts";
 import type { StatusLine } from "../util/status-line.ts";
 import type { Answerer } from "../mcp/server-asks.ts";
+import { auditDir, auditTap } from "../audit/audit-tap.ts";
+import { SETTINGS, type SettingPath } from "../settings/registry.ts";
+import { fanOut, type Tap } from "../telemetry/tap.ts";
 
 export interface Engine {
   pool: Pool;
@@ -39,6 +42,8 @@ export interface Engine {
   untrustedPlugins: BrokenServer[];
   /** settles once every plugin's server has started (or failed to): only then are its hooks in force */
   ready: Promise<void>;
+  /** who listens at the instrumentation points (the gate carries it: Gate.tap); absent: nobody */
+  tap?: Tap;
   close(): Promise<void>;
 }
 
@@ -62,6 +67,8 @@ export interface EngineOptions {
   status?: StatusLine;
   /** extra hooks after the configured ones (per-run script hooks) */
   extraHooks?: Hook[];
+  /** taps beside the audit log (lib/telemetry/tap.ts), told every run, upstream call and hook in the same order */
+  taps?: Tap[];
   /**
    * a plugin whose manifest is not trusted (docs/decisions/0015): "refuse" (the default) fails the
    * command naming it (exit 2); "list", for commands that only show what is configured, keeps it as an
@@ -143,7 +150,8 @@ export function openEngine(session: Session, opts: EngineOptions): Engine {
       if (d.refused) throw new UpstreamError(`server "${cfg.name}" was refused by hook ${d.refused.hook}: ${d.refused.reason}`, cfg.name, "SERVER_REFUSED");
     },
   });
-  const built = buildGate({ session, pool, bus, hooks, dynamicHooks: pluginHooks, ask: opts.ask, calls: opts.calls({ pool, bus }) });
+  const tap = fanOut([auditOf(session), ...(opts.taps ?? [])]);
+  const built = buildGate({ session, pool, bus, hooks, dynamicHooks: pluginHooks, ask: opts.ask, calls: opts.calls({ pool, bus }), tap });
   gate = built.gate;
   const ready = Promise.all(
     plugins.map((p) =>
@@ -166,6 +174,7 @@ export function openEngine(session: Session, opts: EngineOptions): Engine {
     plugins,
     untrustedPlugins: untrusted,
     ready,
+    ...(tap ? { tap } : {}),
     observers: built.observers,
     hooksInForce: () => [...gate.hooks, ...[...hooks, ...pluginHooks()].filter((h) => h.phase === "observe")],
     async close() {
@@ -183,4 +192,20 @@ export function openEngine(session: Session, opts: EngineOptions): Engine {
       built.observers.stop();
     },
   };
+}
+
+const MiB = 1024 * 1024;
+
+/** the audit log of this process (lib/audit), unless audit.enabled is off */
+function auditOf(session: Session): Tap | undefined {
+  if (!session.get("audit.enabled")) return undefined;
+  return auditTap({
+    dir: auditDir(stateDir(session.env)),
+    maxBytes: Math.max(0, session.get("audit.maxSize")) * MiB,
+    keep: Math.max(0, session.get("audit.keep")),
+    values: session.get("audit.values"),
+    // mcpx's own secrets (daemon.token, model.apiKey) are never written, under whatever key they travel
+    secrets: SETTINGS.filter((d) => d.secret).map((d) => String(session.get(d.path as SettingPath) ?? "")),
+    warn: (m) => session.log("warn", m, "audit"),
+  });
 }

@@ -10,7 +10,9 @@ import { EVERY, type CommandName, type SettingDecl } from "./setting-decl.ts";
 /** commands that run scripts (serve and daemon: the defaults for runs whose request leaves a field out) */
 const RUNS: readonly CommandName[] = ["run", "exec", "serve", "daemon"];
 /** commands that take --remote: where the daemon is, and whether one is started for them */
-const REMOTES: readonly CommandName[] = ["run", "exec", "call", "resource", "prompt", "ls", "types", "search", "approvals", "approve", "reject"];
+const REMOTES: readonly CommandName[] = ["run", "exec", "call", "resource", "prompt", "ls", "types", "search", "approvals", "approve", "reject", "audit"];
+/** commands whose runs, calls and hooks the audit log records (lib/audit) */
+const AUDITED: readonly CommandName[] = ["run", "exec", "call", "resource", "prompt", "daemon", "serve"];
 /** commands through which hooks can fire (or be inspected) */
 const HOOKED: readonly CommandName[] = ["run", "exec", "call", "resource", "prompt", "settings", "hooks", "daemon", "serve"];
 
@@ -71,7 +73,7 @@ const DECLARED = [
     kind: "bool",
     default: "false",
     description:
-      "Send run, exec, call, resource, prompt, ls, types, search, approvals, approve and reject to the daemon at daemon.address, as " +
+      "Send run, exec, call, resource, prompt, ls, types, search, approvals, approve, reject and audit to the daemon at daemon.address, as " +
       "--remote does; with no daemon there one is started (daemon.autoStart), and they never fall back to running here. Its flag " +
       "is --remote itself (a switch, no value)",
     // no registry flag: --remote is the commands' own switch, older than this setting, and registry flags take a value
@@ -451,6 +453,45 @@ const DECLARED = [
     description: "Bearer token for model.url (prefer the MCPX_MODEL_API_KEY variable to a config file)",
     commands: HOOKED,
     secret: true,
+  },
+  {
+    path: "audit.enabled",
+    kind: "bool",
+    default: "true",
+    description:
+      "Keep the audit log (docs/audit.md): a JSON line per run, per upstream tool call (the arguments' keys and types, never their " +
+      "values) and per hook that ran, in $XDG_STATE_HOME/mcpx/audit/audit.jsonl (0600); mcpx audit reads it",
+    commands: AUDITED,
+    // off, nobody can tell afterwards what an agent's runs did: a project's file may not turn it off until trusted
+    trust: "widens",
+  },
+  {
+    path: "audit.values",
+    kind: "bool",
+    default: "false",
+    description:
+      "Write the arguments' values in the audit log too, not only their shape; a value under a key that names a secret (token, " +
+      "password, secret, authorization, apiKey, …) and mcpx's own secrets are still written as [redacted]",
+    commands: AUDITED,
+    // on, a file on disk holds what the tools were given: a project's file sets it only once trusted
+    trust: "widens",
+  },
+  {
+    path: "audit.maxSize",
+    kind: "int",
+    default: "64",
+    description: "The most the live audit log may hold, in MiB, before it is rotated (audit.jsonl becomes audit.1.jsonl, and so on); 0 = never rotated",
+    commands: AUDITED,
+    // lowered with audit.keep, it throws records away: a project's file sets it only once trusted
+    trust: "widens",
+  },
+  {
+    path: "audit.keep",
+    kind: "int",
+    default: "3",
+    description: "How many rotated audit log files are kept (audit.1.jsonl newest); older ones are removed",
+    commands: AUDITED,
+    trust: "widens",
   },
 ] as const satisfies readonly SettingDecl[];
 

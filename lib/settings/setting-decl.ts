@@ -59,7 +59,8 @@ export type CommandName =
   | "completion"
   | "approvals"
   | "approve"
-  | "reject";
+  | "reject"
+  | "audit";
 
 /** the commands a setting's flags belong to when its declaration names none */
 export const EVERY: readonly CommandName[] = [

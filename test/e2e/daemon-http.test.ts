@@ -80,6 +80,7 @@ describe.concurrent("routes", () => {
     "GET /v1/approvals": () => d.fetch("/v1/approvals"),
     // no run made it: the handler answers 404 NO_ARTIFACT (daemon-artifacts.test.ts serves real ones)
     "GET /v1/artifacts/{id}": () => d.fetch("/v1/artifacts/01234567-89ab-4cde-8f01-23456789abcd.1"),
+    "GET /v1/audit": () => d.fetch("/v1/audit?since=1h"),
     "POST /v1/approvals/{id}/approve": () => post("/v1/approvals/0123456789ab/approve", "{}"),
     "POST /v1/approvals/{id}/reject": () => post("/v1/approvals/0123456789ab/reject", JSON.stringify({ reason: "route test" })),
     "GET /v1/events": async () => {

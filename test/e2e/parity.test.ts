@@ -218,6 +218,11 @@ const NOT_RUN_BEHAVIOUR: Record<string, string> = {
   "exec.workspaceQuota":
     "how much a workspace may hold is the serving process's own, as exec.sandboxAllow is: --remote refuses the flag (below); " +
     "workspace.test.ts covers it on serve, and the agent door's refusal",
+  // what the serving process writes about the runs it serves, in its own state directory
+  "audit.enabled": "whether the serving process keeps its audit log: --remote refuses the flag (below); audit.test.ts covers every door",
+  "audit.values": "what the serving process's audit log holds: --remote refuses the flag (below); audit.test.ts covers it",
+  "audit.maxSize": "when the serving process's audit log rotates: --remote refuses the flag (below); audit.test.ts covers it",
+  "audit.keep": "how many rotated files the serving process keeps: --remote refuses the flag (below); unit-tested (test/unit/audit.test.ts)",
   "exec.sandboxEngine":
     "the engine of a serving process's sandbox is its own, as exec.sandboxAllow is: --remote refuses the flag (below); " +
     "sandbox-hostile.test.ts runs every door on both engines",

@@ -2,7 +2,8 @@
 // exec.sandboxAllow accepts, the Deno flags a sandboxed run gets, and when a socket directory is not ours.
 
 import { describe, expect, test } from "bun:test";
-import { decideSandbox, parseSandboxAllow, type Door, type SandboxMode } from "../../lib/exec/door-policy.ts";
+import { decideSandbox, parseSandboxAllow, type SandboxMode } from "../../lib/exec/door-policy.ts";
+import type { Door } from "../../lib/telemetry/tap.ts";
 import { channelGrants, denoSandboxArgs, EMPTY_ALLOW } from "../../lib/runtime/sandbox-args.ts";
 import { unsafeDirReason } from "../../lib/paths/socket-dir.ts";
 
