@@ -84,6 +84,7 @@ const SAMPLES: Record<string, { allowed?: unknown; refused?: unknown; source?: s
   stdin: { allowed: "in" },
   cwd: { allowed: "." },
   output: { allowed: "json" },
+  delivery: { allowed: "stream" },
   settings: { allowed: { "hooks.retryBudget": 0, "mcp.callTimeout": "30s" }, refused: { "hooks.autonomy": "off" } },
   // a paused run's id: an agent may resume one the user decided, never decide it (test/e2e/serve-approvals.test.ts)
   resume: {},
