@@ -27,6 +27,7 @@ import { askDaemon, wantsDaemon } from "./daemon-request.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 import { hookCalls } from "../lib/exec/hook-calls.ts";
+import { telemetryTaps } from "../lib/telemetry/otel-load.ts";
 import { remoteHooks, remoteRequestSettings } from "../lib/exec/remote.ts";
 import { interruption } from "../lib/process/interruption.ts";
 
@@ -75,6 +76,7 @@ export default defineCommand({
     else {
       const engine = openEngine(session, {
         calls: hookCalls(session),
+        taps: await telemetryTaps(session),
         ask: terminalAsker(),
         answers: terminalAnswerer(session.env),
         status: statusLine(session.env),

@@ -31,6 +31,7 @@ import { cittyArgs } from "./help.ts";
 import { trace } from "../lib/util/trace.ts";
 import { commandHandlesSignals, earlyRuntime, endEarlyRuntime } from "./early-runtime.ts";
 import { hookCalls } from "../lib/exec/hook-calls.ts";
+import { telemetryTaps } from "../lib/telemetry/otel-load.ts";
 
 export function scriptCommand(kind: "run" | "exec") {
   return defineCommand({
@@ -100,6 +101,7 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
   commandHandlesSignals();
   const engine = openEngine(session, {
     calls: hookCalls(session),
+    taps: await telemetryTaps(session),
     ask: terminalAsker(),
     answers: terminalAnswerer(session.env),
     status: statusLine(session.env),

@@ -13,6 +13,7 @@ import { runsFor } from "../lib/daemon/runs.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 import { hookCalls } from "../lib/exec/hook-calls.ts";
+import { telemetryTaps } from "../lib/telemetry/otel-load.ts";
 import { serveClientAsks } from "../lib/mcpserver/client-asks.ts";
 
 const OWN: Record<string, OwnFlag> = {};
@@ -35,7 +36,7 @@ export default defineCommand({
     // no ask: stdin is the MCP channel; `ask` hooks ask through the client's elicitation instead,
     // and what an upstream server asks is forwarded to the client as far as it declared it
     const clientAsks = serveClientAsks();
-    const engine = openEngine(session, { calls: hookCalls(session), answers: clientAsks });
+    const engine = openEngine(session, { calls: hookCalls(session), answers: clientAsks, taps: await telemetryTaps(session) });
     const { serveStdio } = await import("../lib/mcpserver/stdio.ts");
     await serveStdio({ engine, session, runs, clientAsks });
   },

@@ -6,6 +6,7 @@
 // group. Each artifact the run makes is kept by the daemon and its frame's uri is the route that
 // serves it (artifacts-route.ts), from the moment it is made until daemon.artifactTtl after the run.
 
+import { carrierFromHeaders, withTraceParent } from "../telemetry/trace-carrier.ts";
 import { resolve } from "node:path";
 import * as v from "valibot";
 import { collectEnvelope, emptyEnvelope, foldFrame } from "../exec/envelope.ts";
@@ -86,6 +87,8 @@ export const execRoute: Handler = async (req, { deps }) => {
     limits: runLimits(session, "http"),
     signal: run.signal,
     runtimes: deps.runtimes,
+    // the caller's trace continues into the run (W3C trace context headers)
+    ...withTraceParent(carrierFromHeaders(req.headers)),
     phaseOrigins: serverDefaultOrigins(sent, parsed.output, session, door, spliced.origins),
     artifactUri: (a, path, made) => {
       if (made) deps.artifacts.written(path);

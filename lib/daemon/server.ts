@@ -30,6 +30,7 @@ import { runsFor } from "./runs.ts";
 import { artifactsFor } from "./kept-artifacts.ts";
 import { keepAliveMs } from "./sse.ts";
 import { hookCalls } from "../exec/hook-calls.ts";
+import { telemetryTaps } from "../telemetry/otel-load.ts";
 
 /** how long shutdown waits for cancelled runs to end their process groups (the runner's kill grace is 1.5 s) */
 const SHUTDOWN_WAIT_MS = 5_000;
@@ -71,7 +72,7 @@ export async function startDaemon(session: Session): Promise<Daemon> {
   const artifacts = artifactsFor(session);
   if (addr.kind === "unix") await prepareSocketPath(addr.path, addr.path === defaultSocketPath(session.env, configPaths(session)));
 
-  const engine = openEngine(session, { calls: hookCalls(session) });
+  const engine = openEngine(session, { calls: hookCalls(session), taps: await telemetryTaps(session) });
   const deps: DaemonDeps = {
     session,
     engine,

@@ -37,7 +37,7 @@ import type { CallNotes } from "../mcp/server-notes.ts";
 import { newWorkspace, type Workspace } from "../workspace/workspace.ts";
 import { newRunArtifacts, type ArtifactUri, type RunArtifacts } from "../artifacts/run-artifacts.ts";
 import { artifactChunks } from "./artifact-chunks.ts";
-import { CALLER_OF_DOOR, type RunSpan } from "../telemetry/tap.ts";
+import { CALLER_OF_DOOR, type RunSpan, type TraceCarrier } from "../telemetry/tap.ts";
 
 const MiB = 1024 * 1024;
 /** a run's own workspace when no door bounds it (a module hook's run): exec.workspaceQuota's default */
@@ -70,6 +70,8 @@ export interface ExecContext {
   workspace?: Workspace;
   /** the uri an artifact is fetched at (the daemon's /v1/artifacts/ID, which it then serves); absent: its file:// URL */
   artifactUri?: ArtifactUri;
+  /** the caller's W3C trace context, where its door carried one (lib/telemetry/trace-carrier.ts): the run's span continues it */
+  traceParent?: TraceCarrier;
 }
 
 export function execute(opts: ExecOptions, ctx: ExecContext): AsyncIterable<Frame> {
@@ -101,7 +103,7 @@ function openRunSpan(ctx: ExecContext, runId: string, runtime: string | undefine
   const tap = ctx.gate.tap;
   if (!tap) return undefined;
   const door = ctx.sandbox.policy.door;
-  const span = tap.run({ runId, door, caller: CALLER_OF_DOOR[door], runtime: runtime ?? "auto" });
+  const span = tap.run({ runId, door, caller: CALLER_OF_DOOR[door], runtime: runtime ?? "auto", ...(ctx.traceParent ? { parent: ctx.traceParent } : {}) });
   let open = true;
   return {
     end(info) {

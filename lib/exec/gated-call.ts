@@ -65,7 +65,7 @@ function gateAndSend(engine: EngineParts, gate: Gate, req: CallRequest, q: Frame
   const t0 = performance.now();
   // one property read when nobody listens: the fast path stays as fast as it was
   const span = gate.tap ? callSpan(gate, req, tool.name) : undefined;
-  return upstream(engine, gate, req.server, tool.name, req.args, req.notes).then((answer) =>
+  return upstream(engine, gate, req.server, tool.name, req.args, req.notes, span).then((answer) =>
     report(engine, gate, req, q, answered, t0, answer, tool.name, req.args, destructiveHintOf(tool.annotations), span),
   );
 }
@@ -110,7 +110,7 @@ async function gatedCalls(engine: EngineParts, gate: Gate, req: CallRequest, q: 
   if (gate.tap) span = callSpan(gate, req, toolName);
   const destructiveHint = destructiveHintOf(annotations);
   if (gateIsEmpty(gate, "call", { server: req.server, tool: toolName }))
-    return done(await upstream(engine, gate, req.server, toolName, req.args, req.notes), toolName, req.args, destructiveHint);
+    return done(await upstream(engine, gate, req.server, toolName, req.args, req.notes, span), toolName, req.args, destructiveHint);
 
   const payload: Payload = { runId: req.runId, call: { server: req.server, tool: toolName, arguments: req.args, annotations } };
   const before = await runGate(gate, "call", "before", payload, hookFrame);
@@ -120,7 +120,7 @@ async function gatedCalls(engine: EngineParts, gate: Gate, req: CallRequest, q: 
     return done(answer, toolName, payload.call!.arguments, destructiveHint);
   }
   const args = payload.call!.arguments;
-  const settled = await settleOutcome(gate, "call", payload, hookFrame, () => upstream(engine, gate, req.server, toolName, args, req.notes), {
+  const settled = await settleOutcome(gate, "call", payload, hookFrame, () => upstream(engine, gate, req.server, toolName, args, req.notes, span), {
     refused: (r) => refusedError(req.server, toolName, r),
     recovered: asCallResult,
   });
@@ -190,9 +190,21 @@ function report(
   return answer;
 }
 
-/** the call sent upstream, in the turn it is made, and its outcome as an answer (never a rejection) */
-function upstream(engine: EngineParts, gate: Gate, server: string, tool: string, args: Record<string, unknown>, notes?: CallNotes): Promise<CallAnswer> {
-  return engine.pool[SEND_TOOLS_CALL](server, tool, args, gate.policy.callTimeoutMs, false, notes).then(
+/**
+ * the call sent upstream, in the turn it is made, and its outcome as an answer (never a rejection);
+ * its span's trace context goes with it in `params._meta`, where a tap traces (the MCP convention)
+ */
+function upstream(
+  engine: EngineParts,
+  gate: Gate,
+  server: string,
+  tool: string,
+  args: Record<string, unknown>,
+  notes?: CallNotes,
+  span?: CallSpan,
+): Promise<CallAnswer> {
+  const meta = span?.traceMeta?.();
+  return engine.pool[SEND_TOOLS_CALL](server, tool, args, gate.policy.callTimeoutMs, false, notes, meta).then(
     (result): CallAnswer => {
       if (result.isError) {
         const message = `${server}.${tool} failed: ${errorText(result)}`;

@@ -74,11 +74,18 @@ export interface OneCall {
   /** hook tools: a single timeout must not restart the server (design §5) */
   keepOnTimeout: boolean;
   notes: CallNotes | undefined;
+  /** keys for `params._meta` (the W3C trace context of a traced call) */
+  meta?: Readonly<Record<string, string | undefined>>;
+}
+
+/** a tools/call's params: the tool, its arguments and, where there is any, the call's `_meta` */
+export function callParams(c: OneCall): { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> } {
+  return c.meta ? { name: c.tool, arguments: c.args, _meta: { ...c.meta } } : { name: c.tool, arguments: c.args };
 }
 
 /** a tools/call sent as it is (not as a task): on the lean path where the connection has one, else through the SDK's request */
 export function plainCall(conn: Connection, c: OneCall, onprogress: ((p: Progress) => void) | undefined): Promise<unknown> {
-  const params = { name: c.tool, arguments: c.args };
+  const params = callParams(c);
   if (conn.lean) return conn.lean("tools/call", params, c.timeoutMs, onprogress, c.notes);
   const options = {
     timeout: c.timeoutMs,

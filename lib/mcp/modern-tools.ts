@@ -25,7 +25,7 @@ export async function modernToolList(client: V2Client, timeoutMs: number): Promi
  */
 export async function modernToolCall(
   conn: { client: object; transport: object; tools?: Promise<Tool[]> },
-  params: { name: string; arguments: Record<string, unknown> },
+  params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> },
   options: { timeout: number; onprogress?: (p: Progress) => void; signal?: AbortSignal },
 ): Promise<unknown> {
   const client = conn.client as unknown as V2Client;

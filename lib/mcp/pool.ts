@@ -19,7 +19,7 @@ import { trace } from "../util/trace.ts";
 import { SEND_FEATURE_REQUEST, SEND_TOOLS_CALL } from "./upstream-call.ts";
 import { featureFailure, listAllOf, requestFeature, type FeatureOp, type ListMethod } from "./server-features.ts";
 import { failedCall, notAResult } from "./call-failure.ts";
-import { closedTransports, overLimitTransports, outputValidator, plainCall, type Connection, type OneCall } from "./connection.ts";
+import { closedTransports, overLimitTransports, outputValidator, plainCall, callParams, type Connection, type OneCall } from "./connection.ts";
 import { checkOutput, outputCheck } from "./output-check.ts";
 import { legacySseStatus, serverTransport, startError } from "./server-transport.ts";
 import { ServerEntries } from "./server-entries.ts";
@@ -97,6 +97,7 @@ export class Pool extends ServerEntries {
    * only the gate's call point holds (lib/mcp/upstream-call.ts): nothing else can send one.
    * @param keepOnTimeout hook tools: a single timeout must not restart the server (design §5)
    * @param notes the run's: where the server's logs and the call's progress go, and its end, which cancels the call
+   * @param meta keys for the request's `params._meta`: the call's W3C trace context, where it is traced
    */
   [SEND_TOOLS_CALL](
     server: string,
@@ -105,9 +106,10 @@ export class Pool extends ServerEntries {
     timeoutMs = this.opts.callTimeoutMs,
     keepOnTimeout = false,
     notes?: CallNotes,
+    meta?: Readonly<Record<string, string | undefined>>,
   ): Promise<CallResult> {
     if (notes) this.notes.listen(server, notes);
-    const c: OneCall = { server, tool, args, timeoutMs, keepOnTimeout, notes };
+    const c: OneCall = { server, tool, args, timeoutMs, keepOnTimeout, notes, ...(meta ? { meta } : {}) };
     const calling = this.callNow(c) ?? this.use.during(server, () => this.callOn(c));
     return this.opts.onProgress ? calling.finally(() => this.opts.onProgress!(server, tool, undefined)) : calling;
   }
@@ -159,12 +161,12 @@ export class Pool extends ServerEntries {
    * sends the call the usual way.
    */
   private callNow(c: OneCall): Promise<CallResult> | undefined {
-    const { server, tool, args, timeoutMs, notes } = c;
+    const { server, tool, timeoutMs, notes } = c;
     const conn = this.openNow(server);
     if (!conn?.lean || conn.outputChecks.get(tool) !== null) return undefined;
     const idle = this.use.busyWith(server);
     const onprogress = this.notes.progressOf(server, tool, notes);
-    return conn.lean("tools/call", { name: tool, arguments: args }, timeoutMs, onprogress, notes).then(
+    return conn.lean("tools/call", callParams(c), timeoutMs, onprogress, notes).then(
       (result) => {
         if (!isPlainObject(result)) return this.callFailed(conn, c, notAResult(tool, result)).finally(idle);
         idle();

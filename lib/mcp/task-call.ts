@@ -11,7 +11,7 @@
 // the SDK v2 client does not speak): a connection of that era refuses such a call.
 
 import { sdkError } from "./call-failure.ts";
-import { PASS_THROUGH, type Connection, type OneCall } from "./connection.ts";
+import { PASS_THROUGH, callParams, type Connection, type OneCall } from "./connection.ts";
 import type { Progress } from "./server-notes.ts";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { isPlainObject } from "../util/json-type.ts";
@@ -79,7 +79,7 @@ export async function callAsTask(conn: Connection, c: OneCall, onprogress?: (p: 
   };
   let task: Task | undefined;
   try {
-    const created = await ask("tools/call", { name: c.tool, arguments: c.args, task: {} });
+    const created = await ask("tools/call", { ...callParams(c), task: {} });
     // a server that ran the call plainly (it may, for a request it cannot make a task of) answered it
     if (!isPlainObject(created) || !isPlainObject(created.task) || typeof created.task.taskId !== "string") return created;
     task = await asTask(created.task, `tools/call "${c.tool}" as a task`);

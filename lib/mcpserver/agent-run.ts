@@ -3,6 +3,7 @@
 // client's log, a progress note per step), and the answer as mcpx_exec gives it: the run's text,
 // then its artifacts (artifact-content.ts), each linked to the agent's session.
 
+import type { TraceCarrier } from "../telemetry/tap.ts";
 import { runLimits, sandboxContext } from "../exec/door-policy.ts";
 import { collectEnvelope, type Envelope } from "../exec/envelope.ts";
 import { execute, type ExecContext } from "../exec/execute.ts";
@@ -26,6 +27,7 @@ interface AgentCall {
   signal: AbortSignal;
   hookFrame(f: HookFrameBody): void;
   progress(message: string): void;
+  traceParent?: TraceCarrier;
 }
 
 /** runs `opts` at the serve door and answers as mcpx_exec does; `gate` replaces the call's (a resume's call log) */
@@ -57,6 +59,7 @@ export async function runForAgent(
     artifactUri,
     ...(agent ? { workspace: agent.workspace } : {}),
     ...(how.phaseOrigins ? { phaseOrigins: how.phaseOrigins } : {}),
+    ...(call.traceParent ? { traceParent: call.traceParent } : {}),
   });
   const seen: Frame[] = [];
   const envelope = await collectEnvelope(tap(frames, call, seen));

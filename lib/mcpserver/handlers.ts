@@ -4,6 +4,7 @@
 // server-modern.ts to the SDK v2 Server for 2026-07-28 ones; each adapter only says how its era
 // reaches the client (notifications, log levels, what the client declared, asking it).
 
+import { carrierFromMeta, withTraceParent } from "../telemetry/trace-carrier.ts";
 import type { CallToolResult, LoggingLevel, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { HookFrameBody } from "../exec/frames.ts";
 import { gateWithAsk } from "../hooks/build-gate.ts";
@@ -33,6 +34,8 @@ interface CallRequest {
   name: string;
   arguments?: Record<string, unknown>;
   progressToken?: string | number;
+  /** the request's `_meta`, where a caller's W3C trace context travels (traceparent, tracestate) */
+  meta?: unknown;
   /** aborted when the client cancels the request */
   signal: AbortSignal;
   client: ServeClient;
@@ -117,6 +120,7 @@ export function servedHandlers(deps: ServeDeps): ServedHandlers {
       signal: slot?.signal ?? abort.signal,
       hookFrame: (f) => reportHookFrame(f, log),
       progress,
+      ...withTraceParent(carrierFromMeta(req.meta)),
     };
     try {
       // plugins' hooks are in force once their servers run (engine.ready)

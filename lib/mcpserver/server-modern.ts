@@ -39,6 +39,8 @@ export function createModernServer(deps: ServeDeps, handlers: ServedHandlers = s
         name: req.params.name,
         arguments: req.params.arguments,
         progressToken: (ctx.mcpReq._meta?.progressToken ?? req.params._meta?.progressToken) as string | number | undefined,
+        // the envelope's keys and the request's own: a caller's trace context may travel in either
+        meta: { ...(req.params._meta as object | undefined), ...(ctx.mcpReq._meta as object | undefined) },
         signal: ctx.mcpReq.signal,
         client: clientOf(ctx),
         notify: (method, params) => ctx.mcpReq.notify({ method, params }),

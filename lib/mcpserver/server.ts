@@ -78,6 +78,7 @@ export function createMcpServer(deps: ServeDeps, handlers: ServedHandlers = serv
       name: req.params.name,
       arguments: req.params.arguments,
       progressToken: req.params._meta?.progressToken,
+      meta: req.params._meta,
       signal: extra.signal,
       client: clientOf(extra),
       // tied to this request, so over HTTP it travels on the request's own stream

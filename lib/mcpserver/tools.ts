@@ -2,6 +2,7 @@
 // schema is generated from, and the handler. Every failure is a result with isError and a message
 // that says what to do next, never a protocol error: the model reading it can correct itself.
 
+import type { TraceCarrier } from "../telemetry/tap.ts";
 import { serverDefaultOrigins, spliceRequestPhases, withServerDefaults } from "../exec/server-defaults.ts";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type * as v from "valibot";
@@ -72,6 +73,8 @@ export interface ToolCall {
   hookFrame(f: HookFrameBody): void;
   /** a progress notification, when the client asked for them (a progressToken): long runs stay alive */
   progress(message: string): void;
+  /** the caller's W3C trace context from the request's `_meta`: a run it starts continues that trace */
+  traceParent?: TraceCarrier;
 }
 
 export interface ServedTool {

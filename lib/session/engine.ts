@@ -190,6 +190,8 @@ export function openEngine(session: Session, opts: EngineOptions): Engine {
         session.log("warn", `${said} (hooks.observeGrace; raise it, or make the hook quicker)`, "hooks");
       }
       built.observers.stop();
+      // last: what the pool's closing and the observers told the taps is handed over too (bounded: tap.ts Tap.close)
+      await tap?.close?.();
     },
   };
 }

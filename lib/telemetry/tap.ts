@@ -1,9 +1,10 @@
-// The telemetry tap: what the instrumentation points tell whoever listens (the audit log today,
-// OpenTelemetry spans next). A leaf that imports nothing, so the exec path, the gate and the doors
-// can all reach it without an import cycle. The points are: a run (lib/exec/execute.ts), an upstream
-// tools/call (lib/exec/gated-call.ts, both of its paths) and each hook that ran (lib/hooks/gate.ts).
-// The gate carries the tap (Gate.tap), so every view of it (a run's, a hook's, a served request's)
-// reports to the same one. Absent, a point pays one property read and no more.
+// The telemetry tap: what the instrumentation points tell whoever listens (the audit log, and
+// OpenTelemetry spans and metrics when they are configured: lib/telemetry/otel-tap.ts). A leaf that
+// imports nothing, so the exec path, the gate and the doors can all reach it without an import
+// cycle. The points are: a run (lib/exec/execute.ts), an upstream tools/call (lib/exec/gated-call.ts,
+// both of its paths) and each hook that ran (lib/hooks/gate.ts). The gate carries the tap
+// (Gate.tap), so every view of it (a run's, a hook's, a served request's) reports to the same one.
+// Absent, a point pays one property read and no more.
 
 /** the door a run came through: cli (the local CLI), http (the daemon's /v1), mcp (mcpx_exec on mcpx serve or /mcp) */
 export type Door = "cli" | "http" | "mcp";
@@ -13,6 +14,17 @@ export type Door = "cli" | "http" | "mcp";
  * agent (mcpx serve, the daemon's /mcp); the door says which (lib/trust/door-authority.ts Caller)
  */
 export type TapCaller = "user" | "agent";
+
+/**
+ * W3C trace context as a caller hands it over (the `traceparent` header of POST /v1/exec, `_meta` of a
+ * served tools/call) and as mcpx hands it upstream (`params._meta` of its tools/call): the two fields
+ * of https://www.w3.org/TR/trace-context/, as text, checked by lib/telemetry/trace-carrier.ts
+ */
+// a type, not an interface: it is handed on as a `_meta` record (Record<string, string>)
+export type TraceCarrier = {
+  traceparent: string;
+  tracestate?: string;
+};
 
 /** every door's caller: the same table design §7 gives */
 export const CALLER_OF_DOOR: Readonly<Record<Door, TapCaller>> = { cli: "user", http: "user", mcp: "agent" };
@@ -24,6 +36,8 @@ export interface RunStart {
   caller: TapCaller;
   /** the runtime asked for (auto, bun, deno, node, quickjs) */
   runtime: string;
+  /** the caller's trace context, where its door carried one: the run continues the caller's trace */
+  parent?: TraceCarrier;
 }
 
 /** how a run ended: exitCode as the `end` frame says it */
@@ -97,6 +111,8 @@ export interface RunSpan {
 
 export interface CallSpan {
   end(info: CallEnd): void;
+  /** the trace context to send upstream in the call's `params._meta`; absent where no tap traces */
+  traceMeta?(): TraceCarrier | undefined;
 }
 
 /** a listener at the instrumentation points; none of its methods may throw into the operation */
@@ -104,6 +120,8 @@ export interface Tap {
   run(start: RunStart): RunSpan;
   call(start: CallStart): CallSpan;
   hook(record: HookRecord): void;
+  /** hands over what is still buffered, within a bound of its own; the engine awaits it when it closes */
+  close?(): Promise<void>;
 }
 
 /** several taps as one, in order; undefined when there is none, so the points' `if (tap)` costs nothing */
@@ -125,10 +143,20 @@ export function fanOut(taps: ReadonlyArray<Tap | undefined>): Tap | undefined {
         end(info) {
           for (const s of spans) s.end(info);
         },
+        traceMeta() {
+          for (const s of spans) {
+            const meta = s.traceMeta?.();
+            if (meta) return meta;
+          }
+          return undefined;
+        },
       };
     },
     hook(record) {
       for (const t of all) t.hook(record);
+    },
+    async close() {
+      await Promise.all(all.map((t) => t.close?.()));
     },
   };
 }
