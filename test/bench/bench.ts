@@ -11,8 +11,12 @@
 //   3. one-shot `mcpx call fake.echo '{"message":"x"}'`  vs  `mcporter call fake.echo` target ratio ≤ 0.45×
 //      (no daemon: each run starts and ends its server; after the warm-up runs the catalogue cache
 //      holds the server's tools, as for anyone who has called it before: lib/exec/cached-call.ts)
-//   3b. the same one-shot call to `big`, fake-server with FAKE_MCP_EXTRA_TOOLS=500 (506 tools), vs
-//      the call to the 6-tool `fake`, both `mcpx call`: what a large catalogue costs  target ratio ≤ 1.25×
+//   3b. what a large catalogue costs a one-shot call: `mcpx call big.echo message=x` (fake-server with
+//      FAKE_MCP_EXTRA_TOOLS=500: 506 tools) vs `mcpx call fake.echo message=x` (6 tools). key=value
+//      arguments are typed by the tool's live input schema, so both calls wait for the server's
+//      tools/list (a JSON arguments object would let the catalogue cache stand in for the list and the
+//      row would time little but the server's start: lib/exec/cached-call.ts); the two differ only in
+//      the size of that list and of the catalogue mcpx builds from it               target ratio ≤ 1.25×
 //   4. `mcpx --help`  vs  an empty `bun build --compile` binary (cached in node_modules/.cache/mcpx-bench)
 //   5. peak memory of both sides of 1–3
 //   6. the hook gate's per-call cost: the calls-script.ts loop under `mcpx run --config FILE`
@@ -22,17 +26,23 @@
 //      rounds (the order rotates every round); the table gives µs per call, the ratios to (a), and
 //      whether (b) is within the noise of (a): its median inside the min … max of (a)'s rounds
 //   7. the daemon, one `mcpx daemon --daemon-address SOCK` started by the bench in the sandbox:
-//      (a) `mcpx exec 'await fake.echo({message:"x"})'` locally vs the same with `--remote` against it,
-//      interleaved; both warm, but the daemon's pool keeps fake-server up between runs while every
-//      local run starts its own — that is the point of a daemon; the table gives medians and
-//      remote/local. (b) throughput of POST /v1/exec (the JSON envelope answer) with 1, 4 and 16
+//      (a) exec locally vs with `--remote` against it, in two pairs of commands, the four rotated in
+//      rounds, all warm. Like with like, the pair the bar is on: the empty snippet `mcpx exec ''` vs
+//      `mcpx exec --remote ''`: neither side starts an upstream server, so the ratio is what the daemon
+//      costs or saves an exec itself (the CLI's start, the socket, the daemon's runner vs the local
+//      runtime). Stated beside it, no bar: `await fake.echo({message:"x"})` both ways, where every
+//      local run starts and ends its own fake-server while the daemon's pool keeps one up — that pair
+//      mixes the exec with a server start only one side pays, so it says what the pool saves, not what
+//      the daemon costs. (b) throughput of POST /v1/exec (the JSON envelope answer) with 1, 4 and 16
 //      concurrent clients (Bun's fetch over the unix socket), a fixed count of runs per level, levels
 //      rotated every round; runs/s per level and the ratios 4/1 and 16/1, with the CPU time per run on
 //      the daemon's side and how busy the CPUs were (a 2-core machine caps this). Every answer is
 //      checked (200, ok, exit 0, one ok fake.echo call, its own runId); /v1/health's run count must
-//      match what was sent. (c) `mcpx call --remote fake.echo` against it vs `mcporter call
-//      fake.echo`, interleaved (the daemon's fake-server stays up; mcporter starts its own each time).
-//      (a)'s remote/local: target ratio ≤ 0.7×; (c): target ratio ≤ 0.15×. The daemon is then
+//      match what was sent. (c) `mcpx call --remote fake.echo` against it vs `mcporter call fake.echo`
+//      against mcporter's own keep-alive daemon (a config file of its own with `fake` at lifecycle
+//      keep-alive; `mcporter daemon start` before, `daemon stop` after): warm on both sides, each
+//      daemon holding one fake-server between calls (checked for mcporter's by its pid), interleaved.
+//      (a)'s empty remote/local: target ratio ≤ 0.7×; (c): target ratio ≤ 0.15×. The daemon is then
 //      stopped with SIGTERM, and the bench checks that it exited 0, removed its socket, and left no
 //      process behind
 //   8. the soak: 10,000 sequential and then 1,000 concurrent fake.echo calls in one run, each
@@ -47,6 +57,21 @@
 //      each serve warm, and the Deno sandbox for reference (serve-exec.ts)          target ratio ≤ 1.2×
 //  10. the bytes an agent's context carries for one task (a 3 MB log through server-filesystem, 20
 //      server-memory lookups), direct tool calls vs mcpx's code mode (economy.ts); a ratio, no bar
+//  11–14 run one process per side and point; each side times only its own loop (process and server
+//      start left out) and the bench polls peak RSS (VmHWM) from /proc as row 8 does: the host (the
+//      process it started: the mcpx CLI, which holds the server connection; the peer's one Bun, which
+//      also runs the loop), mcpx's script runtime (its child where the loop runs), and the server child:
+//  11. per call through a library: row 2's 2,000-call loop under `mcpx run`, from the raw SDK client,
+//      and through mcporter's runtime API (createRuntime, then runtime.callTool, in one Bun:
+//      mcporter-calls.ts, reading the same ephemeral config the mcporter CLI does); ratios to the SDK
+//  12. the call loop at 10 / 100 / 1,000 / 10,000 sequential calls, calls-script.ts vs sdk-calls.ts:
+//      µs per call and peak RSS at each; the 10,000 point is held to ≤ 1.25× of the raw SDK, and mcpx's
+//      peak RSS at 10,000 calls (host + script runtime, the server left out) to ≤ 1.25× of its peak at
+//      10 ("memory flat in the call count", read as that)
+//  13. answers of 1 KB / 100 KB / 1 MB / 8 MB: sequential fake.bytes({size}) calls (workload-script.ts
+//      vs sdk-workload.ts), ms per call and peak RSS at each; no bar
+//  14. 1 / 10 / 100 / 1,000 fake.echo calls in flight (Promise.all of each batch), 2,000 calls per run,
+//      µs per call and peak RSS at each (workload-script.ts vs sdk-workload.ts); no bar
 //
 // The two sides of a pair alternate round by round (who goes first flips every round, so drift and
 // background load hit both alike), after untimed warm-up runs of each; the table reports medians and
@@ -57,7 +82,7 @@
 // bench looks for any process whose environment mentions the temporary tree, reports it as left
 // behind, and kills it.
 //
-// The last lines, "the bars", gather the six ratios the bench holds mcpx to from this run with
+// The last lines, "the bars", gather the ratios the bench holds mcpx to from this run with
 // their bars and whether each is met. A bar not met is reported, never a failure: the bench fails
 // only when a command fails or prints the wrong answer, never on a time.
 //
@@ -65,12 +90,14 @@
 // usage without starting the JS engine (~5 MB RSS, no evaluation). `bun -e ';'` starts the engine and
 // runs an empty program, which is the least `mcpx exec ''` could do, so it is the floor here.
 //
-// Round counts are the constants below; the whole run takes 1 to 1.5 minutes on 2 cores (2026-12-01;
-// 6 about 10 s, 7 about 15 s, 8 about 15–20 s), longer on a loaded machine.
+// Round counts are the constants below; the whole run takes 3 to 4.5 minutes on 2 cores (2026-12-06:
+// 191 s at load 2.4–4.5, 251 s at load 4.3–7.8; 1–10 about 90–125 s, of which 6 about 15 s, 7 about
+// 15–25 s, 8 about 15–20 s; 11 about 12–25 s, 12 about 40 s, 13 about 20–25 s, 14 about 25–35 s).
 
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { payload, sha256 } from "../../fixtures/servers/payload.ts";
 import { measureEconomy } from "./economy.ts";
 import { measureServeExec, SERVE_EXEC_SOURCE } from "./serve-exec.ts";
 
@@ -102,6 +129,22 @@ const SOAK_SEQUENTIAL = 10_000; // 8. sequential calls per run
 const SOAK_CONCURRENT = 1_000; // 8. concurrent calls per run, after the sequential ones
 const ROUNDS_SERVE_EXEC = 25; // 9. mcpx_exec round trips per side, after SERVE_EXEC_WARMUP untimed ones
 const SERVE_EXEC_WARMUP = 5;
+// 11–14 run one process per side and point, so each costs a process and server start (~0.3 s here)
+// on top of its loop; these keep the four rows near 2 minutes together on 2 cores (2026-12-06)
+const ROUNDS_RUNTIME_API = 5; // 11. rounds of the three sides (order rotated), after 1 untimed run of each; CALLS calls per run
+const SCALE_COUNTS = [10, 100, 1_000, 10_000]; // 12. sequential calls per run, one point each
+const ROUNDS_SCALE = 5; // 12. rounds per point, after 1 untimed run of each side
+const PAYLOADS = [
+  // 13. answer size in bytes, and timed calls per run: about 0.1–0.5 s of calls on each side
+  { size: 1024, calls: 200 },
+  { size: 100 * 1024, calls: 50 },
+  { size: 1024 * 1024, calls: 10 },
+  { size: 8 * 1024 * 1024, calls: 4 },
+];
+const ROUNDS_PAYLOAD = 3; // 13. rounds per size, after 1 untimed run of each side
+const IN_FLIGHT = [1, 10, 100, 1_000]; // 14. calls in flight at once (Promise.all of a batch)
+const FLIGHT_CALLS = 2_000; // 14. calls per run at every level, in batches of the level (1,000 in flight: 2 batches)
+const ROUNDS_FLIGHT = 3; // 14. rounds per level, after 1 untimed run of each side
 
 // ── targets ("close to the floor"): each a ratio mcpx/peer no higher than this ──
 const TARGET_EXEC_RATIO = 2.5; // 1. exec '' / bun -e ';'
@@ -111,6 +154,9 @@ const TARGET_BIG_RATIO = 1.25; // 3b. one-shot call to the 500-tool server / to 
 const TARGET_EXEC_REMOTE_RATIO = 0.7; // 7a. exec --remote (daemon warm) / local exec
 const TARGET_CALL_REMOTE_RATIO = 0.15; // 7c. call --remote (daemon warm) / mcporter call
 const TARGET_SANDBOX_EXEC_RATIO = 1.2; // 9. sandboxed mcpx_exec round trip / unsandboxed
+const TARGET_SEQ_10K_RATIO = 1.25; // 12. per call at 10,000 sequential calls / the raw SDK client's
+// 12. "memory flat in the call count": mcpx's peak RSS (host + script runtime) at 10,000 calls / at 10, read as at most this
+const TARGET_SEQ_RSS_GROWTH = 1.25;
 
 const ROOT = resolve(import.meta.dir, "../..");
 const MCPX = join(ROOT, "dist/mcpx");
@@ -121,6 +167,8 @@ const MCPORTER_DIR = process.env.MCPX_BENCH_MCPORTER ?? join(ROOT, "node_modules
 const MCPORTER = join(MCPORTER_DIR, "dist/cli.js");
 const SDK_PEER = join(import.meta.dir, "sdk-calls.ts");
 const SDK_SOAK = join(import.meta.dir, "sdk-soak.ts");
+const SDK_WORKLOAD = join(import.meta.dir, "sdk-workload.ts");
+const MCPORTER_CALLS = join(import.meta.dir, "mcporter-calls.ts");
 const EMPTY_CACHE = join(ROOT, "node_modules/.cache/mcpx-bench");
 const TIME = "/usr/bin/time";
 
@@ -166,15 +214,22 @@ const SERVER = { command: BUN, args: [FAKE_SERVER] };
 const BIG_SERVER = { ...SERVER, env: { FAKE_MCP_EXTRA_TOOLS: "500" } };
 writeJson(join(XDG_CONFIG_HOME, "mcpx/config.json"), { mcpServers: { fake: SERVER, big: BIG_SERVER } });
 // mcporter: no editor configs to import (there are none in this HOME anyway), no keep-alive daemon
-writeJson(join(XDG_CONFIG_HOME, "mcporter/mcporter.json"), {
+// (rows 3 and 11: a one-shot CLI call, and the runtime API in one process, both without a daemon)
+const MCPORTER_CONFIG = join(XDG_CONFIG_HOME, "mcporter/mcporter.json");
+writeJson(MCPORTER_CONFIG, {
   mcpServers: { fake: { ...SERVER, lifecycle: "ephemeral" }, big: { ...BIG_SERVER, lifecycle: "ephemeral" } },
   imports: [],
 });
+// …and for 7c, the same `fake` kept alive by mcporter's own daemon, as mcpx's is by its daemon there
+const MCPORTER_KEEPALIVE_CONFIG = join(SANDBOX, "mcporter-keepalive.json");
+writeJson(MCPORTER_KEEPALIVE_CONFIG, { mcpServers: { fake: { ...SERVER, lifecycle: "keep-alive" } }, imports: [] });
 // the script runs from the sandbox, because `mcpx run` writes mcpx-globals.d.ts beside it
 const SCRIPT = join(WORK, "calls-script.ts");
 copyFileSync(join(import.meta.dir, "calls-script.ts"), SCRIPT);
 const SOAK_SCRIPT = join(WORK, "soak-script.ts");
 copyFileSync(join(import.meta.dir, "soak-script.ts"), SOAK_SCRIPT);
+const WORKLOAD_SCRIPT = join(WORK, "workload-script.ts");
+copyFileSync(join(import.meta.dir, "workload-script.ts"), WORKLOAD_SCRIPT);
 
 // ── process bookkeeping: nothing outlives the bench ──────────────────────────
 const live = new Set<ReturnType<typeof Bun.spawn>>();
@@ -331,13 +386,16 @@ const ONESHOT: Pair = {
   mcpx: { label: "mcpx call fake.echo", argv: [MCPX, "call", "fake.echo", MSG], check: printsX },
   peer: { label: "mcporter call fake.echo", argv: [BUN, MCPORTER, "call", "fake.echo", "--args", MSG], check: printsX },
 };
+// key=value arguments are typed by the tool's live input schema, so both sides read the server's
+// tools/list before calling (JSON arguments could take the call from the catalogue cache and skip
+// it: lib/exec/cached-call.ts); the two differ only in the size of that list
 const BIG: Pair = {
   key: "3b",
-  title: "one-shot call, 506 tools",
+  title: "one-shot call, 506 tools listed",
   unit: "ms",
   rounds: ROUNDS_ONESHOT,
-  mcpx: { label: "mcpx call big.echo", argv: [MCPX, "call", "big.echo", MSG], check: printsX },
-  peer: ONESHOT.mcpx,
+  mcpx: { label: "mcpx call big.echo message=x", argv: [MCPX, "call", "big.echo", "message=x"], check: printsX },
+  peer: { label: "mcpx call fake.echo message=x", argv: [MCPX, "call", "fake.echo", "message=x"], check: printsX },
 };
 
 /**
@@ -688,25 +746,14 @@ async function stopDaemon(d: Daemon): Promise<Stopped> {
   return { code: d.proc.signalCode ?? exited, ms, socketGone: !existsSync(DAEMON_SOCK), children, left };
 }
 
-/** pids of fake-server processes under the daemon (its pool's upstream server) */
-function fakeServerPids(d: Daemon): number[] {
-  return descendants(d.proc.pid).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(FAKE_SERVER);
-    } catch {
-      return false;
-    }
-  });
-}
-
 async function health(): Promise<{ pid: number; runs: { active: number; total: number } }> {
   const res = await fetch("http://mcpx/v1/health", { unix: DAEMON_SOCK, signal: AbortSignal.timeout(RUN_TIMEOUT_MS) });
   if (!res.ok) throw new Error(`GET /v1/health answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as { pid: number; runs: { active: number; total: number } };
 }
 
-/** an envelope (the --json shape, and /v1/exec's non-NDJSON answer) of one ok run with exactly one ok fake.echo call */
-function envelopeProblem(text: string): string | undefined {
+/** an envelope (the --json shape, and /v1/exec's non-NDJSON answer) of one ok run with exactly `calls` ok fake.echo calls */
+function envelopeProblem(text: string, calls = 1): string | undefined {
   let e: {
     ok?: unknown;
     exitCode?: unknown;
@@ -723,45 +770,95 @@ function envelopeProblem(text: string): string | undefined {
   if (e.ok !== true || e.exitCode !== 0 || e.error !== null) return `answered a failed run: ${text.slice(0, 400)}`;
   if (e.stderr !== "") return `answered a run that wrote to stderr: ${text.slice(0, 400)}`;
   const c = e.calls ?? [];
-  if (c.length !== 1 || c[0]!.server !== "fake" || c[0]!.tool !== "echo" || c[0]!.ok !== true)
-    return `answered a run without exactly one ok fake.echo call: ${text.slice(0, 400)}`;
+  if (c.length !== calls || c.some((x) => x.server !== "fake" || x.tool !== "echo" || x.ok !== true))
+    return `answered a run without exactly ${calls} ok fake.echo call(s): ${text.slice(0, 400)}`;
   if (typeof e.runId !== "string" || !e.runId) return `answered a run without a runId: ${text.slice(0, 400)}`;
   return undefined;
 }
 const silent: Check = (out, err) => (out === "" && err === "" ? undefined : `printed ${JSON.stringify(out)} / ${JSON.stringify(err)}, expected nothing`);
 
-interface RemoteVsLocal {
-  local: number[];
-  remote: number[];
-}
+/** 7a's four commands: an empty snippet and one fake.echo call, each locally and with --remote */
+type RemoteSide = "local" | "remote" | "localCall" | "remoteCall";
+type RemoteVsLocal = Record<RemoteSide, number[]>;
+const REMOTE_SIDES: Record<RemoteSide, { snippet: string; remote: boolean; calls: number }> = {
+  local: { snippet: "", remote: false, calls: 0 },
+  remote: { snippet: "", remote: true, calls: 0 },
+  localCall: { snippet: ECHO_SNIPPET, remote: false, calls: 1 },
+  remoteCall: { snippet: ECHO_SNIPPET, remote: true, calls: 1 },
+};
 
+/** 7a: the four commands in rounds, the order rotated every round, after WARMUP_RUNS checked (--json) runs of each */
 async function measureRemote(): Promise<RemoteVsLocal> {
-  const local = [MCPX, "exec", ECHO_SNIPPET];
-  const remote = [MCPX, "exec", "--remote", "--daemon-address", DAEMON_SOCK, ECHO_SNIPPET];
-  // warm-up: the same runs with --json, whose envelope proves the call happened on each side
-  const envelopeCheck: Check = (out, err) => (err !== "" ? `wrote to stderr` : envelopeProblem(out));
-  for (let i = 0; i < WARMUP_RUNS; i++) {
-    await run([...local.slice(0, 2), "--json", ECHO_SNIPPET], envelopeCheck);
-    await run([...remote.slice(0, -1), "--json", ECHO_SNIPPET], envelopeCheck);
-  }
-  const m: RemoteVsLocal = { local: [], remote: [] };
+  const argv = (side: RemoteSide, json: boolean) => {
+    const { snippet, remote } = REMOTE_SIDES[side];
+    return [MCPX, "exec", ...(remote ? ["--remote", "--daemon-address", DAEMON_SOCK] : []), ...(json ? ["--json"] : []), snippet];
+  };
+  const sides = Object.keys(REMOTE_SIDES) as RemoteSide[];
+  // warm-up: the same runs with --json, whose envelope proves what ran on each side (no call, or one)
+  for (let i = 0; i < WARMUP_RUNS; i++)
+    for (const side of sides) await run(argv(side, true), (out, err) => (err !== "" ? "wrote to stderr" : envelopeProblem(out, REMOTE_SIDES[side].calls)));
+  const m: RemoteVsLocal = { local: [], remote: [], localCall: [], remoteCall: [] };
   for (let round = 0; round < ROUNDS_REMOTE; round++) {
-    const order = round % 2 === 0 ? (["local", "remote"] as const) : (["remote", "local"] as const);
-    for (const side of order) m[side].push((await run(side === "local" ? local : remote, silent)).ms);
+    for (let k = 0; k < sides.length; k++) {
+      const side = sides[(round + k) % sides.length]!;
+      m[side].push((await run(argv(side, false), silent)).ms);
+    }
   }
   return m;
 }
 
-/** 7c. `mcpx call --remote fake.echo` (the daemon's fake-server stays up) vs `mcporter call fake.echo` (starts its own) */
-async function measureRemoteCall(): Promise<{ mcpx: number[]; peer: number[] }> {
-  const sides = { mcpx: [MCPX, "call", "--remote", "--daemon-address", DAEMON_SOCK, "fake.echo", MSG], peer: ONESHOT.peer.argv };
+interface McporterDaemon {
+  /** `mcporter daemon start` to its exit (it returns once the daemon answers), ms */
+  startMs: number;
+  pid: number;
+  /** fake-server pids under mcporter's daemon after the warm-up calls, and after the rounds */
+  fakeFirst: number[];
+  fakeLast: number[];
+  /** after `mcporter daemon stop`: its exit status, and whether the daemon process was gone within DAEMON_STOP_MS */
+  stopCode: number;
+  gone: boolean;
+}
+
+/** fake-server pids under a process (or the process itself, with self) */
+function fakeServerPidsUnder(pid: number, self = false): number[] {
+  return (self ? [pid] : descendants(pid)).filter((p) => {
+    try {
+      return readFileSync(`/proc/${p}/cmdline`, "utf8").includes(FAKE_SERVER);
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * 7c. `mcpx call --remote fake.echo` (mcpx's daemon keeps fake-server up) vs `mcporter call fake.echo`
+ * with `fake` at lifecycle keep-alive (mcporter's own daemon keeps it up): warm on both sides. mcporter's
+ * daemon is started with `mcporter daemon start` before the warm-up and stopped with `daemon stop` after.
+ */
+async function measureRemoteCall(): Promise<{ mcpx: number[]; peer: number[]; daemon: McporterDaemon }> {
+  const mcporter = (...a: string[]) => [BUN, MCPORTER, "--config", MCPORTER_KEEPALIVE_CONFIG, ...a];
+  const sides = { mcpx: [MCPX, "call", "--remote", "--daemon-address", DAEMON_SOCK, "fake.echo", MSG], peer: mcporter("call", "fake.echo", "--args", MSG) };
+  const started = await run(mcporter("daemon", "start"), (out) => (/Daemon started/.test(out) ? undefined : "did not say the daemon started"));
+  const status = (await run(mcporter("daemon", "status"))).stdout;
+  const pid = Number(/Daemon pid (\d+)/.exec(status)?.[1]);
+  if (!(pid > 0)) throw new Error(`mcporter daemon status printed no pid: ${status}`);
   for (let i = 0; i < WARMUP_RUNS; i++) for (const side of ["mcpx", "peer"] as const) await run(sides[side], printsX);
+  if (!/fake: connected/.test((await run(mcporter("daemon", "status"))).stdout)) throw new Error("mcporter's daemon does not hold fake after the warm-up");
+  const fakeFirst = fakeServerPidsUnder(pid);
   const m = { mcpx: [] as number[], peer: [] as number[] };
   for (let round = 0; round < ROUNDS_REMOTE; round++) {
     const order = round % 2 === 0 ? (["mcpx", "peer"] as const) : (["peer", "mcpx"] as const);
     for (const side of order) m[side].push((await run(sides[side], printsX)).ms);
   }
-  return m;
+  const fakeLast = fakeServerPidsUnder(pid);
+  const stop = Bun.spawnSync(mcporter("daemon", "stop"), { cwd: WORK, env: ENV, stdout: "ignore", stderr: "ignore" });
+  const deadline = performance.now() + DAEMON_STOP_MS;
+  const alive = () => existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");
+  while (alive() && performance.now() < deadline) await Bun.sleep(20);
+  const gone = !alive();
+  // its fake-server goes with it; whatever is left is found by the sweep after 7 (leftovers)
+  if (!gone) kill(pid);
+  return { ...m, daemon: { startMs: started.ms, pid, fakeFirst, fakeLast, stopCode: stop.exitCode ?? -1, gone } };
 }
 
 interface Level {
@@ -855,7 +952,7 @@ interface DaemonResults {
   readyMs: number;
   load: number;
   remote: RemoteVsLocal;
-  remoteCall: { mcpx: number[]; peer: number[] };
+  remoteCall: { mcpx: number[]; peer: number[]; daemon: McporterDaemon };
   levels: Level[];
   /** fake-server pids under the daemon after the warm-up, and at the end */
   fakeFirst: number[];
@@ -873,9 +970,9 @@ async function measureDaemon(): Promise<DaemonResults> {
   if (h0.pid !== d.proc.pid) throw new Error(`/v1/health answered pid ${h0.pid}, the daemon is ${d.proc.pid}`);
   const remote = await measureRemote();
   const remoteCall = await measureRemoteCall();
-  const fakeFirst = fakeServerPids(d);
+  const fakeFirst = fakeServerPidsUnder(d.proc.pid);
   const levels = await measureThroughput(d);
-  const fakeLast = fakeServerPids(d);
+  const fakeLast = fakeServerPidsUnder(d.proc.pid);
   const h1 = await health();
   if (h1.runs.active !== 0) throw new Error(`/v1/health reports ${h1.runs.active} runs still active`);
   const stopped = await stopDaemon(d);
@@ -888,8 +985,8 @@ async function measureDaemon(): Promise<DaemonResults> {
     fakeFirst,
     fakeLast,
     runsCounted: h1.runs.total - h0.runs.total,
-    // 7a's remote runs, 7c's remote calls (each POST /v1/call is a run too), 7b's
-    runsSent: 2 * (WARMUP_RUNS + ROUNDS_REMOTE) + THROUGHPUT_WARMUP + ROUNDS_THROUGHPUT * THROUGHPUT_LEVELS.length * THROUGHPUT_RUNS,
+    // 7a's remote runs (two commands), 7c's remote calls (each POST /v1/call is a run too), 7b's
+    runsSent: 3 * (WARMUP_RUNS + ROUNDS_REMOTE) + THROUGHPUT_WARMUP + ROUNDS_THROUGHPUT * THROUGHPUT_LEVELS.length * THROUGHPUT_RUNS,
     stopped,
   };
 }
@@ -920,31 +1017,52 @@ const soakChecked: Check = (out) => {
   }
 };
 
-async function soakOnce(argv: string[]): Promise<Soak> {
+/** a run whose processes' peak memory is polled from /proc while it lives */
+interface Sampled {
+  run: Run;
+  /** VmHWM of the process the bench started: the mcpx CLI (it holds the server connections); a peer's one Bun (it holds its connection and runs its loop) */
+  hostKiB: number;
+  /** VmHWM of the upstream server under it (fake-server; the sum, were there more than one) */
+  serverKiB: number;
+  /** the sum of VmHWM over its other descendants: mcpx's script runtime (where the script's loop runs) and the small
+   * shell that watches for leftovers; nothing for a peer */
+  otherKiB: number;
+}
+
+async function sampledRun(argv: string[], check?: Check): Promise<Sampled> {
   let root = 0;
   let hostKiB = 0;
   const peaks = new Map<number, number>(); // pid -> highest VmHWM seen
+  const servers = new Set<number>(); // pids whose command line is fake-server's
   const sample = () => {
     if (!root) return;
     hostKiB = Math.max(hostKiB, vmHwmKiB(root));
-    for (const pid of [root, ...descendants(root)]) {
+    for (const pid of descendants(root)) {
+      // asked until it says so: a child caught between fork and exec still shows its parent's command line
+      if (!servers.has(pid) && fakeServerPidsUnder(pid, true).length) servers.add(pid);
       const hwm = vmHwmKiB(pid);
       if (hwm > (peaks.get(pid) ?? 0)) peaks.set(pid, hwm);
     }
   };
   const poll = setInterval(sample, TREE_POLL_MS);
-  const r = await run(argv, soakChecked, (pid) => {
+  const r = await run(argv, check, (pid) => {
     root = pid;
     sample();
   });
   clearInterval(poll);
+  const sum = (keep: (pid: number) => boolean) => [...peaks].filter(([pid]) => keep(pid)).reduce((a, [, kib]) => a + kib, 0);
+  return { run: r, hostKiB, serverKiB: sum((pid) => servers.has(pid)), otherKiB: sum((pid) => !servers.has(pid)) };
+}
+
+async function soakOnce(argv: string[]): Promise<Soak> {
+  const { run: r, hostKiB, serverKiB, otherKiB } = await sampledRun(argv, soakChecked);
   const l = JSON.parse(r.stdout.trim().split("\n").pop()!) as { sequentialMs: number; concurrentMs: number };
   return {
     seqUs: (l.sequentialMs / SOAK_SEQUENTIAL) * 1000,
     concUs: (l.concurrentMs / SOAK_CONCURRENT) * 1000,
     wallUs: (r.ms / (SOAK_SEQUENTIAL + SOAK_CONCURRENT)) * 1000,
     hostKiB,
-    treeKiB: [...peaks.values()].reduce((a, b) => a + b, 0),
+    treeKiB: hostKiB + serverKiB + otherKiB,
   };
 }
 
@@ -958,6 +1076,98 @@ async function measureSoak(): Promise<{ mcpx: Soak[]; peer: Soak[] }> {
   return out;
 }
 
+// ── 11–14. per call through a library, at scale, with big answers, in flight ─
+/** one run's measured value: µs (or ms) per call, from the loop line it printed, and its processes' peaks */
+interface PointRun {
+  perCall: number;
+  hostKiB: number;
+  serverKiB: number;
+  otherKiB: number;
+}
+interface PointSide {
+  label: string;
+  argv: string[];
+  /** the calls its loop line must report */
+  n: number;
+}
+
+/** the loop line's time per call: µs, or ms with perMs */
+async function pointRun(side: PointSide, perMs = false): Promise<PointRun> {
+  const loop: Check = (out) => {
+    try {
+      loopLine(out, side.n);
+      return undefined;
+    } catch (e) {
+      return `did not print the loop timing (${(e as Error).message})`;
+    }
+  };
+  const { run: r, hostKiB, serverKiB, otherKiB } = await sampledRun(side.argv, loop);
+  const { ms } = loopLine(r.stdout, side.n);
+  return { perCall: (ms / side.n) * (perMs ? 1 : 1000), hostKiB, serverKiB, otherKiB };
+}
+
+/** sides in rounds, one run each per round, the order rotated every round, after one untimed run of each */
+async function rotated<K extends string>(sides: Record<K, PointSide>, rounds: number, perMs = false): Promise<Record<K, PointRun[]>> {
+  const keys = Object.keys(sides) as K[];
+  for (const k of keys) await pointRun(sides[k], perMs);
+  const out = Object.fromEntries(keys.map((k) => [k, [] as PointRun[]])) as Record<K, PointRun[]>;
+  for (let round = 0; round < rounds; round++)
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[(round + i) % keys.length]!;
+      out[k].push(await pointRun(sides[k], perMs));
+    }
+  return out;
+}
+
+const serverArgv = [SERVER.command, ...SERVER.args];
+/** 11. the calls-script.ts loop: mcpx, the raw SDK client, mcporter's runtime API, CALLS calls each */
+const RUNTIME_API_SIDES = {
+  mcpx: { label: "mcpx run calls-script.ts", argv: LOOP.mcpx.argv, n: CALLS },
+  sdk: { label: "raw SDK client, one bun", argv: LOOP.peer.argv, n: CALLS },
+  mcporter: {
+    label: "mcporter createRuntime + callTool, one bun",
+    argv: [BUN, MCPORTER_CALLS, MCPORTER_DIR, MCPORTER_CONFIG, String(CALLS), String(CALL_WARMUP)],
+    n: CALLS,
+  },
+} satisfies Record<string, PointSide>;
+
+/** 12–14: mcpx and the raw SDK client at one point (a call count, an answer size, a number in flight) */
+interface Point {
+  label: string;
+  mcpx: PointSide;
+  sdk: PointSide;
+}
+const SCALE_POINTS: Point[] = SCALE_COUNTS.map((n) => ({
+  label: n.toLocaleString("en"),
+  mcpx: { label: "mcpx run calls-script.ts", argv: [MCPX, "run", SCRIPT, String(n), String(CALL_WARMUP)], n },
+  sdk: { label: "raw SDK client", argv: [BUN, SDK_PEER, String(n), String(CALL_WARMUP), ...serverArgv], n },
+}));
+const sizeLabel = (b: number) => (b >= 1024 * 1024 ? `${b / (1024 * 1024)} MB` : `${b / 1024} KB`);
+const PAYLOAD_POINTS: Point[] = PAYLOADS.map(({ size, calls }) => {
+  // the answer fake.bytes gives, as its sha256: the first (untimed) answer of each run is checked against it
+  const sha = sha256(payload(size));
+  const mode = ["bytes", String(size), String(calls), sha];
+  return {
+    label: `${sizeLabel(size)} ×${calls}`,
+    mcpx: { label: "mcpx run workload-script.ts", argv: [MCPX, "run", WORKLOAD_SCRIPT, ...mode], n: calls },
+    sdk: { label: "raw SDK client", argv: [BUN, SDK_WORKLOAD, ...mode, ...serverArgv], n: calls },
+  };
+});
+const FLIGHT_POINTS: Point[] = IN_FLIGHT.map((k) => {
+  const mode = ["flight", String(k), String(FLIGHT_CALLS)];
+  return {
+    label: k.toLocaleString("en"),
+    mcpx: { label: "mcpx run workload-script.ts", argv: [MCPX, "run", WORKLOAD_SCRIPT, ...mode], n: FLIGHT_CALLS },
+    sdk: { label: "raw SDK client", argv: [BUN, SDK_WORKLOAD, ...mode, ...serverArgv], n: FLIGHT_CALLS },
+  };
+});
+
+async function measurePoints(points: Point[], rounds: number, perMs = false): Promise<Array<{ point: Point; runs: Record<"mcpx" | "sdk", PointRun[]> }>> {
+  const out = [];
+  for (const point of points) out.push({ point, runs: await rotated({ mcpx: point.mcpx, sdk: point.sdk }, rounds, perMs) });
+  return out;
+}
+
 // ── statistics and printing ──────────────────────────────────────────────────
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -967,6 +1177,7 @@ function median(xs: number[]): number {
 const num = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
 const ratio = (x: number) => `${x >= 10 ? x.toFixed(1) : x.toFixed(2)}×`;
 const mb = (kib: number) => `${(kib / 1024).toFixed(1)} MB`;
+const mbOrNone = (kib: number) => (kib > 0 ? mb(kib) : "—");
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
   return rows
@@ -1019,7 +1230,8 @@ const loadHooks = loadavg()[0]!;
 progress(`6. hook gate: ${HOOK_CONFIGS.length} configs, 1 check run each + ${ROUNDS_HOOKS} rounds (${HOOK_CALLS} / ${HOOK_CALLS_GATED} calls)`);
 const hookUs = await measureHooks();
 progress(
-  `7. daemon: ${WARMUP_RUNS} warm-up + ${ROUNDS_REMOTE} rounds of local vs --remote, and of call --remote vs mcporter; ` +
+  `7. daemon: ${WARMUP_RUNS} warm-up + ${ROUNDS_REMOTE} rounds of exec '' and of an echo call, local vs --remote, and of ` +
+    `call --remote vs mcporter on its keep-alive daemon; ` +
     `/v1/exec throughput, ${ROUNDS_THROUGHPUT} rounds × ${THROUGHPUT_RUNS} runs ` +
     `at ${THROUGHPUT_LEVELS.join(", ")} clients`,
 );
@@ -1031,6 +1243,15 @@ progress(`9. mcpx_exec through mcpx serve: ${SERVE_EXEC_WARMUP} warm-up + ${ROUN
 const serveExec = await measureServeExec(MCPX, WORK, ENV, ROUNDS_SERVE_EXEC, SERVE_EXEC_WARMUP);
 progress("10. an agent's context for one task, direct tool calls vs code mode (server-filesystem, server-memory)");
 const economy = await measureEconomy(MCPX, WORK, ENV, join(ROOT, "node_modules/.bin"));
+const loadLater = loadavg()[0]!;
+progress(`11. ${CALLS} sequential calls: mcpx vs the raw SDK vs mcporter's runtime API, 1 untimed + ${ROUNDS_RUNTIME_API} rounds`);
+const runtimeApi = await rotated(RUNTIME_API_SIDES, ROUNDS_RUNTIME_API);
+progress(`12. ${SCALE_COUNTS.join(" / ")} sequential calls, mcpx vs the raw SDK, 1 untimed + ${ROUNDS_SCALE} rounds each`);
+const scale = await measurePoints(SCALE_POINTS, ROUNDS_SCALE);
+progress(`13. answers of ${PAYLOADS.map((p) => sizeLabel(p.size)).join(" / ")}, mcpx vs the raw SDK, 1 untimed + ${ROUNDS_PAYLOAD} rounds each`);
+const payloads = await measurePoints(PAYLOAD_POINTS, ROUNDS_PAYLOAD, true);
+progress(`14. ${IN_FLIGHT.join(" / ")} calls in flight, ${FLIGHT_CALLS} calls per run, mcpx vs the raw SDK, 1 untimed + ${ROUNDS_FLIGHT} rounds each`);
+const flight = await measurePoints(FLIGHT_POINTS, ROUNDS_FLIGHT);
 
 const left = leftovers();
 for (const { pid } of left) kill(pid);
@@ -1148,36 +1369,51 @@ lines.push("");
     `7. the daemon — one \`mcpx daemon --daemon-address SOCK\` started by the bench ` +
       `(listening ${num(D.readyMs)} ms after spawn; load ${D.load.toFixed(2)} at its start)`,
   );
-  const loc = median(D.remote.local);
-  const rem = median(D.remote.remote);
+  const med7 = (side: RemoteSide) => median(D.remote[side]);
   const sp = (xs: number[]) => `${num(Math.min(...xs))} … ${num(Math.max(...xs))} ms`;
-  lines.push(`7a. medians of ${ROUNDS_REMOTE} interleaved rounds after ${WARMUP_RUNS} checked (--json) warm-up runs per side`);
+  lines.push(`7a. medians of ${ROUNDS_REMOTE} rounds of the four, order rotated every round, after ${WARMUP_RUNS} checked (--json) warm-up runs of each`);
+  const remoteRow = (side: RemoteSide, fake: string) => {
+    const { snippet, remote } = REMOTE_SIDES[side];
+    return [`    ${side}`, `mcpx exec ${remote ? "--remote --daemon-address SOCK " : ""}'${snippet}'`, `${num(med7(side))} ms`, sp(D.remote[side]), fake];
+  };
   lines.push(
     table([
       ["", "command", "median", "min … max", "fake-server"],
-      ["    local", `mcpx exec '${ECHO_SNIPPET}'`, `${num(loc)} ms`, sp(D.remote.local), "started and stopped by every run"],
-      [
-        "    remote",
-        `mcpx exec --remote --daemon-address SOCK '${ECHO_SNIPPET}'`,
-        `${num(rem)} ms`,
-        sp(D.remote.remote),
-        "kept running between runs by the daemon's pool (the point of a daemon)",
-      ],
+      remoteRow("local", "none (no call)"),
+      remoteRow("remote", "none (no call)"),
+      remoteRow("localCall", "started and stopped by every run"),
+      remoteRow("remoteCall", "kept running between runs by the daemon's pool"),
     ]),
   );
-  lines.push(`    remote/local ${ratio(rem / loc)} (remote ${ratio(loc / rem)} faster); both warm: OS caches and compile caches, the same config`);
-  bars.push({ row: "7a. mcpx exec --remote (daemon warm) / local exec", q: rem / loc, bar: TARGET_EXEC_REMOTE_RATIO });
+  const [emptyQ, callQ] = [med7("remote") / med7("local"), med7("remoteCall") / med7("localCall")];
+  lines.push(
+    `    like with like (neither starts a server): remote/local ${ratio(emptyQ)}; with one call, where only the local run starts ` +
+      `fake-server (~${num(median(serverStartMs))} ms as the SDK peer sees it): remote/local ${ratio(callQ)}, no bar — that part is what the pool saves`,
+  );
+  bars.push({ row: "7a. mcpx exec --remote '' (daemon warm) / local exec ''", q: emptyQ, bar: TARGET_EXEC_REMOTE_RATIO });
   const rc = { mcpx: median(D.remoteCall.mcpx), peer: median(D.remoteCall.peer) };
-  lines.push(`7c. medians of ${ROUNDS_REMOTE} interleaved rounds after ${WARMUP_RUNS} checked warm-up runs per side`);
+  const md = D.remoteCall.daemon;
+  lines.push(
+    `7c. medians of ${ROUNDS_REMOTE} interleaved rounds after ${WARMUP_RUNS} checked warm-up runs per side; mcporter's daemon ` +
+      `(\`mcporter --config FILE daemon start\`, fake at lifecycle keep-alive) answered its start in ${num(md.startMs)} ms`,
+  );
   lines.push(
     table([
       ["", "command", "median", "min … max", "fake-server"],
-      ["    mcpx", "mcpx call --remote --daemon-address SOCK fake.echo", `${num(rc.mcpx)} ms`, sp(D.remoteCall.mcpx), "kept running by the daemon's pool"],
-      ["    peer", ONESHOT.peer.label, `${num(rc.peer)} ms`, sp(D.remoteCall.peer), "started and stopped by every run"],
+      ["    mcpx", "mcpx call --remote --daemon-address SOCK fake.echo", `${num(rc.mcpx)} ms`, sp(D.remoteCall.mcpx), "kept running by mcpx's daemon"],
+      ["    peer", "mcporter --config FILE call fake.echo (keep-alive)", `${num(rc.peer)} ms`, sp(D.remoteCall.peer), "kept running by mcporter's daemon"],
     ]),
   );
-  lines.push(`    mcpx/peer ${ratio(rc.mcpx / rc.peer)}`);
-  bars.push({ row: "7c. mcpx call --remote (daemon warm) / mcporter call", q: rc.mcpx / rc.peer, bar: TARGET_CALL_REMOTE_RATIO });
+  const mSame = md.fakeFirst.length === 1 && md.fakeLast.length === 1 && md.fakeFirst[0] === md.fakeLast[0];
+  lines.push(
+    `    mcpx/peer ${ratio(rc.mcpx / rc.peer)}, both warm; ` +
+      (mSame
+        ? `one fake-server (pid ${md.fakeFirst[0]}) under mcporter's daemon (pid ${md.pid}) served every mcporter call after the warm-up`
+        : `fake-server pids under mcporter's daemon (pid ${md.pid}): ${md.fakeFirst.join(",") || "none"} after the warm-up, ` +
+          `${md.fakeLast.join(",") || "none"} after the rounds (NOT one warm server)`) +
+      `; \`daemon stop\` exited ${md.stopCode}, its daemon ${md.gone ? "gone" : "NOT gone (killed)"}`,
+  );
+  bars.push({ row: "7c. mcpx call --remote / mcporter call, both daemons warm", q: rc.mcpx / rc.peer, bar: TARGET_CALL_REMOTE_RATIO });
   const base = median(D.levels[0]!.rps);
   lines.push(
     `7b. POST /v1/exec throughput — body ${ECHO_BODY}, JSON envelope answers, Bun fetch over ` +
@@ -1321,8 +1557,104 @@ lines.push(`fake-server start-up (spawn → initialize answered, seen by the SDK
   lines.push(`    direct/code mode ${ratio(direct / code)} (no bar: the issue asks for the ratio)`);
 }
 lines.push("");
+{
+  lines.push(
+    `11–14 (load ${loadLater.toFixed(2)} at 11's start): each side times its own loop and prints it, so process and server start are left out; ` +
+      "medians of rounds whose order rotates, after 1 untimed run per side. Peak RSS (VmHWM, polled every " +
+      `${TREE_POLL_MS} ms): host = the process the bench started (the mcpx CLI, which holds the server connection; the peer's ` +
+      "one Bun, which also runs the loop), runtime = mcpx's script runtime, where its loop runs (with the small leftover-watching " +
+      "shell; a peer has none), server = the fake-server child",
+  );
+  const medOf = (xs: PointRun[], k: keyof PointRun) => median(xs.map((x) => x[k]));
+  // the client's side, the server left out: mcpx's host and script runtime; the peer's one Bun
+  const clientKiB = (xs: PointRun[]) => median(xs.map((x) => x.hostKiB + x.otherKiB));
+  const api = { mcpx: medOf(runtimeApi.mcpx, "perCall"), sdk: medOf(runtimeApi.sdk, "perCall"), mcporter: medOf(runtimeApi.mcporter, "perCall") };
+  lines.push(`11. per call, ${CALLS} sequential fake.echo calls in one process (${CALL_WARMUP} untimed first), ${ROUNDS_RUNTIME_API} rounds`);
+  lines.push(
+    table([
+      ["", "side", "per call", "min … max", "host", "runtime", "server", "/ raw SDK"],
+      ...(["mcpx", "sdk", "mcporter"] as const).map((k) => {
+        const xs = runtimeApi[k].map((x) => x.perCall);
+        return [
+          `    ${k}`,
+          RUNTIME_API_SIDES[k].label,
+          `${num(api[k])} µs`,
+          `${num(Math.min(...xs))} … ${num(Math.max(...xs))} µs`,
+          mb(medOf(runtimeApi[k], "hostKiB")),
+          mbOrNone(medOf(runtimeApi[k], "otherKiB")),
+          mb(medOf(runtimeApi[k], "serverKiB")),
+          ratio(api[k] / api.sdk),
+        ];
+      }),
+    ]),
+  );
+  lines.push(`    mcpx/mcporter ${ratio(api.mcpx / api.mcporter)} (no bar)`);
+  const pointTable = (title: string, col: string, unit: "µs" | "ms", pts: Array<{ point: Point; runs: Record<"mcpx" | "sdk", PointRun[]> }>) => {
+    lines.push(title);
+    const rows: string[][] = [
+      [`    ${col}`, "mcpx/call", "SDK/call", "mcpx/SDK", "min … max mcpx/SDK", "mcpx host", "runtime", "server", "SDK host", "server", "client mcpx/SDK"],
+    ];
+    for (const { point, runs } of pts) {
+      const [a, b] = [medOf(runs.mcpx, "perCall"), medOf(runs.sdk, "perCall")];
+      // per-round ratios: the two sides of a round ran next to each other
+      const paired = runs.mcpx.map((x, i) => x.perCall / runs.sdk[i]!.perCall);
+      rows.push([
+        `    ${point.label}`,
+        `${num(a)} ${unit}`,
+        `${num(b)} ${unit}`,
+        ratio(a / b),
+        `${ratio(Math.min(...paired))} … ${ratio(Math.max(...paired))}`,
+        mb(medOf(runs.mcpx, "hostKiB")),
+        mb(medOf(runs.mcpx, "otherKiB")),
+        mb(medOf(runs.mcpx, "serverKiB")),
+        mb(medOf(runs.sdk, "hostKiB")),
+        mb(medOf(runs.sdk, "serverKiB")),
+        ratio(clientKiB(runs.mcpx) / clientKiB(runs.sdk)),
+      ]);
+    }
+    lines.push(table(rows));
+  };
+  pointTable(
+    `12. the call loop at ${SCALE_COUNTS.join(" / ")} sequential fake.echo calls (calls-script.ts vs sdk-calls.ts, ${CALL_WARMUP} untimed first), ` +
+      `${ROUNDS_SCALE} rounds per point`,
+    "calls",
+    "µs",
+    scale,
+  );
+  const [first, last] = [scale[0]!, scale[scale.length - 1]!];
+  const growth = (side: "mcpx" | "sdk") => clientKiB(last.runs[side]) / clientKiB(first.runs[side]);
+  const grew = (k: keyof PointRun) => ratio(medOf(last.runs.mcpx, k) / medOf(first.runs.mcpx, k));
+  lines.push(
+    `    client peak RSS (host + runtime; the server left out) at ${last.point.label} calls / at ${first.point.label}: mcpx ${ratio(growth("mcpx"))} ` +
+      `(host ${grew("hostKiB")}, runtime ${grew("otherKiB")}), raw SDK ${ratio(growth("sdk"))}; client mcpx/SDK = (host + runtime) / SDK host`,
+  );
+  const q10k = medOf(last.runs.mcpx, "perCall") / medOf(last.runs.sdk, "perCall");
+  bars.push({ row: `12. ${last.point.label} sequential calls, per call: mcpx / raw SDK`, q: q10k, bar: TARGET_SEQ_10K_RATIO });
+  bars.push({
+    row: `12. memory flat in the call count: mcpx client peak RSS at ${last.point.label} calls / at ${first.point.label}`,
+    q: growth("mcpx"),
+    bar: TARGET_SEQ_RSS_GROWTH,
+  });
+  pointTable(
+    `13. answers of ${PAYLOADS.map((p) => sizeLabel(p.size)).join(" / ")}: sequential fake.bytes({size}) calls (workload-script.ts vs sdk-workload.ts), ` +
+      `the first answer untimed and checked by its sha256, every timed one by its length and ends; ${ROUNDS_PAYLOAD} rounds per size`,
+    "answer ×calls",
+    "ms",
+    payloads,
+  );
+  pointTable(
+    `14. ${IN_FLIGHT.join(" / ")} fake.echo calls in flight (Promise.all of a batch; 1 = sequential): ${FLIGHT_CALLS} calls per run, ` +
+      `each checked against its own message, after one untimed batch; ${ROUNDS_FLIGHT} rounds per level`,
+    "in flight",
+    "µs",
+    flight,
+  );
+}
+lines.push("");
 lines.push("the bars (ratios of this run; a bar is an upper bound):");
-lines.push(table([["", "ratio", "bar", "met"], ...bars.map((b) => [`  ${b.row}`, ratio(b.q), `≤ ${b.bar}×`, metText(b.q, b.bar)])]));
+// a ratio that rounds to its bar is shown with one more digit, so "1.25× ≤ 1.25× NO" cannot be printed
+const barRatio = (q: number, bar: number) => (ratio(q) === `${bar.toFixed(2)}×` ? `${q.toFixed(3)}×` : ratio(q));
+lines.push(table([["", "ratio", "bar", "met"], ...bars.map((b) => [`  ${b.row}`, barRatio(b.q, b.bar), `≤ ${b.bar}×`, metText(b.q, b.bar)])]));
 lines.push(`targets: ${bars.filter((b) => b.q <= b.bar).length} of ${bars.length} met`);
 lines.push(
   left.length === 0 ? "left behind: no processes" : `left behind: ${left.length} process(es), killed: ${left.map((p) => `${p.pid} ${p.cmd}`).join("; ")}`,
