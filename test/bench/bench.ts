@@ -72,6 +72,8 @@
 //      vs sdk-workload.ts), ms per call and peak RSS at each; no bar
 //  14. 1 / 10 / 100 / 1,000 fake.echo calls in flight (Promise.all of each batch), 2,000 calls per run,
 //      µs per call and peak RSS at each (workload-script.ts vs sdk-workload.ts); no bar
+//  15. `mcpx exec ''` with OTEL_EXPORTER_OTLP_ENDPOINT at a local receiver vs without, and how many
+//      traced runs of each loaded the OpenTelemetry modules: an unconfigured run must load none; no bar
 //
 // The two sides of a pair alternate round by round (who goes first flips every round, so drift and
 // background load hit both alike), after untimed warm-up runs of each; the table reports medians and
@@ -1215,6 +1217,48 @@ const HELP: Pair = {
   peer: { label: "empty compiled binary", argv: [EMPTY] },
 };
 
+const ROUNDS_OTEL = 9; // 15. rounds of exec '' without and with OpenTelemetry configured
+
+/**
+ * 15. What OpenTelemetry costs a run, and that an unconfigured one pays nothing: `mcpx exec ''`
+ * without the OTEL_* variables vs with OTEL_EXPORTER_OTLP_ENDPOINT at a local receiver that answers
+ * every export (both interleaved), and, over ROUNDS_TRACE traced runs of each, whether the run
+ * loaded the OpenTelemetry modules at all (lib/telemetry/otel-load.ts marks it in MCPX_TRACE).
+ */
+async function measureOtel(): Promise<{ off: number; on: number; offLoaded: number; onLoaded: number; received: number }> {
+  let received = 0;
+  const receiver = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: async (req) => {
+      await req.arrayBuffer();
+      received++;
+      return new Response("{}", { headers: { "content-type": "application/json" } });
+    },
+  });
+  try {
+    const endpoint = `http://127.0.0.1:${receiver.port}`;
+    const on = ["env", `OTEL_EXPORTER_OTLP_ENDPOINT=${endpoint}`, MCPX, "exec", ""];
+    const off = [MCPX, "exec", ""];
+    const m = await measure({
+      key: "15",
+      title: "OpenTelemetry",
+      unit: "ms",
+      rounds: ROUNDS_OTEL,
+      mcpx: { label: "mcpx exec '' (OTel configured)", argv: on },
+      peer: { label: "mcpx exec '' (unconfigured)", argv: off },
+    });
+    const loaded = async (argv: string[]) => {
+      let n = 0;
+      for (let i = 0; i < ROUNDS_TRACE; i++) if ((await run(["env", "MCPX_TRACE=1", ...argv])).stderr.includes(" otel loaded")) n++;
+      return n;
+    };
+    return { off: median(m.peer), on: median(m.mcpx), offLoaded: await loaded(off), onLoaded: await loaded(on.slice(1)), received };
+  } finally {
+    receiver.stop(true);
+  }
+}
+
 const progress = (s: string) => process.stderr.write(`bench: ${s} (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
 const results: Measured[] = [];
 for (const pair of [EXEC, FLOOR, LOOP, ONESHOT, BIG, HELP]) {
@@ -1252,6 +1296,9 @@ progress(`13. answers of ${PAYLOADS.map((p) => sizeLabel(p.size)).join(" / ")}, 
 const payloads = await measurePoints(PAYLOAD_POINTS, ROUNDS_PAYLOAD, true);
 progress(`14. ${IN_FLIGHT.join(" / ")} calls in flight, ${FLIGHT_CALLS} calls per run, mcpx vs the raw SDK, 1 untimed + ${ROUNDS_FLIGHT} rounds each`);
 const flight = await measurePoints(FLIGHT_POINTS, ROUNDS_FLIGHT);
+
+progress(`15. OpenTelemetry: mcpx exec '' unconfigured vs configured (a local OTLP receiver), ${WARMUP_RUNS} warm-up + ${ROUNDS_OTEL} rounds`);
+const otel = await measureOtel();
 
 const left = leftovers();
 for (const { pid } of left) kill(pid);
@@ -1650,6 +1697,12 @@ lines.push("");
     flight,
   );
 }
+lines.push("");
+lines.push(
+  `15. OpenTelemetry, mcpx exec '' with OTEL_EXPORTER_OTLP_ENDPOINT set (a local receiver took ${otel.received} export requests) ` +
+    `vs unset: ${num(otel.on)} ms vs ${num(otel.off)} ms, ${ratio(otel.on / otel.off)}; unconfigured, ${otel.offLoaded} of ` +
+    `${ROUNDS_TRACE} traced runs loaded any OpenTelemetry module (MCPX_TRACE "otel loaded"), configured ${otel.onLoaded} of ${ROUNDS_TRACE}`,
+);
 lines.push("");
 lines.push("the bars (ratios of this run; a bar is an upper bound):");
 // a ratio that rounds to its bar is shown with one more digit, so "1.25× ≤ 1.25× NO" cannot be printed
