@@ -11,17 +11,24 @@ type Env = Record<string, string | undefined>;
 /** `consume` uses the approval up, once the request is known to be one that runs */
 export type PreparedRun = { ok: true; args: Record<string, unknown>; log: CallLog; consume(): void } | { ok: false; message: string };
 
-/** `owner`: the agent session asking (lib/mcpserver/agent-session.ts); an approval another one paused is not its to resume */
-export function prepareRun(sent: Record<string, unknown>, env: Env, owner?: string): PreparedRun {
+/** the agent session asking (lib/mcpserver/agent-session.ts), and whether a session that paused a run is still there */
+export interface Resumer {
+  id: string;
+  pid: number;
+  live(owner: string, pid: number): boolean;
+}
+
+/** `by`: an approval another session paused is not this one's to resume while that session lasts */
+export function prepareRun(sent: Record<string, unknown>, env: Env, by?: Resumer): PreparedRun {
   if (!Object.hasOwn(sent, "resume")) return { ok: true, args: sent, log: newCallLog(), consume: () => {} };
   const { resume: id, ...rest } = sent;
   const loaded = loadPending(env, id);
   if (!loaded.ok) return { ok: false, message: `mcpx_exec cannot resume: ${loaded.message}` };
   const r = loaded.record;
-  if (r.owner !== undefined && r.owner !== owner)
+  if (r.owner !== undefined && r.owner !== by?.id && (r.ownerPid === undefined || !by || by.live(r.owner, r.ownerPid)))
     return {
       ok: false,
-      message: `mcpx_exec cannot resume ${r.id}: another agent session paused that run, and only it may resume it (run the script anew here)`,
+      message: `mcpx_exec cannot resume ${r.id}: another agent session paused that run, and only it may resume it while it lasts (run the script anew here)`,
     };
   if (!r.decision)
     return { ok: false, message: `mcpx_exec cannot resume ${r.id} yet: nobody has decided it (the user runs mcpx approve ${r.id} or mcpx reject ${r.id})` };
@@ -35,7 +42,7 @@ export function pausedRun(
   args: Record<string, unknown>,
   env: Env,
   ttlMs: number,
-  owner?: string,
+  owner?: { id: string; pid: number },
   now = Date.now(),
 ): { text: string; pending: Record<string, unknown> } | undefined {
   if (!log.paused) return undefined;
@@ -49,7 +56,7 @@ export function pausedRun(
     run: args,
     log: Array.from(log.made, (c) => c ?? null),
     pausedAt: index,
-    ...(owner !== undefined ? { owner } : {}),
+    ...(owner !== undefined ? { owner: owner.id, ownerPid: owner.pid } : {}),
   };
   savePending(env, record);
   const pending = {

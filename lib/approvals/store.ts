@@ -36,8 +36,9 @@ export interface PendingApproval {
   log: (LoggedCall | null)[];
   /** the paused call's place in `log` */
   pausedAt?: number;
-  /** the agent session that paused the run: only it may resume (lib/mcpserver/agent-session.ts) */
+  /** the agent session that paused the run, and its process: only it may resume while it lasts (lib/mcpserver/agent-session.ts) */
   owner?: string;
+  ownerPid?: number;
   decision?: { approved: boolean; reason?: string; at: string };
 }
 

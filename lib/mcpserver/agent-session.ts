@@ -2,7 +2,7 @@
 // daemon's /mcp (its Mcp-Session-Id), or, for 2026-07-28 requests, which have no session, the
 // daemon's /mcp itself. It owns what lasts from one tools/call to the next: the workspace its runs
 // keep files in (removed when the session ends), the id that binds the approvals its runs
-// paused to it, so that no other session can resume them (lib/approvals/exec-run.ts), and the
+// paused to it, so that no other session can resume them while it lasts (lib/approvals/exec-run.ts), and the
 // artifacts its runs made, which it alone may read by their links (artifact-content.ts).
 
 import { randomBytes } from "node:crypto";
@@ -19,7 +19,7 @@ export interface AgentSession {
   keepArtifact(a: KeptArtifact): string;
   /** an artifact this session's runs made, by its link; undefined for any other (another session's too) */
   artifact(link: string): KeptArtifact | undefined;
-  /** removes the workspace and forgets the artifacts; the session's paused approvals stay until they expire, unresumable */
+  /** removes the workspace and forgets the artifacts; the session's paused approvals become the next session's to resume */
   close(): void;
 }
 
@@ -32,13 +32,34 @@ interface KeptArtifact {
   path: string;
 }
 
+/** the agent sessions of this process that have not ended */
+const live = new Set<string>();
+
+/**
+ * Whether the agent session `id` of process `pid` may still resume what it paused: a session of this
+ * process while it has not ended; one of another process while that process runs (mcpx serve is one
+ * session a process). An approval whose session has ended, its agent host restarted say, is then
+ * the next session's to resume: nobody else's is taken from a session that is still there.
+ */
+export function agentSessionLive(id: string, pid: number): boolean {
+  if (pid === process.pid) return live.has(id);
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as { code?: string }).code === "EPERM";
+  }
+}
+
 export function newAgentSession(session: Pick<Session, "cacheDir" | "get">): AgentSession {
   // made when a run first needs it: a session that only lists tools never reads a setting for it
   let workspace: Workspace | undefined;
   let closed = false;
   const artifacts = new Map<string, KeptArtifact>();
+  const id = randomBytes(16).toString("hex");
+  live.add(id);
   return {
-    id: randomBytes(16).toString("hex"),
+    id,
     get workspace() {
       if (!workspace) {
         workspace = newWorkspace(join(session.cacheDir, "workspaces"), session.get("exec.workspaceQuota") * 1024 * 1024);
@@ -56,6 +77,7 @@ export function newAgentSession(session: Pick<Session, "cacheDir" | "get">): Age
     artifact: (link) => artifacts.get(link),
     close() {
       closed = true;
+      live.delete(id);
       workspace?.close();
       artifacts.clear();
     },

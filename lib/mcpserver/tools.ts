@@ -37,7 +37,7 @@ import {
   parseToolArgs,
 } from "./schemas.ts";
 import type { ClientAsks } from "./client-asks.ts";
-import type { AgentSession } from "./agent-session.ts";
+import { agentSessionLive, type AgentSession } from "./agent-session.ts";
 import { describeTool, searchTool } from "./search-tools.ts";
 import { saveSkill } from "./skills.ts";
 
@@ -215,7 +215,9 @@ export const SERVED_TOOLS: readonly ServedTool[] = [
 async function execTool(sent: unknown, call: ToolCall): Promise<CallToolResult> {
   const door = "the mcpx_exec arguments";
   // a resume is the paused run's request again, with its call log (lib/approvals/exec-run.ts)
-  const prepared = isPlainObject(sent) ? prepareRun(sent, call.deps.session.env, call.deps.agent?.id) : undefined;
+  const agent = call.deps.agent;
+  const by = agent ? { id: agent.id, pid: process.pid, live: agentSessionLive } : undefined;
+  const prepared = isPlainObject(sent) ? prepareRun(sent, call.deps.session.env, by) : undefined;
   if (prepared && !prepared.ok) return failure(prepared.message);
   if (prepared) sent = prepared.args;
   // a null or "-" phase line splices the server's own lines in there, before anything is validated
@@ -236,7 +238,7 @@ async function execTool(sent: unknown, call: ToolCall): Promise<CallToolResult> 
     ...(prepared ? { gate: gateWithCallLog(call.gate, prepared.log) } : {}),
     phaseOrigins: serverDefaultOrigins(args as Record<string, unknown>, parsed.value as ExecOptions, session, door, spliced?.origins),
   });
-  const paused = prepared && pausedRun(prepared.log, prepared.args, session.env, session.get("approvals.ttl"), call.deps.agent?.id);
+  const paused = prepared && pausedRun(prepared.log, prepared.args, session.env, session.get("approvals.ttl"), by);
   if (paused) return { content: [{ type: "text", text: paused.text }], structuredContent: { pending: paused.pending }, isError: false };
   return { content: answer.content, ...(answer.structured ? { structuredContent: answer.structured } : {}), isError: !envelope.ok };
 }

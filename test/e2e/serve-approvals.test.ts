@@ -21,6 +21,8 @@ const SOURCE = 'const a = await fake.echo({ message: "A" }); const b = await fak
 interface Served {
   exec(args: Record<string, unknown>): Promise<CallToolResult>;
   close(): Promise<void>;
+  /** the serve process */
+  pid: number;
 }
 
 /** a serve whose client declares no elicitation: an `ask` has nobody to ask */
@@ -39,6 +41,7 @@ async function withServe<T>(env: Record<string, string>, fn: (s: Served) => Prom
   const s: Served = {
     exec: async (args) => (await client.callTool({ name: "mcpx_exec", arguments: args })) as CallToolResult,
     close: () => client.close(),
+    pid: transport.pid!,
   };
   try {
     return await fn(s);
@@ -194,6 +197,27 @@ describe.concurrent("a run an ask hook pauses", () => {
   );
 
   test(
+    "an approval whose session has ended is the next session's to resume: an agent host that restarted mcpx serve carries on",
+    async () => {
+      const record = recordPath(sb);
+      let first = 0;
+      const pending = await withServe({ FAKE_MCP_RECORD: record }, async (s) => {
+        first = s.pid;
+        return paused(s, record);
+      });
+      // the first serve has gone (its client closed): wait until its process is reaped
+      await gone(first);
+      expectExit(await mcpx(sb, ["approve", pending.id]), 0);
+      await withServe({ FAKE_MCP_RECORD: record }, async (next) => {
+        const resumed = await next.exec({ resume: pending.id });
+        expect(resumed.isError).toBeFalsy();
+        expect(recordedCalls(record).map((c) => c.tool)).toEqual(["echo", "add"]);
+      });
+    },
+    SLOW,
+  );
+
+  test(
     "once rejected, the resume gets the call refused with the reason, and B is never sent",
     async () => {
       const record = recordPath(sb);
@@ -291,3 +315,16 @@ describe.concurrent("a run an ask hook pauses", () => {
     SLOW,
   );
 });
+
+/** resolves once process `pid` has ended (bounded: a serve that does not end fails the test) */
+async function gone(pid: number): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await Bun.sleep(25);
+  }
+  throw new Error(`mcpx serve ${pid} did not end after its client closed`);
+}
