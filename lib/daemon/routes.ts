@@ -13,7 +13,7 @@ import { execRoute } from "./exec-route.ts";
 import { errorResponse, json } from "./http.ts";
 import { promptRoute, resourceRoute } from "./feature-route.ts";
 import { mcpRoute } from "./mcp-mount.ts";
-import { readyRoute } from "./readiness.ts";
+import { readinessOf, readyRoute } from "./readiness.ts";
 import { hooksRoute, settingRoute, settingsListRoute } from "./settings-route.ts";
 import { toolsRoute } from "./tools-route.ts";
 
@@ -28,6 +28,8 @@ export interface Route {
 const healthRoute: Handler = (_req, { deps }) =>
   json({
     ok: true,
+    // what /v1/health/ready answers, said here too, without its status (liveness is 200 while the daemon serves)
+    ...readinessOf(deps),
     version: VERSION,
     pid: process.pid,
     uptimeMs: Date.now() - deps.startedAt,
@@ -45,7 +47,7 @@ export const ROUTES: readonly Route[] = [
     methods: ["GET"],
     path: "/v1/health",
     doc:
-      "liveness: 200 while the daemon serves, draining too: `{ok, version, pid, uptimeMs, runs: {active, total}, draining, " +
+      "liveness: 200 while the daemon serves, draining too: `{ok, ready, servers, why?, version, pid, uptimeMs, runs: {active, total}, draining, " +
       "drainGraceMs, events: {lastSeq}, cwd, config}`: `config` is the chain of config files it opened, lowest precedence first",
     handle: healthRoute,
   },

@@ -83,6 +83,10 @@ describe("readiness", () => {
     expect(before.body.why).toContain("slow");
     writeFileSync(gate, "");
     const after = await readyWhen(d, (r) => r.status === 200);
+    // liveness says the same readiness in its body, still with 200
+    const live = await d.fetch("/v1/health");
+    expect(live.status).toBe(200);
+    expect(await live.json()).toMatchObject({ ok: true, ready: true, servers: { fast: "up", slow: "up" } });
     expect(after.body).toEqual({ ready: true, draining: false, servers: { fast: "up", slow: "up" } });
     // the probe the docs show: mcpx daemon status --ready exits 0 now
     const probe = Bun.spawnSync([MCPX, "daemon", "status", "--ready"], { cwd: sb.dir, env: sb.env });
