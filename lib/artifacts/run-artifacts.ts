@@ -75,7 +75,11 @@ export function newRunArtifacts(dir: string, runId: string, maxBytes: number, ur
 
   return {
     open(aid, name, mime) {
-      const bad = badFileName(name, "an artifact name");
+      const bad =
+        badFileName(name, "an artifact name") ??
+        (mime !== undefined && !MIME.test(mime)
+          ? `mime ${JSON.stringify(mime)} is not a MIME type: type/subtype with optional parameters, printable ASCII ("text/csv", "image/png; foo=bar")`
+          : undefined);
       const o: Open = {
         name,
         mime: mime ?? "",
@@ -145,6 +149,9 @@ export function newRunArtifacts(dir: string, runId: string, maxBytes: number, ur
     },
   };
 }
+
+/** a MIME type as a header carries it (RFC 9110 media-type): no control characters, nothing a header could be split on */
+const MIME = /^[\w!#$&^.+-]+\/[\w!#$&^.+-]+(\s*;\s*[\w!#$&^.+-]+=("[\x20-\x21\x23-\x7e]*"|[\w!#$&^.+-]+))*$/;
 
 /** the MIME type a name's extension says; text with no known extension is text/plain */
 function mimeOf(name: string, text: boolean): string {

@@ -119,6 +119,10 @@ describe.concurrent("artifacts on the command line", () => {
       expect(r.stderr).toContain("an artifact name is one file name: 1 to 255 bytes, no");
     }
     expect(existsSync(join(sb.dir, "escape.txt"))).toBe(false);
+    // a MIME type becomes a header on the daemon: one that could split a header is refused here
+    const mime = await mcpx(sb, ["exec", 'await artifact("x.html", "<p>", { mime: "text/html\\r\\nset-cookie: a=b" })']);
+    expectExit(mime, 1);
+    expect(mime.stderr).toContain("is not a MIME type: type/subtype with optional parameters");
     const typed = await mcpx(sb, ["exec", 'await artifact("x.json", { not: "bytes" })']);
     expectExit(typed, 1);
     expect(typed.stderr).toContain("artifact(name, data, { mime }): data is a string, a Uint8Array, an ArrayBuffer, a Blob or a ReadableStream");
