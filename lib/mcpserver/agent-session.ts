@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { Session } from "../session/session.ts";
 import { artifactLink } from "./artifact-content.ts";
 import { newWorkspace, type Workspace } from "../workspace/workspace.ts";
+import { running } from "../process/proc-table.ts";
 
 export interface AgentSession {
   /** random and never shown to an agent: the owner of the approvals this session's runs paused */
@@ -42,13 +43,7 @@ const live = new Set<string>();
  * the next session's to resume: nobody else's is taken from a session that is still there.
  */
 export function agentSessionLive(id: string, pid: number): boolean {
-  if (pid === process.pid) return live.has(id);
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as { code?: string }).code === "EPERM";
-  }
+  return pid === process.pid ? live.has(id) : running(pid);
 }
 
 export function newAgentSession(session: Pick<Session, "cacheDir" | "get">): AgentSession {

@@ -15,6 +15,7 @@ import { frameError } from "../errors/frame-error.ts";
 import type { CallAnswer } from "../runtime/run-spec.ts";
 import type { WorkspaceOp } from "../../launcher/wire.ts";
 import { badFileName } from "../paths/file-name.ts";
+import { running } from "../process/proc-table.ts";
 
 export interface Workspace {
   /** the directory; it exists once something was written */
@@ -137,15 +138,6 @@ function removeOrphans(root: string): void {
   }
   for (const n of names) {
     const pid = Number(/^(\d+)-[0-9a-f]{12}$/.exec(n)?.[1]);
-    if (pid && pid !== process.pid && !alive(pid)) rmSync(join(root, n), { recursive: true, force: true });
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as { code?: string }).code === "EPERM";
+    if (pid && pid !== process.pid && !running(pid)) rmSync(join(root, n), { recursive: true, force: true });
   }
 }
