@@ -6,12 +6,10 @@
 // onError, as decision 0001 orders). Bounded by exec.artifactsMax per run: past it the artifact is
 // refused and its bytes are not kept.
 
-import { createHash, randomBytes, type Hash } from "node:crypto";
-import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
-import { join } from "node:path";
 import { frameError } from "../errors/frame-error.ts";
 import { badFileName } from "../paths/file-name.ts";
 import type { CallAnswer } from "../runtime/run-spec.ts";
+import { contentWriter, type ContentWriter } from "./content-writer.ts";
 
 /** an artifact as the `artifact` frame, the envelope and the hooks' payload describe it */
 export interface Artifact {
@@ -46,10 +44,8 @@ interface Open {
   mime: string;
   /** why it cannot be kept; its bytes are then read and dropped */
   refused?: string;
-  tmp?: string;
-  fd?: number;
-  hash: Hash;
-  size: number;
+  /** its bytes on their way into the store; none once refused */
+  writer?: ContentWriter;
   text: boolean;
 }
 
@@ -67,10 +63,8 @@ export function newRunArtifacts(dir: string, runId: string, maxBytes: number, ur
   let total = 0;
 
   const drop = (o: Open) => {
-    if (o.fd !== undefined) closeSync(o.fd);
-    if (o.tmp) rmSync(o.tmp, { force: true });
-    o.fd = undefined;
-    o.tmp = undefined;
+    o.writer?.abort();
+    o.writer = undefined;
   };
 
   return {
@@ -80,24 +74,16 @@ export function newRunArtifacts(dir: string, runId: string, maxBytes: number, ur
         (mime !== undefined && !MIME.test(mime)
           ? `mime ${JSON.stringify(mime)} is not a MIME type: type/subtype with optional parameters, printable ASCII ("text/csv", "image/png; foo=bar")`
           : undefined);
-      const o: Open = {
+      open.set(aid, {
         name,
         mime: mime ?? "",
-        hash: createHash("sha256"),
-        size: 0,
         text: true,
-        ...(bad ? { refused: `artifact(${JSON.stringify(name)}): ${bad}` } : {}),
-      };
-      if (!o.refused) {
-        mkdirSync(dir, { recursive: true, mode: 0o700 });
-        o.tmp = join(dir, `.tmp-${randomBytes(6).toString("hex")}`);
-        o.fd = openSync(o.tmp, "wx", 0o600);
-      }
-      open.set(aid, o);
+        ...(bad ? { refused: `artifact(${JSON.stringify(name)}): ${bad}` } : { writer: contentWriter(dir) }),
+      });
     },
     data(aid, chunk) {
       const o = open.get(aid);
-      if (!o || o.fd === undefined) return;
+      if (!o?.writer) return;
       const bytes = chunk.b64 !== undefined ? Buffer.from(chunk.b64, "base64") : Buffer.from(chunk.text ?? "", "utf8");
       if (chunk.b64 !== undefined) o.text = false;
       if (maxBytes > 0 && total + bytes.length > maxBytes) {
@@ -108,9 +94,7 @@ export function newRunArtifacts(dir: string, runId: string, maxBytes: number, ur
         return;
       }
       total += bytes.length;
-      o.size += bytes.length;
-      o.hash.update(bytes);
-      for (let off = 0; off < bytes.length; ) off += writeSync(o.fd, bytes, off);
+      o.writer.write(bytes);
     },
     close(aid) {
       const o = open.get(aid);
@@ -120,15 +104,9 @@ export function newRunArtifacts(dir: string, runId: string, maxBytes: number, ur
         drop(o);
         return { ok: false, error: frameError("ARTIFACT", o.refused) };
       }
-      closeSync(o.fd!);
-      const sha256 = o.hash.digest("hex");
-      const path = join(dir, sha256);
-      // the same bytes are one path, whoever made them; each writer still puts its own file there, so
-      // the daemon, which removes a file it wrote once nothing it serves holds those bytes, never
-      // removes one a local run or a --remote client wrote since (lib/daemon/kept-artifacts.ts)
-      const made = !existsSync(path);
-      renameSync(o.tmp!, path);
-      const described = { id: `${runId}.${closed.length + 1}`, name: o.name, mime: o.mime || mimeOf(o.name, o.text), size: o.size, sha256 };
+      const { sha256, size, keep } = o.writer!.done();
+      const { path, made } = keep();
+      const described = { id: `${runId}.${closed.length + 1}`, name: o.name, mime: o.mime || mimeOf(o.name, o.text), size, sha256 };
       const a: Artifact = { ...described, uri: uriOf ? uriOf(described, path, made) : `file://${path}` };
       closed.push(a);
       paths.set(a.id, path);

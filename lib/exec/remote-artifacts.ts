@@ -5,9 +5,7 @@
 // and size checked), and its frame's uri becomes that file's file:// URL: `--json`, `--output
 // stream` and the text mode then show what a local run shows.
 
-import { createHash, randomBytes } from "node:crypto";
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
-import { join } from "node:path";
+import { contentWriter } from "../artifacts/content-writer.ts";
 import type { Frame } from "./frames.ts";
 
 type ArtifactFrame = Extract<Frame, { type: "artifact" }>;
@@ -43,39 +41,19 @@ export async function* withLocalArtifacts(
 }
 
 /**
- * Writes the body to a file of its own beside the content-addressed ones, hashing it as it comes,
- * and renames it into place only when its size and sha256 are the frame's. Renamed even when the
- * cache already has those bytes (the daemon's own cache, on the same machine and HOME): the file is
- * then the caller's, which the daemon never removes (lib/daemon/kept-artifacts.ts).
+ * Stores the body in the cache as a local run stores an artifact (lib/artifacts/content-writer.ts),
+ * kept only when its size and sha256 are the frame's.
  */
 async function store(res: Response, a: ArtifactFrame, dir: string): Promise<string> {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const tmp = join(dir, `.tmp-${randomBytes(6).toString("hex")}`);
-  const fd = openSync(tmp, "wx", 0o600);
-  const hash = createHash("sha256");
-  let size = 0;
+  const w = contentWriter(dir);
   try {
-    if (res.body) {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        hash.update(chunk);
-        size += chunk.byteLength;
-        for (let off = 0; off < chunk.byteLength; ) off += writeSync(fd, chunk, off);
-      }
-    }
-    closeSync(fd);
-    const sha256 = hash.digest("hex");
-    if (size !== a.size || sha256 !== a.sha256)
-      throw new Error(`the daemon sent ${size} bytes with sha256 ${sha256}, where the frame says ${a.size} bytes with sha256 ${a.sha256}`);
-    const path = join(dir, a.sha256);
-    renameSync(tmp, path);
-    return path;
+    if (res.body) for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) w.write(chunk);
+    const got = w.done();
+    if (got.size !== a.size || got.sha256 !== a.sha256)
+      throw new Error(`the daemon sent ${got.size} bytes with sha256 ${got.sha256}, where the frame says ${a.size} bytes with sha256 ${a.sha256}`);
+    return got.keep().path;
   } catch (e) {
-    try {
-      closeSync(fd);
-    } catch {
-      // closed already
-    }
-    rmSync(tmp, { force: true });
+    w.abort();
     throw e;
   }
 }
