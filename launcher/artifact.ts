@@ -6,7 +6,7 @@
 
 import { artifactClose } from "./channel.ts";
 import { frame } from "./handoff.ts";
-import { toBase64 } from "./workspace.ts";
+import { toBase64 } from "./base64.ts";
 
 /** the most one data frame carries: text in characters, bytes before base64 */
 const CHUNK = 512 * 1024;

@@ -1,37 +1,10 @@
 // The `workspace` global: files a script keeps out of its caller's context, in a directory the
 // host owns (lib/workspace/workspace.ts). Every operation is a frame the host answers, so it works
 // the same on every runtime and inside either sandbox, where the script has no file system of its
-// own. Bytes cross the wire as base64, coded here because QuickJS has no atob/btoa or Buffer.
+// own. Bytes cross the wire as base64 (base64.ts).
 
+import { fromBase64, toBase64 } from "./base64.ts";
 import { workspaceOp } from "./channel.ts";
-
-const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-export function toBase64(bytes: Uint8Array): string {
-  let out = "";
-  for (let i = 0; i < bytes.length; i += 3) {
-    const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-    out += B64[(n >> 18) & 63]! + B64[(n >> 12) & 63]! + (i + 1 < bytes.length ? B64[(n >> 6) & 63]! : "=") + (i + 2 < bytes.length ? B64[n & 63]! : "=");
-  }
-  return out;
-}
-
-function fromBase64(text: string): Uint8Array {
-  const clean = text.replace(/=+$/, "");
-  const out = new Uint8Array(Math.floor((clean.length * 3) / 4));
-  let bits = 0;
-  let acc = 0;
-  let j = 0;
-  for (let i = 0; i < clean.length; i++) {
-    acc = (acc << 6) | B64.indexOf(clean[i]!);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out[j++] = (acc >> bits) & 255;
-    }
-  }
-  return out;
-}
 
 /** what a write takes: a string (written as UTF-8) or bytes */
 function payload(data: unknown, fn: string): { text: string } | { b64: string } {

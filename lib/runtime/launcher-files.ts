@@ -18,6 +18,8 @@ import type { ScriptPhase } from "../settings/registry.ts";
 // @ts-expect-error a text import of a .ts file
 import artifactSource from "../../launcher/artifact.ts" with { type: "text" };
 // @ts-expect-error a text import of a .ts file
+import base64Source from "../../launcher/base64.ts" with { type: "text" };
+// @ts-expect-error a text import of a .ts file
 import captureSource from "../../launcher/capture.ts" with { type: "text" };
 // @ts-expect-error a text import of a .ts file
 import channelSource from "../../launcher/channel.ts" with { type: "text" };
@@ -62,6 +64,7 @@ function runtimeDir(cacheDir: string): string {
   if (dir === undefined || !existsSync(join(dir, "wire.ts"))) {
     const files = {
       "artifact.ts": artifactSource as string,
+      "base64.ts": base64Source as string,
       "capture.ts": captureSource as string,
       "channel.ts": channelSource as string,
       "globals.ts": globalsSource as string,
