@@ -1,7 +1,7 @@
 // The audit log's records: one JSON object a line, each a run that ended, an upstream call that
 // ended, or a hook that ran (docs/audit.md has the fields). Types only, plus the file names.
 
-import type { Door, HookDecision, TapCaller } from "../telemetry/tap.ts";
+import type { Door, HookRecord, TapCaller } from "../telemetry/tap.ts";
 import type { Shape } from "./shape.ts";
 
 /** the live file; rotated ones are audit.1.jsonl (newest) … audit.N.jsonl */
@@ -40,20 +40,10 @@ export interface CallRecord extends Common {
   by?: string[];
 }
 
-export interface HookRecordLine extends Common {
+/** a hook as the tap reports it (lib/telemetry/tap.ts HookRecord), its run's door and caller beside it */
+export interface HookRecordLine extends Common, Omit<HookRecord, "runId" | "door" | "dropped"> {
   kind: "hook";
-  point: string;
-  phase: string;
-  name: string;
-  action: string;
-  effect: string;
-  decision: HookDecision;
   dropped?: string[];
-  server?: string;
-  tool?: string;
-  failed?: string;
-  reason?: string;
-  durationMs: number;
 }
 
 export type AuditRecord = RunRecord | CallRecord | HookRecordLine;
