@@ -8,7 +8,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BUN, FAKE_SERVER, fakeServer, MCPX, sandbox, type Sandbox } from "./harness.ts";
-import { leftoverProcesses, processesAppear, uniqueMarker, writeConfig } from "./support.ts";
+import { leftoverProcesses, processesAppear, uniqueMarker, until, writeConfig } from "./support.ts";
 import { execEnvelope, readLines, startDaemon, stopDaemons, type Daemon } from "./daemon-support.ts";
 
 afterAll(stopDaemons);
@@ -25,12 +25,12 @@ async function ready(d: Daemon): Promise<{ status: number; body: Ready }> {
   return { status: res.status, body: (await res.json()) as Ready };
 }
 
-/** polls readiness until `until` holds (at most 20 s) and returns that answer */
-async function readyWhen(d: Daemon, until: (r: { status: number; body: Ready }) => boolean): Promise<{ status: number; body: Ready }> {
+/** polls readiness until `holds` (at most 20 s) and returns that answer (async: the answer is fetched, so support.ts until cannot) */
+async function readyWhen(d: Daemon, holds: (r: { status: number; body: Ready }) => boolean): Promise<{ status: number; body: Ready }> {
   let last: { status: number; body: Ready } | undefined;
   for (let waited = 0; waited < 20_000; waited += 50) {
     last = await ready(d);
-    if (until(last)) return last;
+    if (holds(last)) return last;
     await Bun.sleep(50);
   }
   throw new Error(`readiness never got there: ${JSON.stringify(last)}`);
@@ -58,13 +58,6 @@ async function streamRun(d: Daemon, body: unknown): Promise<{ frames: Array<Reco
   expect(res.status).toBe(200);
   const ended = readLines(res, (line) => void frames.push(JSON.parse(line)));
   return { frames, ended };
-}
-
-async function until(what: string, cond: () => boolean): Promise<void> {
-  for (let waited = 0; !cond(); waited += 50) {
-    if (waited > 20_000) throw new Error(`never happened: ${what}`);
-    await Bun.sleep(50);
-  }
 }
 
 const START_SERVERS = { MCPX_DAEMON_START_SERVERS: "1" };
@@ -130,7 +123,7 @@ describe("SIGTERM drains", () => {
     const d = await drainingDaemon(sb, ["--daemon-drain-grace", "2m"]);
     const gate = join(sb.dir, "let-runs-finish");
     const runs = await Promise.all([1, 2, 3].map((i) => streamRun(d, { source: heldRun(gate, `result ${i}`) })));
-    await until("every run is in flight", () => runs.every((r) => r.frames.some((f) => f.type === "stdout")));
+    await until(() => runs.every((r) => r.frames.some((f) => f.type === "stdout")), "never happened: every run is in flight");
     d.proc.kill("SIGTERM");
     const draining = await readyWhen(d, (r) => r.body.draining);
     expect(draining.status).toBe(503);
@@ -165,7 +158,7 @@ describe("SIGTERM drains", () => {
       source: ['import { spawn } from "node:child_process";', 'spawn("sleep", ["300"], { stdio: "ignore" });', heldRun(join(sb.dir, "never"), "x")].join("\n"),
       env: { MCPX_E2E_MARK: marker },
     });
-    await until("the run is in flight", () => run.frames.some((f) => f.type === "stdout"));
+    await until(() => run.frames.some((f) => f.type === "stdout"), "never happened: the run is in flight");
     await processesAppear(marker, 2); // the runtime, sleep
     d.proc.kill("SIGTERM");
     expect(await d.proc.exited).toBe(0);
@@ -180,7 +173,7 @@ describe("SIGTERM drains", () => {
     const sb = sandbox();
     const d = await drainingDaemon(sb, ["--daemon-drain-grace", "10m"]);
     const run = await streamRun(d, { source: heldRun(join(sb.dir, "never"), "x") });
-    await until("the run is in flight", () => run.frames.some((f) => f.type === "stdout"));
+    await until(() => run.frames.some((f) => f.type === "stdout"), "never happened: the run is in flight");
     d.proc.kill("SIGTERM");
     await readyWhen(d, (r) => r.body.draining);
     d.proc.kill("SIGTERM");

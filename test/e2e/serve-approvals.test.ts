@@ -12,7 +12,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { MCPX } from "./harness.ts";
 import { hookSandbox, recordedCalls, recordPath, say } from "./hooks-support.ts";
-import { expectExit, mcpx } from "./support.ts";
+import { expectExit, mcpx, until } from "./support.ts";
+import { running } from "../../lib/process/proc-table.ts";
 
 const sb = hookSandbox();
 const ASK = { name: "confirm", on: "call", phase: "before", when: { tool: "add" }, run: say({ ask: "really add?" }), effect: "ask" };
@@ -206,7 +207,7 @@ describe.concurrent("a run an ask hook pauses", () => {
         return paused(s, record);
       });
       // the first serve has gone (its client closed): wait until its process is reaped
-      await gone(first);
+      await until(() => !running(first), `mcpx serve ${first} did not end after its client closed`);
       expectExit(await mcpx(sb, ["approve", pending.id]), 0);
       await withServe({ FAKE_MCP_RECORD: record }, async (next) => {
         const resumed = await next.exec({ resume: pending.id });
@@ -315,16 +316,3 @@ describe.concurrent("a run an ask hook pauses", () => {
     SLOW,
   );
 });
-
-/** resolves once process `pid` has ended (bounded: a serve that does not end fails the test) */
-async function gone(pid: number): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    await Bun.sleep(25);
-  }
-  throw new Error(`mcpx serve ${pid} did not end after its client closed`);
-}

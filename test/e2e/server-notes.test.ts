@@ -9,7 +9,19 @@ import { recordedCalls, recordedCancels, readRecord } from "../../fixtures/serve
 import { MCPX, everythingServer, fakeServer, sandbox } from "./harness.ts";
 import { execFrames, startDaemon, stopDaemons } from "./daemon-support.ts";
 import { writeFileSync } from "node:fs";
-import { expectExit, fileExists, frameOrderProblems, leftoverProcesses, mcpx, parseFrames, scriptAwaits, serve, uniqueMarker, writeConfig } from "./support.ts";
+import {
+  expectExit,
+  fileExists,
+  frameOrderProblems,
+  leftoverProcesses,
+  mcpx,
+  parseFrames,
+  scriptAwaits,
+  serve,
+  uniqueMarker,
+  until,
+  writeConfig,
+} from "./support.ts";
 
 afterAll(stopDaemons);
 
@@ -22,14 +34,6 @@ writeConfig(sb, ".mcpx.json", {
   },
 });
 const KILL_AFTER_MS = 60_000;
-
-/** waits (bounded) for a condition another process makes true */
-async function until(condition: () => boolean, failure: string): Promise<void> {
-  for (let waited = 0; !condition(); waited += 20) {
-    if (waited > 20_000) throw new Error(failure);
-    await Bun.sleep(20);
-  }
-}
 
 describe("a server's log messages", () => {
   test("server-everything's simulated log reaches the run's stream as a log frame naming the server, in order", async () => {

@@ -239,3 +239,11 @@ export async function httpFixture(script: string, env: Record<string, string | u
   }
   throw new Error(`${script} ended before listening: ${seen}`);
 }
+
+/** waits (bounded, 20 s) for a condition another process makes true; throws `failure` when it never does */
+export async function until(condition: () => boolean, failure: string): Promise<void> {
+  for (let waited = 0; !condition(); waited += 20) {
+    if (waited > 20_000) throw new Error(failure);
+    await Bun.sleep(20);
+  }
+}

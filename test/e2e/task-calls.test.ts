@@ -12,7 +12,7 @@ import { exitCodeOf } from "../../lib/errors/codes.ts";
 import { BUN, MCPX, ROOT, everythingServer, sandbox } from "./harness.ts";
 import { say } from "./hooks-support.ts";
 import { execFrames, startDaemon, stopDaemons } from "./daemon-support.ts";
-import { expectExit, frameOrderProblems, mcpx, parseFrames, serve, writeConfig } from "./support.ts";
+import { expectExit, frameOrderProblems, mcpx, parseFrames, serve, until, writeConfig } from "./support.ts";
 
 afterAll(stopDaemons);
 
@@ -27,14 +27,6 @@ function recorded(file: string): Entry[] {
     .split("\n")
     .filter((l) => l !== "")
     .map((l) => JSON.parse(l) as Entry);
-}
-
-/** waits (bounded) for a condition another process makes true */
-async function until(condition: () => boolean, failure: string): Promise<void> {
-  for (let waited = 0; !condition(); waited += 20) {
-    if (waited > 20_000) throw new Error(failure);
-    await Bun.sleep(20);
-  }
 }
 
 /** a sandbox with the task server (its own record) and server-everything; `hooks` go into the same config */

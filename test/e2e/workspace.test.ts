@@ -12,7 +12,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { fakeServer, sandbox } from "./harness.ts";
 import { startDaemon, stopDaemons } from "./daemon-support.ts";
-import { expectExit, mcpx, serve, type Served, writeConfig } from "./support.ts";
+import { expectExit, mcpx, serve, type Served, until, writeConfig } from "./support.ts";
 
 const sb = sandbox();
 writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer() } });
@@ -61,7 +61,7 @@ describe.concurrent("an agent session's workspace", () => {
       } finally {
         await s.close();
       }
-      await expectGone(join(ROOT, dir!));
+      await until(() => !existsSync(join(ROOT, dir!)), `the workspace ${dir} outlived its session`);
     }, 60_000);
   }
 
@@ -179,7 +179,7 @@ describe.concurrent("a run's own workspace", () => {
     expect(dir).toBeDefined();
     await transport.terminateSession();
     await client.close();
-    await expectGone(join(ROOT, dir!));
+    await until(() => !existsSync(join(ROOT, dir!)), `the workspace ${dir} outlived its session`);
   }, 60_000);
 
   test("a dead process's workspace is removed by the next one that writes", async () => {
@@ -189,9 +189,3 @@ describe.concurrent("a run's own workspace", () => {
     expect(existsSync(join(ROOT, "999999999-0123456789ab"))).toBe(false);
   }, 60_000);
 });
-
-/** the directory is removed once its owner has closed: the close is asynchronous to the client, so wait for it */
-async function expectGone(dir: string): Promise<void> {
-  for (let i = 0; i < 200 && existsSync(dir); i++) await Bun.sleep(25);
-  expect(existsSync(dir)).toBe(false);
-}
