@@ -40,10 +40,6 @@ import { artifactChunks } from "./artifact-chunks.ts";
 import { CALLER_OF_DOOR, type RunSpan, type TraceCarrier } from "../telemetry/tap.ts";
 
 const MiB = 1024 * 1024;
-/** a run's own workspace when no door bounds it (a module hook's run): exec.workspaceQuota's default */
-const DEFAULT_WORKSPACE_QUOTA_MB = 256;
-/** a run's artifacts when no door bounds them: exec.artifactsMax's default */
-const DEFAULT_ARTIFACTS_MAX_MB = 1024;
 
 export interface ExecContext {
   /** the pool the run's calls go to and the bus its events go on */
@@ -64,8 +60,8 @@ export interface ExecContext {
   phaseOrigins?: Partial<PhaseOrigins>;
   /** runtimes started before the run (the CLI's early one, the daemon's kept one); without it a run starts its own */
   runtimes?: RuntimeSource;
-  /** the door's time and memory bounds (door-policy.ts runLimits); absent: none beyond opts.timeoutMs */
-  limits?: RunLimits;
+  /** the door's time, memory and file bounds (door-policy.ts runLimits) */
+  limits: RunLimits;
   /** the agent session's workspace (lib/mcpserver/agent-session.ts); absent: the run has its own, removed when it ends */
   workspace?: Workspace;
   /** the uri an artifact is fetched at (the daemon's /v1/artifacts/ID, which it then serves); absent: its file:// URL */
@@ -200,7 +196,7 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, run
     name: b.name,
     global: b.hiddenBecause ? null : b.identifier,
   }));
-  const doorTimeoutMs = ctx.limits?.timeoutMs ?? 0;
+  const doorTimeoutMs = ctx.limits.timeoutMs;
   const timeoutMs = stricterLimit(opts.timeoutMs, doorTimeoutMs);
   const spec: RunSpec = {
     runId,
@@ -212,8 +208,8 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, run
     runtime: opts.runtime,
     timeoutMs,
     // the door's limit is named only when it is the one that applies
-    timeoutFrom: doorTimeoutMs && timeoutMs === doorTimeoutMs ? ctx.limits?.timeoutFrom : undefined,
-    heap: ctx.limits?.heapMb ? { mb: ctx.limits.heapMb, from: ctx.limits.heapFrom } : undefined,
+    timeoutFrom: doorTimeoutMs && timeoutMs === doorTimeoutMs ? ctx.limits.timeoutFrom : undefined,
+    heap: ctx.limits.heapMb ? { mb: ctx.limits.heapMb, from: ctx.limits.heapFrom } : undefined,
     // a sandboxed run's variables are a view inside it (RunSpec.sandbox.callerEnv), never its runtime's environment
     env: scriptEnv(ctx.env, sandbox.on ? {} : opts.env),
     cwd,
@@ -228,9 +224,9 @@ async function run(opts: ExecOptions, ctx: ExecContext, q: PushQueue<Frame>, run
     runtimes: ctx.runtimes,
   };
   const { notes, calls, settle } = runNotes(q, ended);
-  const artifacts = newRunArtifacts(join(ctx.cacheDir, "artifacts"), runId, (ctx.limits?.artifactsMaxMb ?? DEFAULT_ARTIFACTS_MAX_MB) * MiB, ctx.artifactUri);
+  const artifacts = newRunArtifacts(join(ctx.cacheDir, "artifacts"), runId, ctx.limits.artifactsMaxMb * MiB, ctx.artifactUri);
   // made at its first write, so a run that never uses it pays nothing
-  const workspace = ctx.workspace ?? newWorkspace(join(ctx.cacheDir, "workspaces"), (ctx.limits?.workspaceQuotaMb ?? DEFAULT_WORKSPACE_QUOTA_MB) * MiB);
+  const workspace = ctx.workspace ?? newWorkspace(join(ctx.cacheDir, "workspaces"), ctx.limits.workspaceQuotaMb * MiB);
   const handlers = {
     frame: (f: Frame) => q.push(f),
     call: (server: string, tool: string, args: Record<string, unknown>, answered: (answer: CallAnswer) => void) =>

@@ -7,7 +7,7 @@ import type { EngineParts } from "../session/engine.ts";
 import type { Session } from "../session/session.ts";
 import type { Frame } from "./frames.ts";
 import { callThroughGate } from "./gated-call.ts";
-import { sandboxContext } from "./door-policy.ts";
+import { runLimits, sandboxContext } from "./door-policy.ts";
 
 /**
  * the hook calls of one process, once its engine is open: its calls pass callThroughGate to the engine's
@@ -25,6 +25,8 @@ export function hookCalls(session: Pick<Session, "settings" | "get" | "cacheDir"
         // a module hook is the user's own code, declared where hooks may run code: the policy of a local run
         sandbox: sandboxContext(session, "cli"),
         runtime: session.get("script.runtime"),
+        // the hook's timeout bounds its time, and a module hook has never had a heap limit: only the files it may keep are bounded
+        limits: { ...runLimits(session, "cli"), heapMb: 0 },
       });
     },
   });

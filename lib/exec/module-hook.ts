@@ -9,13 +9,15 @@ import type { FrameSink, Gate, HookCalls, ModuleOutcome } from "../hooks/types.t
 import type { EngineParts } from "../session/engine.ts";
 import type { ExecOptions } from "./options-schema.ts";
 import { execute } from "./execute.ts";
-import type { SandboxContext } from "./door-policy.ts";
+import type { RunLimits, SandboxContext } from "./door-policy.ts";
 
 export interface ModuleHost {
   cacheDir: string;
   sockDir: string;
   sandbox: SandboxContext;
   runtime: ExecOptions["runtime"];
+  /** the run's bounds: the hook's own timeout (hooks.timeout) is its time bound, so none here */
+  limits: RunLimits;
 }
 
 /** `gate` without the script point: no script hooks, no script-point hook tools, and nothing left to wait for */
@@ -58,6 +60,7 @@ export async function runModuleHook(
       inheritStdin: false,
       cwd: req.cwd,
       sandbox: host.sandbox,
+      limits: host.limits,
     },
   );
   let outcome: ModuleOutcome = { ok: false, message: "module hook ended without a result" };
