@@ -119,6 +119,36 @@ function unreachable(e: unknown, where: string): DaemonClientError {
   return new DaemonClientError(`the daemon at ${where} could not be reached: ${(e as Error).message}`, "E_DAEMON_UNREACHABLE");
 }
 
+/**
+ * One request to a daemon route with its token, over its socket or TCP; the answer, its body unread.
+ * A daemon not reached, or one that refuses (any status but 2xx and `answers`), is a DaemonClientError.
+ */
+async function daemonFetch(
+  address: DaemonAddress,
+  token: string,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string; signal?: AbortSignal },
+  answers: readonly number[] = [],
+): Promise<Response> {
+  const where = formatAddress(address);
+  const headers: Record<string, string> = { ...init.headers };
+  if (token !== "") headers.authorization = `Bearer ${token}`;
+  let res: Response;
+  try {
+    res = await fetch(routeUrl(address, path), {
+      ...init,
+      headers,
+      // a tool call may be quiet for longer than Bun's 5-minute idle limit
+      timeout: false,
+      ...(address.kind === "unix" ? { unix: address.path } : {}),
+    } as RequestInit);
+  } catch (e) {
+    throw unreachable(e, where);
+  }
+  if (!res.ok && !answers.includes(res.status)) throw await refusal(res, where);
+  return res;
+}
+
 /** one JSON request to a daemon route and its JSON answer; a daemon that is not there or refuses throws DaemonClientError */
 /** @param answers statuses besides 2xx whose JSON body is the answer, not a refusal (readiness's 503) */
 export async function daemonJson<T>(
@@ -129,24 +159,9 @@ export async function daemonJson<T>(
   body?: unknown,
   answers: readonly number[] = [],
 ): Promise<T> {
-  const where = formatAddress(address);
   const headers: Record<string, string> = { accept: "application/json" };
   if (body !== undefined) headers["content-type"] = "application/json";
-  if (token !== "") headers.authorization = `Bearer ${token}`;
-  let res: Response;
-  try {
-    res = await fetch(routeUrl(address, path), {
-      method,
-      headers,
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      // a tool call may be quiet for longer than Bun's 5-minute idle limit
-      timeout: false,
-      ...(address.kind === "unix" ? { unix: address.path } : {}),
-    } as RequestInit);
-  } catch (e) {
-    throw unreachable(e, where);
-  }
-  if (!res.ok && !answers.includes(res.status)) throw await refusal(res, where);
+  const res = await daemonFetch(address, token, path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) }, answers);
   return (await res.json()) as T;
 }
 
@@ -155,23 +170,8 @@ export async function daemonJson<T>(
  * token; the answer as it came, its body unread, or DaemonClientError for a daemon not reached or
  * a refusal (its message the daemon's: expired, evicted, unknown).
  */
-export async function daemonGet(address: DaemonAddress, token: string, path: string, signal?: AbortSignal): Promise<Response> {
-  const where = formatAddress(address);
-  const headers: Record<string, string> = {};
-  if (token !== "") headers.authorization = `Bearer ${token}`;
-  let res: Response;
-  try {
-    res = await fetch(routeUrl(address, path), {
-      headers,
-      signal,
-      timeout: false,
-      ...(address.kind === "unix" ? { unix: address.path } : {}),
-    } as RequestInit);
-  } catch (e) {
-    throw unreachable(e, where);
-  }
-  if (!res.ok) throw await refusal(res, where);
-  return res;
+export function daemonGet(address: DaemonAddress, token: string, path: string, signal?: AbortSignal): Promise<Response> {
+  return daemonFetch(address, token, path, signal ? { signal } : {});
 }
 
 async function refusal(res: Response, where: string): Promise<DaemonClientError> {
