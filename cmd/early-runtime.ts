@@ -27,6 +27,10 @@ export function startEarlyRuntime(kind: "run" | "exec", parsed: ParsedArgs | und
     env: (parsed.own.env as string[] | undefined) ?? [],
     stdinScript: kind === "exec" && parsed.positionals[0] === "-",
   };
+  if (args.sandbox === "on" && args.runtime !== "deno" && settingFlag(parsed, "exec.sandboxEngine") !== "deno") {
+    // a sandboxed run on the embedded engine: its module compiles on JSC's threads while the command loads
+    void import("../lib/runtime/quickjs-engine.ts").then((m) => m.compileQuickjs());
+  }
   const guessed = guessKind(args);
   note = guessed.note;
   // a Ctrl-C before the command handles signals itself (it loads, reads config) would kill mcpx by the

@@ -18,6 +18,7 @@ import { launcherOutput, type Wire } from "./launcher-output.ts";
 import { quickjsInstance } from "./quickjs-engine.ts";
 import type { RunHandlers, RunOutcome, RunSpec } from "./run-spec.ts";
 import { heapOutcome, stoppedOutcome } from "./run-watch.ts";
+import { trace } from "../util/trace.ts";
 
 /** the heap of a run that names none (exec.maxHeap 0): the engine's memory is this process's, so it always has a bound */
 const DEFAULT_HEAP_MB = 512;
@@ -33,7 +34,8 @@ export interface QuickjsRunFiles {
 export async function runQuickjs(spec: RunSpec, h: RunHandlers, wire: Wire, handoff: Handoff, files: QuickjsRunFiles, channel: Channel): Promise<RunOutcome> {
   let run: QuickjsRun | undefined;
   try {
-    const engine = await quickjsInstance();
+    const engine = await quickjsInstance(spec.runtimes?.oneRun !== true);
+    trace("quickjs instance");
     const rt = engine.newRuntime();
     rt.setMemoryLimit(heapOf(spec).mb * 1024 * 1024);
     rt.setMaxStackSize(STACK_BYTES);
@@ -90,6 +92,7 @@ class QuickjsRun {
     this.installLoader(files);
     const launcherUrl = Bun.pathToFileURL(files.launcher).href;
     const result = this.ctx.evalCode(jsOf(files.launcher, readFileSync(files.launcher, "utf8")), launcherUrl, { type: "module" });
+    trace("quickjs launcher evaluated");
     if (result.error) this.uncaught(result.error);
     else this.evaluation = result.value;
     this.drain();

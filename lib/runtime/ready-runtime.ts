@@ -43,6 +43,8 @@ export interface RuntimeSource {
   runtimeFor(shape: RuntimeShape, own: { env: boolean }): Promise<StartedRuntime>;
   /** told instead when the run starts its runtime with its run (a sandboxed run): a source that guesses learns from it */
   startedWithRun?(): void;
+  /** the process runs this one run and ends (the CLI): nothing is made ahead for a next run (quickjs-engine.ts) */
+  oneRun?: boolean;
 }
 
 /** a run with nothing started for it starts its own */

@@ -44,6 +44,7 @@ export function startEarly(shape: () => RuntimeShape | undefined): EarlyRuntime 
   // the guess once ended (not taken): mcpx waits for it to be reaped before it exits, or it would be init's zombie
   let ended: Promise<unknown> | undefined;
   return {
+    oneRun: true,
     async runtimeFor(want) {
       const r = taken ? undefined : early;
       taken = true;

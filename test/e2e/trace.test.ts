@@ -37,8 +37,8 @@ function withExitWhereSeen(expected: string[], seen: string[]): string[] {
   return [...rest.slice(0, at), EXITED, ...rest.slice(at)];
 }
 
-function traced(stderr: string): Array<{ ms: number; stage: string }> {
-  return [...stderr.matchAll(/^mcpx trace (\d+(?:\.\d+)?)ms (.+)$/gm)].map((m) => ({ ms: Number(m[1]), stage: m[2]! }));
+function traced(stderr: string): Array<{ ms: number; cpu: number; stage: string }> {
+  return [...stderr.matchAll(/^mcpx trace (\d+(?:\.\d+)?)ms cpu (\d+(?:\.\d+)?)ms (.+)$/gm)].map((m) => ({ ms: Number(m[1]), cpu: Number(m[2]), stage: m[3]! }));
 }
 
 describe("MCPX_TRACE", () => {
@@ -53,7 +53,11 @@ describe("MCPX_TRACE", () => {
       const lines = traced(r.stderr);
       const seen = lines.map((l) => l.stage);
       expect(seen).toEqual(withExitWhereSeen(stages, seen));
-      for (let i = 1; i < lines.length; i++) expect(lines[i]!.ms).toBeGreaterThanOrEqual(lines[i - 1]!.ms);
+      for (let i = 1; i < lines.length; i++) {
+        expect(lines[i]!.ms).toBeGreaterThanOrEqual(lines[i - 1]!.ms);
+        expect(lines[i]!.cpu).toBeGreaterThanOrEqual(lines[i - 1]!.cpu);
+      }
+      expect(lines.at(-1)!.cpu).toBeGreaterThan(0);
     }
   });
 
