@@ -126,6 +126,24 @@ describe("MCPX_TRACE", () => {
     expect(await run()).toEqual({ out: "two\nthree\n", noted: true });
   });
 
+  test("a sandboxed run on the embedded engine: no runtime process, its engine's two stages after the engine, CPU by each", async () => {
+    const r = await mcpx(sb, ["exec", "--sandbox", "on", "return 6 * 7"], { env: { MCPX_TRACE: "1" } });
+    expectExit(r, 0);
+    expect(r.stdout).toBe("42\n");
+    const lines = traced(r.stderr);
+    const seen = lines.map((l) => l.stage);
+    expect(seen).not.toContain("runtime spawned");
+    expect(seen).not.toContain("child exited");
+    const at = (stage: string) => seen.indexOf(stage);
+    expect(at("engine")).toBeGreaterThan(at("config"));
+    expect(at("quickjs instance")).toBe(at("engine") + 1);
+    expect(at("quickjs launcher evaluated")).toBe(at("quickjs instance") + 1);
+    expect(seen.at(-1)).toBe("exit");
+    // instantiating and evaluating in a wasm engine is work of this process: its CPU grows across both
+    const cpu = (stage: string) => lines[at(stage)]!.cpu;
+    expect(cpu("quickjs launcher evaluated")).toBeGreaterThan(cpu("engine"));
+  });
+
   test("without MCPX_TRACE nothing of the trace is printed", async () => {
     const r = await mcpx(sb, ["exec", 'console.log("hi")']);
     expectExit(r, 0);
