@@ -1,5 +1,6 @@
 // MCPX_TRACE=1: one line on stderr per stage of a command's start-up and run, with the milliseconds
-// since the process started and the CPU milliseconds this process has used by then (user + system), so a cold-start regression shows where it happened (docs/runtimes.md
+// since the process started and the CPU milliseconds this process has used by then (user + system),
+// so a cold-start regression shows where it happened, and whether it computed or waited (docs/runtimes.md
 // "Tracing start-up"). Read from the environment directly, not the settings registry: the first
 // stages come before any config is read. Off, a stage costs one boolean test.
 

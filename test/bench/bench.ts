@@ -484,9 +484,7 @@ async function traceStages(argv: string[]): Promise<Array<[string, number, numbe
       seen.set(stage, [...(seen.get(stage) ?? []), [Number(m[1]), Number(m[2])]]);
     }
   }
-  return [...seen]
-    .filter(([, at]) => at.length === ROUNDS_TRACE)
-    .map(([stage, at]) => [stage, median(at.map(([ms]) => ms)), median(at.map(([, cpu]) => cpu))]);
+  return [...seen].filter(([, at]) => at.length === ROUNDS_TRACE).map(([stage, at]) => [stage, median(at.map(([ms]) => ms)), median(at.map(([, cpu]) => cpu))]);
 }
 
 interface Memory {

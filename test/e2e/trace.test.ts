@@ -38,7 +38,11 @@ function withExitWhereSeen(expected: string[], seen: string[]): string[] {
 }
 
 function traced(stderr: string): Array<{ ms: number; cpu: number; stage: string }> {
-  return [...stderr.matchAll(/^mcpx trace (\d+(?:\.\d+)?)ms cpu (\d+(?:\.\d+)?)ms (.+)$/gm)].map((m) => ({ ms: Number(m[1]), cpu: Number(m[2]), stage: m[3]! }));
+  return [...stderr.matchAll(/^mcpx trace (\d+(?:\.\d+)?)ms cpu (\d+(?:\.\d+)?)ms (.+)$/gm)].map((m) => ({
+    ms: Number(m[1]),
+    cpu: Number(m[2]),
+    stage: m[3]!,
+  }));
 }
 
 describe("MCPX_TRACE", () => {
