@@ -8,6 +8,7 @@ import { settingFlag, type ParsedArgs } from "../lib/settings/flags.ts";
 import { startEarly, type EarlyRuntime } from "../lib/runtime/runtime-sources.ts";
 import { exitCodeOf } from "../lib/errors/codes.ts";
 import { runBeforeExit } from "../lib/util/before-exit.ts";
+import { sandboxOnDeno } from "../lib/exec/sandbox-engine.ts";
 
 let early: EarlyRuntime | undefined;
 /** stops handling SIGINT/SIGTERM here, once the command handles them itself */
@@ -27,8 +28,9 @@ export function startEarlyRuntime(kind: "run" | "exec", parsed: ParsedArgs | und
     env: (parsed.own.env as string[] | undefined) ?? [],
     stdinScript: kind === "exec" && parsed.positionals[0] === "-",
   };
-  if (args.sandbox === "on" && args.runtime !== "deno" && settingFlag(parsed, "exec.sandboxEngine") !== "deno") {
-    // a sandboxed run on the embedded engine: its module compiles on JSC's threads while the command loads
+  if (args.sandbox === "on" && !sandboxOnDeno(args.runtime, settingFlag(parsed, "exec.sandboxEngine"))) {
+    // a sandboxed run on the embedded engine (as its flags say; config may still say Deno, and then the
+    // compile is not used): its module compiles on JSC's threads while the command loads
     void import("../lib/runtime/quickjs-engine.ts").then((m) => m.compileQuickjs());
   }
   const guessed = guessKind(args);

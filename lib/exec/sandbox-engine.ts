@@ -8,9 +8,13 @@ import type { SandboxContext } from "./door-policy.ts";
 
 export type EngineDecision = { ok: true; engine: SandboxEngine } | { ok: false; message: string };
 
+/** asking for Deno by name (--runtime deno) is asking for Deno's sandbox, as is exec.sandboxEngine deno */
+export function sandboxOnDeno(runtime: string | undefined, engine: string | undefined): boolean {
+  return runtime === "deno" || engine === "deno";
+}
+
 export function sandboxEngine(runtime: RuntimeName, ctx: Pick<SandboxContext, "allow" | "engine">): EngineDecision {
-  // asking for Deno by name is asking for Deno's sandbox
-  if (runtime === "deno" || ctx.engine.value === "deno") return { ok: true, engine: "deno" };
+  if (sandboxOnDeno(runtime, ctx.engine.value)) return { ok: true, engine: "deno" };
   const where = `exec.sandboxEngine is quickjs (${ctx.engine.origin})`;
   const toDeno = "set exec.sandboxEngine deno (--sandbox-engine deno, MCPX_EXEC_SANDBOX_ENGINE=deno) to run on Deno's permissions instead";
   const { read, write, net, env: names } = ctx.allow;

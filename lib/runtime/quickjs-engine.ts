@@ -19,10 +19,13 @@ let next: Promise<QuickJSWASMModule> | undefined;
 
 /** starts compiling the engine's module now, for a run about to want it; a compile that fails is the run's to report */
 export function compileQuickjs(): Promise<WebAssembly.Module> {
-  compiled ??= Bun.file(wasmPath as string)
-    .arrayBuffer()
-    .then((bytes) => WebAssembly.compile(bytes));
-  compiled.catch(() => {});
+  if (!compiled) {
+    compiled = Bun.file(wasmPath as string)
+      .arrayBuffer()
+      .then((bytes) => WebAssembly.compile(bytes));
+    // started early, it may fail before any run awaits it: the run that does reports it
+    compiled.catch(() => {});
+  }
   return compiled;
 }
 
