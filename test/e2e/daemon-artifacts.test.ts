@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { checkFrameOrder } from "../../lib/exec/frame-order.ts";
 import type { Frame as ProductFrame } from "../../lib/exec/frames.ts";
+import type { Artifact } from "../../lib/artifacts/run-artifacts.ts";
 import { sandbox } from "./harness.ts";
 import { expectExit, frameOrderProblems, mcpx, parseFrames, type Frame } from "./support.ts";
 import { execEnvelope, execFrames, startDaemon, stopDaemons, type Daemon } from "./daemon-support.ts";
@@ -56,20 +57,11 @@ const EXPECTED: Record<string, Uint8Array> = {
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
-interface ArtifactRow {
-  id: string;
-  name: string;
-  mime: string;
-  size: number;
-  sha256: string;
-  uri: string;
-}
-
 describe.concurrent("GET /v1/artifacts/{id}", () => {
   test("each artifact of a /v1/exec run is served at its uri, byte for byte, with its mime, length, name and sha256", async () => {
     const env = await execEnvelope(d, { source: SCRIPT });
     expect(env.ok).toBe(true);
-    const artifacts = env.artifacts as ArtifactRow[];
+    const artifacts = env.artifacts as Artifact[];
     expect(artifacts.map((a) => a.name)).toEqual(["one.bin", "report.txt", "bytes.bin"]);
     for (const a of artifacts) {
       expect(a.uri).toBe(`/v1/artifacts/${a.id}`);
@@ -93,7 +85,7 @@ describe.concurrent("GET /v1/artifacts/{id}", () => {
     expect(checkFrameOrder(frames as unknown as ProductFrame[])).toEqual([]);
     expect(frameOrderProblems(frames)).toEqual([]);
     const end = frames.findIndex((f) => f.type === "end");
-    const announced = frames.filter((f) => f.type === "artifact") as unknown as ArtifactRow[];
+    const announced = frames.filter((f) => f.type === "artifact") as unknown as Artifact[];
     expect(announced.map((a) => a.name)).toEqual(["one.bin", "report.txt", "bytes.bin"]);
     expect(frames.slice(end + 1).every((f) => f.type === "artifact.chunk" || f.type === "artifact.end")).toBe(true);
     for (const a of announced) {
@@ -120,7 +112,7 @@ describe.concurrent("GET /v1/artifacts/{id}", () => {
 
   test("a name with quotes is escaped in content-disposition, and one beyond ASCII travels in filename*", async () => {
     const env = await execEnvelope(d, { source: 'await artifact(\'say "hi".txt\', "a"); await artifact("résumé.txt", "b");' });
-    const [quoted, accented] = env.artifacts as ArtifactRow[];
+    const [quoted, accented] = env.artifacts as Artifact[];
     expect((await d.fetch(quoted!.uri)).headers.get("content-disposition")).toBe('attachment; filename="say \\"hi\\".txt"');
     expect((await d.fetch(accented!.uri)).headers.get("content-disposition")).toBe(`attachment; filename="r_sum_.txt"; filename*=UTF-8''r%C3%A9sum%C3%A9.txt`);
   });
@@ -134,7 +126,7 @@ describe.concurrent("over TCP", () => {
       headers: { ...auth, "content-type": "application/json" },
       body: JSON.stringify({ source: 'await artifact("secret.txt", "for the token holder")' }),
     });
-    const [a] = ((await res.json()) as { artifacts: ArtifactRow[] }).artifacts;
+    const [a] = ((await res.json()) as { artifacts: Artifact[] }).artifacts;
     const refused = await tcp.fetch(a!.uri);
     expect(refused.status).toBe(401);
     expect(await refused.text()).not.toContain("for the token holder");
@@ -148,7 +140,7 @@ describe.concurrent("over TCP", () => {
       env: { MCPX_DAEMON_TOKEN: TOKEN },
     });
     expectExit(r, 0);
-    const [a] = (JSON.parse(r.stdout) as { artifacts: ArtifactRow[] }).artifacts;
+    const [a] = (JSON.parse(r.stdout) as { artifacts: Artifact[] }).artifacts;
     expect(a!.uri).toBe(`file://${join(sb.env.XDG_CACHE_HOME!, "mcpx", "artifacts", a!.sha256)}`);
     expect(readFileSync(new URL(a!.uri), "utf8")).toBe("over tcp");
   });
@@ -162,9 +154,9 @@ describe.concurrent("mcpx exec --remote shows what a local run shows", () => {
     ]);
     expectExit(local, 0);
     expectExit(remote, 0);
-    const mine = (JSON.parse(local.stdout) as { artifacts: ArtifactRow[] }).artifacts;
-    const theirs = (JSON.parse(remote.stdout) as { artifacts: ArtifactRow[] }).artifacts;
-    const shape = (a: ArtifactRow) => ({ name: a.name, mime: a.mime, size: a.size, sha256: a.sha256 });
+    const mine = (JSON.parse(local.stdout) as { artifacts: Artifact[] }).artifacts;
+    const theirs = (JSON.parse(remote.stdout) as { artifacts: Artifact[] }).artifacts;
+    const shape = (a: Artifact) => ({ name: a.name, mime: a.mime, size: a.size, sha256: a.sha256 });
     expect(theirs.map(shape)).toEqual(mine.map(shape));
     for (const [i, a] of theirs.entries()) {
       // the caller's cache, not the daemon's: the copy was fetched, and outlives the daemon keeping it
@@ -181,7 +173,7 @@ describe.concurrent("mcpx exec --remote shows what a local run shows", () => {
     expectExit(r, 0);
     const frames = parseFrames(r.stdout);
     expect(frameOrderProblems(frames)).toEqual([]);
-    const artifacts = frames.filter((f: Frame) => f.type === "artifact") as unknown as ArtifactRow[];
+    const artifacts = frames.filter((f: Frame) => f.type === "artifact") as unknown as Artifact[];
     expect(artifacts.map((a) => a.name)).toEqual(["one.bin", "report.txt", "bytes.bin"]);
     for (const a of artifacts) expect(a.uri).toStartWith(`file://${join(sb.env.XDG_CACHE_HOME!, "mcpx", "artifacts")}/`);
   });
@@ -210,7 +202,7 @@ describe.concurrent("mcpx exec --remote shows what a local run shows", () => {
     const source = `await artifact("x.txt", ${JSON.stringify(good)}); (await import("node:fs")).writeFileSync(${JSON.stringify(file)}, "evil bytes");`;
     const r = await mcpx(sb, ["exec", "--remote", "--daemon-address", SOCK, "--json", source]);
     expectExit(r, 0);
-    const [a] = (JSON.parse(r.stdout) as { artifacts: ArtifactRow[] }).artifacts;
+    const [a] = (JSON.parse(r.stdout) as { artifacts: Artifact[] }).artifacts;
     expect(a!.uri).toBe(`/v1/artifacts/${a!.id}`);
     expect(r.stderr).toContain(`artifact "x.txt" (${a!.id}) was not fetched from the daemon, so its uri stays /v1/artifacts/${a!.id}`);
     expect(r.stderr).toContain(`where the frame says 10 bytes with sha256 ${a!.sha256}`);
@@ -227,7 +219,7 @@ describe("the daemon forgets, and says which", () => {
     const env = await execEnvelope(small, {
       source: `await artifact("first.bin", new Uint8Array(700000).fill(1)); await artifact("second.bin", new Uint8Array(600000).fill(2));`,
     });
-    const [first, second] = env.artifacts as ArtifactRow[];
+    const [first, second] = env.artifacts as Artifact[];
     const gone = await small.fetch(first!.uri);
     expect(gone.status).toBe(404);
     const body = (await gone.json()) as { error: { code: string; message: string } };
@@ -242,7 +234,7 @@ describe("the daemon forgets, and says which", () => {
       env: { XDG_CACHE_HOME: join(sb.home, "brief-cache") },
     });
     const env = await execEnvelope(brief, { source: 'await artifact("soon.txt", "gone soon")' });
-    const [a] = env.artifacts as ArtifactRow[];
+    const [a] = env.artifacts as Artifact[];
     // another whole run (a runtime process started and ended) lies between: far more than 1 ms
     expect((await execEnvelope(brief, { source: "export default () => 1" })).ok).toBe(true);
     const res = await brief.fetch(a!.uri);
