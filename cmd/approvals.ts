@@ -12,7 +12,8 @@ import { sessionFromArgs, type Session } from "../lib/session/session.ts";
 import { parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { out } from "../lib/util/fd-write.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand, type Command } from "./commands.ts";
-import { daemonRequest, wantsDaemon } from "./daemon-request.ts";
+import { daemonRequest } from "./daemon-request.ts";
+import { wantsDaemon } from "./wants-daemon.ts";
 import { cittyArgs } from "./help.ts";
 
 const REMOTE: Record<string, OwnFlag> = {

@@ -12,7 +12,8 @@ import { sessionFromArgs } from "../lib/session/session.ts";
 import { parseCommandArgs, type OwnFlag } from "../lib/settings/flags.ts";
 import { err, out } from "../lib/util/fd-write.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
-import { daemonRequest, wantsDaemon } from "./daemon-request.ts";
+import { daemonRequest } from "./daemon-request.ts";
+import { wantsDaemon } from "./wants-daemon.ts";
 import { cittyArgs } from "./help.ts";
 
 const FLAGS: Record<string, OwnFlag> = {

@@ -4,14 +4,10 @@ import { loadUnwrap } from "../lib/runtime/launcher-files.ts";
 import { readCachedTools } from "../lib/mcp/tool-list-cache.ts";
 import { oneCall, type CallInput, type CallNote } from "../lib/exec/one-call.ts";
 import type { CallAnswer } from "../lib/runtime/runner.ts";
-import { terminalAsker } from "../lib/session/ask.ts";
-import { terminalAnswerer } from "../lib/session/terminal-answers.ts";
-import { openEngine } from "../lib/session/engine.ts";
 import { refuseUntrusted } from "../lib/trust/project-trust.ts";
 import type { Session } from "../lib/session/session.ts";
 import { renderHookNotes } from "../lib/render/frames-to-cli.ts";
 import { describeContent, mixedContent, writeBinaries } from "../lib/render/call-content.ts";
-import { statusLine } from "../lib/util/status-line.ts";
 import { out } from "../lib/util/fd-write.ts";
 import { trace } from "../lib/util/trace.ts";
 import { UsageError } from "../lib/errors/usage-error.ts";
@@ -23,11 +19,11 @@ import { suggest } from "../lib/util/did-you-mean.ts";
 import { writeSpawnNote } from "../lib/mcp/early-server.ts";
 import { McpxError } from "../lib/errors/mcpx-error.ts";
 import type { CallReply } from "../lib/daemon/call-route.ts";
-import { askDaemon, wantsDaemon } from "./daemon-request.ts";
+import { askDaemon } from "./daemon-request.ts";
+import { wantsDaemon } from "./wants-daemon.ts";
 import { cittyArgs } from "./help.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
-import { hookCalls } from "../lib/exec/hook-calls.ts";
-import { telemetryTaps } from "../lib/telemetry/otel-load.ts";
+import { terminalEngine } from "./terminal-engine.ts";
 import { remoteHooks, remoteRequestSettings } from "../lib/exec/remote.ts";
 import { interruption } from "../lib/process/interruption.ts";
 
@@ -74,13 +70,7 @@ export default defineCommand({
     const signals = interruption(remote ? "the call to the daemon was dropped" : "the call was cancelled and its server ended");
     if (remote) await show(await Promise.race([remoteCall(session, server, tool, input, log), signals.interrupted]).finally(signals.stop), shown);
     else {
-      const engine = openEngine(session, {
-        calls: hookCalls(session),
-        taps: await telemetryTaps(session),
-        ask: terminalAsker(),
-        answers: terminalAnswerer(session.env),
-        status: statusLine(session.env),
-      });
+      const engine = await terminalEngine(session);
       try {
         // the same gate a script's call passes: call hooks fire for `mcpx call` too, and a server
         // start it causes shows its server.start hooks' advice and failures here

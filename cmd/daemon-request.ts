@@ -14,11 +14,6 @@ import type { Catalogue } from "../lib/mcp/catalogue.ts";
 import type { Session } from "../lib/session/session.ts";
 import type { CommandName } from "../lib/settings/setting-decl.ts";
 
-/** whether this command goes to the daemon: --remote, or the remote setting (MCPX_REMOTE, "remote" in a config) */
-export function wantsDaemon(own: Record<string, unknown>, session: Session): boolean {
-  return own.remote === true || session.get("remote");
-}
-
 export async function askDaemon<T extends { thrown?: Thrown }>(
   session: Session,
   command: CommandName,

@@ -22,7 +22,8 @@ import type { ParsedArgs } from "../lib/settings/flags.ts";
 import { refuseUntrusted } from "../lib/trust/project-trust.ts";
 import { statusLine } from "../lib/util/status-line.ts";
 import { refuseAdHocRemote } from "./ad-hoc.ts";
-import { askDaemon, wantsDaemon } from "./daemon-request.ts";
+import { askDaemon } from "./daemon-request.ts";
+import { wantsDaemon } from "./wants-daemon.ts";
 
 type FeatureCommand = "resource" | "prompt";
 type HookFrame = Extract<Frame, { type: "hook" }>;

@@ -1,37 +1,21 @@
 // `run` and `exec` are one command with two ways to name the script: parse flags → ExecOptions →
 // the one exec path → render. Everything they accept is either a registry setting or listed here.
+// The run itself is script-local.ts's or, with --remote, script-remote.ts's.
 
-import { join } from "node:path";
-import { statusLine } from "../lib/util/status-line.ts";
-import { execute } from "../lib/exec/execute.ts";
-import { runLimits, sandboxContext } from "../lib/exec/door-policy.ts";
 import { DELIVERY_MODES, OUTPUT_MODES, type OutputMode } from "../lib/exec/options.ts";
 import { checkArtifactDir, type ArtifactTarget } from "../lib/render/artifact-files.ts";
 import type { ExecOptions } from "../lib/exec/options-schema.ts";
 import { isSkillPath, resolveScriptPath } from "../lib/paths/script-path.ts";
-import { settingsPhaseOrigins } from "../lib/exec/phase-origins.ts";
-import { renderFrames } from "../lib/render/frames-to-cli.ts";
 import { UsageError } from "../lib/errors/usage-error.ts";
 import { parseCommandArgs } from "../lib/settings/flags.ts";
-import type { Session } from "../lib/session/session.ts";
 import { refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
 import { AD_HOC_FLAGS, SCRIPT_FLAGS } from "./own-flags.ts";
-import { wantsDaemon } from "./daemon-request.ts";
-import { sessionAddress } from "../lib/daemon/address.ts";
-import { streamWithDaemon } from "../lib/daemon/on-demand.ts";
-import { daemonGet, postExec } from "../lib/daemon/client.ts";
-import { withLocalArtifacts } from "../lib/exec/remote-artifacts.ts";
-import { refuseStayingFlags, remoteRunSettings, remoteHooks } from "../lib/exec/remote.ts";
-import { openEngine } from "../lib/session/engine.ts";
+import { wantsDaemon } from "./wants-daemon.ts";
 import { refuseUntrusted } from "../lib/trust/project-trust.ts";
-import { terminalAsker } from "../lib/session/ask.ts";
-import { terminalAnswerer } from "../lib/session/terminal-answers.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 import { cittyArgs } from "./help.ts";
 import { trace } from "../lib/util/trace.ts";
-import { commandHandlesSignals, earlyRuntime, endEarlyRuntime } from "./early-runtime.ts";
-import { hookCalls } from "../lib/exec/hook-calls.ts";
-import { telemetryTaps } from "../lib/telemetry/otel-load.ts";
+import { endEarlyRuntime } from "./early-runtime.ts";
 
 export function scriptCommand(kind: "run" | "exec") {
   return defineCommand({
@@ -89,90 +73,12 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
     opts.stdin = "";
   } else opts.source = target;
   const artifacts = artifactTarget(parsed.own);
+  // each way loads only its own code: a remote run needs no engine, a local one no daemon client
   if (remote) {
     await endEarlyRuntime(); // the run is the daemon's
-    return runRemote(opts, session, kind, artifacts);
+    return (await import("./script-remote.ts")).runRemote(opts, session, kind, artifacts);
   }
-
-  const abort = new AbortController();
-  const onSignal = () => abort.abort();
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  commandHandlesSignals();
-  const engine = openEngine(session, {
-    calls: hookCalls(session),
-    taps: await telemetryTaps(session),
-    ask: terminalAsker(),
-    answers: terminalAnswerer(session.env),
-    status: statusLine(session.env),
-  });
-  trace("engine");
-  try {
-    const frames = execute(opts, {
-      engine,
-      gate: engine.gate,
-      env: process.env,
-      cacheDir: session.cacheDir,
-      sockDir: session.sockDir,
-      inheritStdin: true,
-      cwd: session.cwd,
-      signal: abort.signal,
-      sandbox: sandboxContext(session, "cli"),
-      limits: runLimits(session, "cli"),
-      phaseOrigins: settingsPhaseOrigins(session.settings),
-      runtimes: earlyRuntime(),
-    });
-    const code = await renderFrames(frames, {
-      mode: opts.output!,
-      format: session.get("logging.format"),
-      level: session.get("logging.level"),
-      ...(artifacts ? { artifacts } : {}),
-    });
-    // loaded only here: type generation is not on the way to the script's first output
-    if (opts.file)
-      await import("../lib/codegen/globals-file.ts")
-        .then(({ writeGlobalsBeside }) => writeGlobalsBeside(opts.file!, session.cacheDir, engine.pool))
-        .catch((e) => session.log("debug", `mcpx-globals.d.ts not written: ${e?.message ?? e}`));
-    return code;
-  } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-    await engine.close();
-  }
-}
-
-// --remote: the same ExecOptions, plus what a local run has in force through its engine (the
-// config's script hooks) and where it runs (cwd), posted to the daemon; its frames are rendered by
-// the same renderFrames, so stdout, stderr, the envelope and the exit code match a local run; each
-// artifact is fetched into this cache first, so its uri is a local file:// URL as a local run's is
-// (and --artifacts DIR copies it from there).
-async function runRemote(opts: ExecOptions, session: Session, kind: "run" | "exec", artifacts?: ArtifactTarget): Promise<number> {
-  refuseStayingFlags(session, kind);
-  const address = sessionAddress(session);
-  const remote: ExecOptions = { ...opts, cwd: session.cwd, hooks: remoteHooks(session), settings: remoteRunSettings(session) };
-  const abort = new AbortController();
-  const onSignal = () => abort.abort();
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  commandHandlesSignals();
-  try {
-    const token = session.get("daemon.token");
-    const frames = withLocalArtifacts(
-      streamWithDaemon(session, address, () => postExec(address, token, remote, abort.signal)),
-      (path) => daemonGet(address, token, path, abort.signal),
-      join(session.cacheDir, "artifacts"),
-      (message) => session.log("warn", message),
-    );
-    return await renderFrames(frames, {
-      mode: opts.output!,
-      format: session.get("logging.format"),
-      level: session.get("logging.level"),
-      ...(artifacts ? { artifacts } : {}),
-    });
-  } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  }
+  return (await import("./script-local.ts")).runLocal(opts, session, artifacts);
 }
 
 function outputMode(json: boolean, output: string | undefined): OutputMode {

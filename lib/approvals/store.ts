@@ -4,11 +4,11 @@
 // call, so that the resume answers those calls from the log instead of sending them again.
 // Deciding is the user's alone: nothing an agent can reach (mcpx_exec, mcpx_call) writes a decision.
 
-import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stateDir } from "../paths/dirs.ts";
 import type { CallAnswer } from "../runtime/runner.ts";
+import { randomHex } from "../util/random-hex.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -62,7 +62,7 @@ function dir(env: Env): string {
 }
 
 export function newApprovalId(): string {
-  return randomBytes(6).toString("hex");
+  return randomHex(6);
 }
 
 export function savePending(env: Env, record: PendingApproval): void {

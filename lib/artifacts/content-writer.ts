@@ -5,9 +5,9 @@
 // run or a --remote client wrote since (lib/daemon/kept-artifacts.ts). Used by the run's artifacts
 // (run-artifacts.ts) and by a --remote client storing what it fetched (lib/exec/remote-artifacts.ts).
 
-import { createHash, randomBytes } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { randomHex } from "../util/random-hex.ts";
 
 export interface ContentWriter {
   write(bytes: Uint8Array): void;
@@ -19,9 +19,9 @@ export interface ContentWriter {
 
 export function contentWriter(dir: string): ContentWriter {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const tmp = join(dir, `.tmp-${randomBytes(6).toString("hex")}`);
+  const tmp = join(dir, `.tmp-${randomHex(6)}`);
   let fd: number | undefined = openSync(tmp, "wx", 0o600);
-  const hash = createHash("sha256");
+  const hash = new Bun.CryptoHasher("sha256");
   let size = 0;
   const close = () => {
     if (fd !== undefined) closeSync(fd);

@@ -3,12 +3,12 @@
 // out. A unix socket is the default, one per user and config chain; TCP is loopback only (and the
 // server also insists on daemon.token).
 
-import { createHash } from "node:crypto";
 import { isAbsolute, join } from "node:path";
 import { userConfigFile } from "../config/find.ts";
 import { runtimeDir } from "../paths/dirs.ts";
 import type { Session } from "../session/session.ts";
 import { SettingsError } from "../settings/resolve.ts";
+import { sha256 } from "../paths/content-file.ts";
 
 export type DaemonAddress = { kind: "unix"; path: string } | { kind: "tcp"; host: "127.0.0.1" | "::1"; port: number };
 
@@ -29,7 +29,7 @@ export function defaultSocketPath(env: Record<string, string | undefined>, confi
   const user = userConfigFile(env);
   const chain = configFiles.filter((f) => f !== user);
   if (chain.length === 0) return join(runtimeDir(env), "daemon.sock");
-  const hash = createHash("sha256").update(chain.join("\0")).digest("hex").slice(0, 10);
+  const hash = sha256(chain.join("\0")).slice(0, 10);
   return join(runtimeDir(env), `d-${hash}.sock`);
 }
 

@@ -1,11 +1,12 @@
 // The gate one request from a --remote caller goes through (/v1/call, /v1/resource, /v1/prompt):
 // the daemon's own, plus the caller's guards for that point after it, and the caller's limits where
-// they are stricter. Per-run hooks are capped at `refuse` (build-gate.ts), so a body can only
+// they are stricter. Per-run hooks are capped at `refuse` (declared-hooks.ts), so a body can only
 // restrict what the daemon's hooks allow, never loosen it; hooks the daemon already has in force
 // (a caller sharing its config) are not run twice.
 
 import * as v from "valibot";
-import { gateForRun, perRunHooks } from "../hooks/build-gate.ts";
+import { gateForRun } from "../hooks/build-gate.ts";
+import { perRunHooks } from "../hooks/declared-hooks.ts";
 import type { Gate } from "../hooks/types.ts";
 import { runSettingValues } from "../exec/options.ts";
 import { RunSettingsSchema } from "../exec/options-schema.ts";

@@ -15,7 +15,7 @@ import { runLimits, sandboxContext } from "../exec/door-policy.ts";
 import type { Frame } from "../exec/frames.ts";
 import { ExecOptionsSchema, type ExecOptions } from "../exec/options-schema.ts";
 import { serverDefaultOrigins, spliceRequestPhases, withServerDefaults } from "../exec/server-defaults.ts";
-import { perRunHooks } from "../hooks/build-gate.ts";
+import { perRunHooks } from "../hooks/declared-hooks.ts";
 import type { Hook } from "../hooks/hook.ts";
 import { textModeStdout } from "../render/frames-to-cli.ts";
 import { stableStringify } from "../util/stable-json.ts";

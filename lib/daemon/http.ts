@@ -1,8 +1,6 @@
 // The daemon's small HTTP vocabulary: JSON answers, the one error shape every route uses, the bearer
 // check for TCP and a body reader that refuses oversized bodies without buffering them.
 
-import { createHash, timingSafeEqual } from "node:crypto";
-
 /** every error the daemon answers: {error: {code, message, …details}} */
 interface ErrorBody {
   error: { code: string; message: string; [k: string]: unknown };
@@ -38,11 +36,9 @@ export function refusedRun(what: string, refused: { busy: string; kind: string }
 export function bearerOk(req: Request, token: string): boolean {
   const header = req.headers.get("authorization") ?? "";
   const m = /^Bearer[ \t]+(.+)$/i.exec(header.trim());
-  const sent = createHash("sha256")
-    .update(m ? m[1]!.trim() : "\0no token")
-    .digest();
-  const want = createHash("sha256").update(token).digest();
-  return timingSafeEqual(sent, want) && m !== null;
+  const sent = new Bun.CryptoHasher("sha256").update(m ? m[1]!.trim() : "\0no token").digest();
+  const want = new Bun.CryptoHasher("sha256").update(token).digest();
+  return crypto.timingSafeEqual(sent, want) && m !== null;
 }
 
 type BodyResult = { ok: true; text: string } | { ok: false; response: Response };

@@ -10,7 +10,7 @@ import { declOf, envName } from "../settings/setting-names.ts";
 import { err } from "../util/fd-write.ts";
 import { formatAddress, type DaemonAddress } from "./address.ts";
 import { DaemonClientError } from "./client.ts";
-import { daemonFiles, startInBackground, type Started } from "./lifecycle.ts";
+import type { Started } from "./lifecycle.ts";
 
 /**
  * The daemon's command line and extra variables. `callerOnly`: a --remote command hands on only the
@@ -31,8 +31,10 @@ function daemonStartArgs(session: Session, callerOnly: boolean): { args: string[
 }
 
 /** starts this session's daemon (at `address`, its daemon.address) in the background and waits until it listens */
-export function startSessionDaemon(session: Session, address: DaemonAddress, callerOnly: boolean): Promise<Started> {
+export async function startSessionDaemon(session: Session, address: DaemonAddress, callerOnly: boolean): Promise<Started> {
   const { args, env } = daemonStartArgs(session, callerOnly);
+  // loaded only to start one: a request to a daemon that is there (every --remote run but the first) needs none of it
+  const { daemonFiles, startInBackground } = await import("./lifecycle.ts");
   return startInBackground(args, { cwd: session.cwd, env: { ...session.env, ...env }, files: daemonFiles(address, session.env) });
 }
 

@@ -5,7 +5,7 @@
 // is sent) and made independent of the caller's directories: relative run/module paths become
 // absolute, and derived names are kept. A flag that cannot travel is refused here, never dropped.
 
-import { hooksFromSetting, PER_RUN_POINTS } from "../hooks/build-gate.ts";
+import { hooksFromSetting, PER_RUN_POINTS } from "../hooks/declared-hooks.ts";
 import type { Session } from "../session/session.ts";
 import { formatDuration } from "../settings/duration.ts";
 import { UsageError } from "../errors/usage-error.ts";
@@ -75,7 +75,7 @@ function describeOrigin(origin: string): string {
 /**
  * The caller's own hooks that travel with a remote run or call: every script and call hook in force
  * here (config, MCPX_HOOKS, --hooks), made independent of the caller's directories. The daemon
- * applies them as per-run hooks (they may only restrict: build-gate.ts), after its own.
+ * applies them as per-run hooks (they may only restrict: declared-hooks.ts), after its own.
  * @param points `call --remote` sends only the call hooks (a call has no script point)
  */
 export function remoteHooks(session: Session, points: readonly string[] = PER_RUN_POINTS): Array<Record<string, unknown>> {

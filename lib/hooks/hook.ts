@@ -39,7 +39,7 @@ export interface Hook {
   plugin?: string;
   /**
    * A run's own hook (ExecOptions.hooks): its effect is capped at this level by the dial, which names
-   * the cap when it drops a key (build-gate.ts PER_RUN_HOOK_CEILING)
+   * the cap when it drops a key (declared-hooks.ts PER_RUN_HOOK_CEILING)
    */
   perRunCap?: Level;
 }

@@ -5,12 +5,12 @@
 // paused to it, so that no other session can resume them while it lasts (lib/approvals/exec-run.ts), and the
 // artifacts its runs made, which it alone may read by their links (artifact-content.ts).
 
-import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { Session } from "../session/session.ts";
 import { artifactLink } from "./artifact-content.ts";
 import { newWorkspace, type Workspace } from "../workspace/workspace.ts";
 import { running } from "../process/proc-table.ts";
+import { randomHex } from "../util/random-hex.ts";
 
 export interface AgentSession {
   /** random and never shown to an agent: the owner of the approvals this session's runs paused */
@@ -51,7 +51,7 @@ export function newAgentSession(session: Pick<Session, "cacheDir" | "get">): Age
   let workspace: Workspace | undefined;
   let closed = false;
   const artifacts = new Map<string, KeptArtifact>();
-  const id = randomBytes(16).toString("hex");
+  const id = randomHex(16);
   live.add(id);
   return {
     id,

@@ -12,7 +12,6 @@
 // streams, and because the conformance suite's SSE scenarios need a session id.
 
 import "../mcp/zod-interpreted.ts";
-import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { readRequestBody } from "@modelcontextprotocol/sdk/server/requestBody.js";
 import type { Engine } from "../session/engine.ts";
@@ -115,7 +114,7 @@ export async function handleMcpHttp(req: Request, deps: McpHttpDeps): Promise<Re
   const agent = newAgentSession(deps.session);
   const mcp = closingAgent(createMcpServer({ ...deps, agent }), agent);
   const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: () => randomUUID(),
+    sessionIdGenerator: () => crypto.randomUUID(),
     onsessioninitialized: (sid) => {
       sessions.set(sid, { transport, mcp, lastUsed: Date.now() });
     },

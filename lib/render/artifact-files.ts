@@ -5,11 +5,10 @@
 // overwritten without --force.
 
 import { chmodSync, constants, copyFileSync, existsSync, lstatSync, renameSync, rmSync, statSync } from "node:fs";
-import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { UsageError } from "../errors/usage-error.ts";
 import type { Frame } from "../exec/frames.ts";
+import { randomHex } from "../util/random-hex.ts";
 
 export interface ArtifactTarget {
   dir: string;
@@ -23,7 +22,7 @@ export function checkArtifactDir(dir: string): void {
 
 /** where the artifact's bytes are on this machine: its file:// uri's path */
 export function localArtifactPath(f: Extract<Frame, { type: "artifact" }>): string | undefined {
-  return f.uri.startsWith("file://") ? fileURLToPath(f.uri) : undefined;
+  return f.uri.startsWith("file://") ? Bun.fileURLToPath(f.uri) : undefined;
 }
 
 /** writes one artifact into the target; the path written, or why not (a sentence naming the file and --force) */
@@ -40,7 +39,7 @@ export function writeArtifact(f: Extract<Frame, { type: "artifact" }>, to: Artif
   }
   if (there && !to.force) return { ok: false, message: `artifact ${f.name} not written: ${dest} exists (--force replaces it)` };
   // copied beside and renamed over: a link at dest is replaced itself, and a reader never sees half a file
-  const tmp = join(to.dir, `.${f.name}.${randomBytes(4).toString("hex")}.tmp`);
+  const tmp = join(to.dir, `.${f.name}.${randomHex(4)}.tmp`);
   try {
     copyFileSync(from, tmp, constants.COPYFILE_EXCL);
     // the cache's copy is private; the user's is made as any file they write would be

@@ -2,7 +2,8 @@
 // that every server start passes the server.start point and every lifecycle change reaches the bus.
 
 import { EventBus } from "../events/bus.ts";
-import { buildGate, hooksFromSetting } from "../hooks/build-gate.ts";
+import { buildGate } from "../hooks/build-gate.ts";
+import { hooksFromSetting } from "../hooks/declared-hooks.ts";
 import { runGate } from "../hooks/gate.ts";
 import type { Gate, HookCalls } from "../hooks/types.ts";
 import type { Hook } from "../hooks/hook.ts";

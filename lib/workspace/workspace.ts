@@ -7,7 +7,6 @@
 // names checked below, within the quota (exec.workspaceQuota). The directory is made at the first
 // write, so a run that never uses it pays nothing.
 
-import { randomBytes } from "node:crypto";
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { ErrorCode } from "../errors/codes.ts";
@@ -16,6 +15,7 @@ import type { CallAnswer } from "../runtime/run-spec.ts";
 import type { WorkspaceOp } from "../../launcher/wire.ts";
 import { badFileName } from "../paths/file-name.ts";
 import { running } from "../process/proc-table.ts";
+import { randomHex } from "../util/random-hex.ts";
 
 export interface Workspace {
   /** the directory; it exists once something was written */
@@ -32,7 +32,7 @@ export interface Workspace {
  * removing theirs are removed at the first write, since a killed process cannot.
  */
 export function newWorkspace(root: string, quotaBytes: number, quotaFrom = "exec.workspaceQuota"): Workspace {
-  const dir = join(root, `${process.pid}-${randomBytes(6).toString("hex")}`);
+  const dir = join(root, `${process.pid}-${randomHex(6)}`);
   const sizes = new Map<string, number>();
   let made = false;
   let closed = false;
@@ -63,7 +63,7 @@ export function newWorkspace(root: string, quotaBytes: number, quotaFrom = "exec
       made = true;
     }
     // written beside and renamed over: a reader never sees half a file, and a link in its place is replaced, not followed
-    const tmp = join(dir, `.tmp-${randomBytes(6).toString("hex")}`);
+    const tmp = join(dir, `.tmp-${randomHex(6)}`);
     const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
     try {
       if (append && before > 0) writeAll(fd, readNoFollow(join(dir, name)));
