@@ -86,7 +86,9 @@ export class KeptRuntime implements RuntimeSource {
     if (kept && !have) void discard(kept);
     // one ended here is reaped while the daemon goes on
     const { runtime: r } = takeOrStart(have, want, "kept started");
-    if (!own.env) void r.child.exited.then(() => this.keep(want));
+    // the next one starts in the loop's turn after this run's end: started as the exit is seen, its
+    // spawn and start-up came before the run's last frames reached its caller (2-5 ms of a remote run)
+    if (!own.env) void r.child.exited.then(() => setImmediate(() => this.keep(want)));
     return r;
   }
 

@@ -1,12 +1,14 @@
 // MCPX_TRACE=1 (docs/runtimes.md "Tracing start-up"): the stages of a run, in order, on stderr, with
 // their times; without it, not a line of it. Times are printed, never judged: no test fails on a time.
 
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { fakeServer, sandbox } from "./harness.ts";
 import { expectExit, mcpx, writeConfig } from "./support.ts";
+import { execEnvelope, startDaemon, stopDaemons } from "./daemon-support.ts";
 
 const sb = sandbox();
 writeConfig(sb, ".mcpx.json", { mcpServers: { fake: fakeServer() } });
+afterAll(stopDaemons);
 
 // the first run in a cache builds the runtime bundle, so its runtime starts after the engine; every
 // later run's runtime is spawned before the command loads, and the run takes it (cmd/early-runtime.ts),
@@ -146,6 +148,20 @@ describe("MCPX_TRACE", () => {
     // instantiating and evaluating in a wasm engine is work of this process: its CPU grows across both
     const cpu = (stage: string) => lines[at(stage)]!.cpu;
     expect(cpu("quickjs launcher evaluated")).toBeGreaterThan(cpu("engine"));
+  });
+
+  test("a daemon replaces the runtime a run took only after that run's runtime has exited, so the start is not on the run's way out", async () => {
+    const own = sandbox();
+    const d = await startDaemon(own, ["--daemon-address", `${own.dir}/d.sock`], { env: { MCPX_TRACE: "1" } });
+    for (let i = 1; i <= 3; i++) expect((await execEnvelope(d, { source: `return ${i}` })).result).toBe(i);
+    // the third run's replacement is started after its answer: wait for its line, not for a time
+    const spawnedLines = () => traced(d.stderr()).filter((l) => l.stage === "runtime spawned").length;
+    for (const deadline = Date.now() + 20_000; spawnedLines() < 4 && Date.now() < deadline; ) await Bun.sleep(20);
+    const seen: string[] = traced(d.stderr())
+      .map((l) => l.stage)
+      .filter((s) => s === "run handed over" || s === "child exited" || s === "runtime spawned");
+    // one kept before the first run, then for each run: handed over, its runtime exits, the next is started
+    expect(seen).toEqual(["runtime spawned", ...Array.from({ length: 3 }, () => ["run handed over", "child exited", "runtime spawned"]).flat()]);
   });
 
   test("without MCPX_TRACE nothing of the trace is printed", async () => {
