@@ -92,7 +92,17 @@ export function execute(opts: ExecOptions, ctx: ExecContext): AsyncIterable<Fram
       ended.abort();
       q.close();
     });
-  return q;
+  // a source that makes runtimes ahead (the daemon's) makes the next once this run is delivered
+  return ctx.runtimes?.runDelivered ? delivered(q, ctx.runtimes) : q;
+}
+
+/** the run's frames, and once its door has taken the last (or stopped taking them), the runtime source told */
+async function* delivered(frames: AsyncIterable<Frame>, runtimes: RuntimeSource): AsyncIterable<Frame> {
+  try {
+    yield* frames;
+  } finally {
+    runtimes.runDelivered?.();
+  }
 }
 
 /** the run's span at the telemetry tap, ended once (a bug after the run's own end must not end it twice) */

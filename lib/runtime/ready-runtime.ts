@@ -45,6 +45,11 @@ export interface RuntimeSource {
   startedWithRun?(): void;
   /** the process runs this one run and ends (the CLI): nothing is made ahead for a next run (quickjs-engine.ts) */
   oneRun?: boolean;
+  /**
+   * told once a run's last frame has been taken by its door (execute.ts): what the run used up is
+   * made again now, and not before, so that making it is not on the run's way out
+   */
+  runDelivered?(): void;
 }
 
 /** a run with nothing started for it starts its own */

@@ -68,11 +68,14 @@ export function startEarly(shape: () => RuntimeShape | undefined): EarlyRuntime 
 /**
  * The daemon's: for each kind (Bun, Deno, Node), one runtime kept started in the shape of the last run of
  * that kind it served, so that the next run in that shape (the same cwd and environment) pays no
- * runtime start. It is replaced once the run that took it has ended, and ended by close() (daemon
- * shutdown). Never in the shape of a run that set variables of its own (--env): those end with their run.
+ * runtime start. It is replaced once the run that took it has been delivered (its runtime exited and
+ * its last frame taken by its door: runDelivered), and ended by close() (daemon shutdown). Never in
+ * the shape of a run that set variables of its own (--env): those end with their run.
  */
 export class KeptRuntime implements RuntimeSource {
   private readonly ready = new Map<Kind, StartedRuntime>();
+  /** the shapes whose runtime a run took and has ended, to be replaced once that run is delivered */
+  private readonly due = new Map<Kind, RuntimeShape>();
   private closed = false;
 
   async runtimeFor(want: RuntimeShape, own: { env: boolean }): Promise<StartedRuntime> {
@@ -86,10 +89,17 @@ export class KeptRuntime implements RuntimeSource {
     if (kept && !have) void discard(kept);
     // one ended here is reaped while the daemon goes on
     const { runtime: r } = takeOrStart(have, want, "kept started");
-    // the next one starts in the loop's turn after this run's end: started as the exit is seen, its
-    // spawn and start-up came before the run's last frames reached its caller (2-5 ms of a remote run)
-    if (!own.env) void r.child.exited.then(() => setImmediate(() => this.keep(want)));
+    // not replaced as the exit is seen: the new one's spawn and start-up (~10 ms of CPU, on two cores
+    // beside the caller's) came before the run's last frames reached its caller
+    if (!own.env) void r.child.exited.then(() => this.due.set(want.kind, want));
     return r;
+  }
+
+  runDelivered(): void {
+    for (const [kind, shape] of this.due) {
+      this.due.delete(kind);
+      this.keep(shape);
+    }
   }
 
   /** keeps one started in this shape now, before any run has asked (the daemon's first run) */
