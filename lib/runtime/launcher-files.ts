@@ -12,7 +12,7 @@
 // directory. Type-only imports of them are fine anywhere: they are erased before bundling.
 
 import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fillTemplate, phaseBlock, type PhaseLine } from "../../launcher/template.ts";
 import type { ScriptPhase } from "../settings/registry.ts";
 // @ts-expect-error a text import of a .ts file
@@ -88,17 +88,36 @@ function runtimeDir(cacheDir: string): string {
 }
 
 /**
+ * Who loads a runtime bundle: "any" process runtime (Bun, Deno; the one bundle they share), or the
+ * embedded QuickJS, whose own has no Bun, Deno or Node system layer: QuickJS compiles every function
+ * it parses, in JSC's coldest wasm tiers on a one-shot run, and those layers were a quarter of the
+ * bundle's text and of its first compile (decision 0029).
+ */
+export type BundleFor = "any" | "quickjs";
+
+const BUNDLE_FILES: Record<BundleFor, string> = { any: "runtime.bundle.mjs", quickjs: "runtime.quickjs.mjs" };
+
+/** the launcher's modules a QuickJS run never loads: bundled for it as stubs whose exports throw */
+const OTHER_SYSTEMS = /\/sys-(bun|deno|node)\.ts$/;
+
+/**
  * The runtime as ONE plain-JS module, bundled once per runtime version (Bun.build) and kept beside
  * its sources. Every module a script's runtime loads adds to Bun's start-up, even a tiny one
  * (decision 0011 has the figures), so the launcher imports this instead of runtime.ts and its
  * imports. Runtime-neutral still: node: imports stay dynamic and external.
  */
-export async function runtimeBundle(cacheDir: string): Promise<string> {
-  const found = builtRuntimeBundle(cacheDir);
+export async function runtimeBundle(cacheDir: string, forWhom: BundleFor = "any"): Promise<string> {
+  const found = builtRuntimeBundle(cacheDir, forWhom);
   if (found.exists) return found.path;
   const dir = runtimeDir(cacheDir);
   const bundle = found.path;
-  const built = await Bun.build({ entrypoints: [join(dir, "runtime.ts")], target: "node", format: "esm", external: ["bun:ffi"] });
+  const built = await Bun.build({
+    entrypoints: [join(dir, "runtime.ts")],
+    target: "node",
+    format: "esm",
+    external: ["bun:ffi"],
+    plugins: forWhom === "quickjs" ? [withoutOtherSystems()] : [],
+  });
   if (!built.success || !built.outputs[0]) throw new Error(`mcpx: bundling the script runtime failed: ${built.logs.map(String).join("; ")}`);
   const tmp = `${bundle}.${process.pid}.tmp`;
   writeFileSync(tmp, await built.outputs[0].text(), { mode: 0o600 });
@@ -106,9 +125,24 @@ export async function runtimeBundle(cacheDir: string): Promise<string> {
   return bundle;
 }
 
-/** where the runtime bundle is, and whether it is built yet: synchronous, for a runtime started before config is read */
-export function builtRuntimeBundle(cacheDir: string): { path: string; exists: boolean } {
-  const path = join(runtimeDir(cacheDir), "runtime.bundle.mjs");
+/** each of OTHER_SYSTEMS as a module of stubs, one per export it has, that say what was called where */
+function withoutOtherSystems(): import("bun").BunPlugin {
+  const scanner = new Bun.Transpiler({ loader: "ts" });
+  return {
+    name: "mcpx-quickjs-system-only",
+    setup(build) {
+      build.onLoad({ filter: OTHER_SYSTEMS }, ({ path }) => {
+        const file = basename(path);
+        const stub = (name: string) => `export function ${name}() { throw new Error("mcpx runtime: ${file} is not in the QuickJS sandbox's runtime"); }`;
+        return { contents: scanner.scan(readFileSync(path, "utf8")).exports.map(stub).join("\n"), loader: "js" };
+      });
+    },
+  };
+}
+
+/** where a runtime bundle is, and whether it is built yet: synchronous, for a runtime started before config is read */
+export function builtRuntimeBundle(cacheDir: string, forWhom: BundleFor = "any"): { path: string; exists: boolean } {
+  const path = join(runtimeDir(cacheDir), BUNDLE_FILES[forWhom]);
   return { path, exists: existsSync(path) };
 }
 

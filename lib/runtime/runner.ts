@@ -24,7 +24,7 @@ export type { CallAnswer, RunHandlers, RunOutcome, RunSpec } from "./run-spec.ts
 export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutcome> {
   const nonce = randomToken(9);
   const token = randomToken(24);
-  const runtimeFile = await runtimeBundle(spec.cacheDir);
+  const runtimeFile = await runtimeBundle(spec.cacheDir, spec.sandbox?.engine === "quickjs" ? "quickjs" : "any");
   const files = { cacheDir: spec.cacheDir, runtimeFile, scriptPath: spec.scriptPath };
   const launcher = writeLauncher(files, spec.phases);
   const sockDir = privateSocketDir(spec.sockDir);

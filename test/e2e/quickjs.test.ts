@@ -3,6 +3,8 @@
 // unchanged. And the frames: a run's stream on QuickJS is the one the embedded Bun gives, frame by frame.
 
 import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fakeServer, sandbox } from "./harness.ts";
 import { phaseOrderTests } from "./phase-cases.ts";
 import { expectExit, leftoverProcesses, mcpx, parseFrames, writeConfig } from "./support.ts";
@@ -18,6 +20,24 @@ describe.concurrent("--sandbox on, on the embedded QuickJS", () => {
     const r = await mcpx(sb, ["exec", "--sandbox", "on", "console.log(typeof Bun, typeof Deno, typeof fetch, Object.keys(process).join())"]);
     expect(r.stdout).toBe("undefined undefined undefined env,argv,stdout,stderr,stdin\n");
     expectExit(r, 0);
+  });
+
+  test("QuickJS runs its own runtime bundle, without the Bun, Deno and Node system layers; Bun runs the full one", async () => {
+    const own = sandbox();
+    expectExit(await mcpx(own, ["exec", "--sandbox", "on", "return 1"]), 0);
+    expectExit(await mcpx(own, ["exec", "--sandbox", "off", "return 1"]), 0);
+    const launch = join(own.env.XDG_CACHE_HOME!, "mcpx", "launch");
+    const runtimeDirs = readdirSync(launch).filter((d) => d.startsWith("rt-"));
+    expect(runtimeDirs.length).toBe(1);
+    const read = (file: string) => readFileSync(join(launch, runtimeDirs[0]!, file), "utf8");
+    const [forQuickjs, forAll] = [read("runtime.quickjs.mjs"), read("runtime.bundle.mjs")];
+    // the Bun layer opens libc through bun:ffi, the Node layer writes through node:fs, the Deno layer through Deno.stdout
+    for (const layerCode of ['import("bun:ffi")', "Deno.stdout", "writeSync("]) {
+      expect(forAll).toContain(layerCode);
+      expect(forQuickjs).not.toContain(layerCode);
+    }
+    expect(forQuickjs).toContain("sys-bun.ts is not in the QuickJS sandbox's runtime");
+    expect(forQuickjs.length).toBeLessThan(forAll.length * 0.85);
   });
 
   test("a script on QuickJS calls a fixture server tool through the generated client, and waits on a timer", async () => {
