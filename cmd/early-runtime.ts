@@ -15,12 +15,8 @@ let early: EarlyRuntime | undefined;
 let handOverSignals: (() => void) | undefined;
 let note: GuessNote | undefined;
 
-/**
- * Starts the guess for `mcpx run|exec`, from its command line as lib/settings/flags.ts parsed it
- * (undefined: it does not parse, and the command says why); none for --remote, whose run is the daemon's.
- */
-export function startEarlyRuntime(kind: "run" | "exec", parsed: ParsedArgs | undefined): void {
-  if (!parsed || parsed.own.remote) return;
+/** Starts the guess for `mcpx run|exec`, from its command line as lib/settings/flags.ts parsed it (main.ts: not for --remote) */
+export function startEarlyRuntime(kind: "run" | "exec", parsed: ParsedArgs): void {
   const args = {
     runtime: settingFlag(parsed, "script.runtime"),
     sandbox: settingFlag(parsed, "exec.sandbox"),

@@ -81,13 +81,20 @@ function leadingConfig(argv: string[]): string[] {
  * such call left a note (lib/mcp/early-server.ts). Returns what ends it unless the command took it.
  */
 async function earlyStarts(name: "run" | "exec" | "call", argv: string[]): Promise<() => Promise<void>> {
-  const [{ preParseArgs }, flags] = await Promise.all([import("../lib/settings/flags.ts"), import("./own-flags.ts")]);
+  const [{ preParseArgs }, flags, { remoteByFlag }] = await Promise.all([
+    import("../lib/settings/flags.ts"),
+    import("./own-flags.ts"),
+    import("./wants-daemon.ts"),
+  ]);
   const parsed = preParseArgs(name, argv, name === "call" ? flags.CALL_FLAGS : { ...flags.SCRIPT_FLAGS, ...flags.AD_HOC_FLAGS });
   if (name === "call") {
     const server = await import("../lib/mcp/early-server.ts");
     server.startEarlyServer(parsed, { cwd: process.cwd(), env: process.env });
     return server.endEarlyServer;
   }
+  // none for a run that does not parse (the command says why) or for --remote, whose run is the
+  // daemon's: its code is not even loaded then (a remote run by setting learns that after config)
+  if (!parsed || remoteByFlag(parsed.own)) return async () => {};
   const runtime = await import("./early-runtime.ts");
   runtime.startEarlyRuntime(name, parsed);
   return runtime.endEarlyRuntime;

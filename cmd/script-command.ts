@@ -10,12 +10,11 @@ import { UsageError } from "../lib/errors/usage-error.ts";
 import { parseCommandArgs } from "../lib/settings/flags.ts";
 import { refuseAdHocRemote, sessionWithAdHoc } from "./ad-hoc.ts";
 import { AD_HOC_FLAGS, SCRIPT_FLAGS } from "./own-flags.ts";
-import { wantsDaemon } from "./wants-daemon.ts";
+import { remoteByFlag, wantsDaemon } from "./wants-daemon.ts";
 import { refuseUntrusted } from "../lib/trust/project-trust.ts";
 import { COMMAND_DESCRIPTIONS, defineCommand } from "./commands.ts";
 import { cittyArgs } from "./help.ts";
 import { trace } from "../lib/util/trace.ts";
-import { endEarlyRuntime } from "./early-runtime.ts";
 
 export function scriptCommand(kind: "run" | "exec") {
   return defineCommand({
@@ -75,8 +74,10 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
   const artifacts = artifactTarget(parsed.own);
   // each way loads only its own code: a remote run needs no engine, a local one no daemon client
   if (remote) {
-    await endEarlyRuntime(); // the run is the daemon's
-    return (await import("./script-remote.ts")).runRemote(opts, session, kind, artifacts);
+    // a runtime was started early only when --remote was not on the command line (main.ts); the run is the daemon's
+    const early = remoteByFlag(parsed.own) ? undefined : await import("./early-runtime.ts");
+    await early?.endEarlyRuntime();
+    return (await import("./script-remote.ts")).runRemote(opts, session, kind, artifacts, early?.commandHandlesSignals);
   }
   return (await import("./script-local.ts")).runLocal(opts, session, artifacts);
 }

@@ -11,14 +11,20 @@ import { streamWithDaemon } from "../lib/daemon/on-demand.ts";
 import { daemonGet, postExec } from "../lib/daemon/client.ts";
 import { withLocalArtifacts } from "../lib/exec/remote-artifacts.ts";
 import { refuseStayingFlags, remoteRunSettings, remoteHooks } from "../lib/exec/remote.ts";
-import { commandHandlesSignals } from "./early-runtime.ts";
 
 // --remote: the same ExecOptions, plus what a local run has in force through its engine (the
 // config's script hooks) and where it runs (cwd), posted to the daemon; its frames are rendered by
 // the same renderFrames, so stdout, stderr, the envelope and the exit code match a local run; each
 // artifact is fetched into this cache first, so its uri is a local file:// URL as a local run's is
 // (and --artifacts DIR copies it from there).
-export async function runRemote(opts: ExecOptions, session: Session, kind: "run" | "exec", artifacts?: ArtifactTarget): Promise<number> {
+/** @param handOverSignals the early runtime's signal handling, when one was started (script-command.ts), let go once this handles them */
+export async function runRemote(
+  opts: ExecOptions,
+  session: Session,
+  kind: "run" | "exec",
+  artifacts: ArtifactTarget | undefined,
+  handOverSignals?: () => void,
+): Promise<number> {
   refuseStayingFlags(session, kind);
   const address = sessionAddress(session);
   const remote: ExecOptions = { ...opts, cwd: session.cwd, hooks: remoteHooks(session), settings: remoteRunSettings(session) };
@@ -26,7 +32,7 @@ export async function runRemote(opts: ExecOptions, session: Session, kind: "run"
   const onSignal = () => abort.abort();
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
-  commandHandlesSignals();
+  handOverSignals?.();
   try {
     const token = session.get("daemon.token");
     const frames = withLocalArtifacts(

@@ -5,5 +5,10 @@ import type { Session } from "../lib/session/session.ts";
 
 /** whether this command goes to the daemon: --remote, or the remote setting (MCPX_REMOTE, "remote" in a config) */
 export function wantsDaemon(own: Record<string, unknown>, session: Session): boolean {
-  return own.remote === true || session.get("remote");
+  return remoteByFlag(own) || session.get("remote");
+}
+
+/** --remote on the command line: known before config is read, so a run started early for a local run is not (cmd/main.ts) */
+export function remoteByFlag(own: Record<string, unknown>): boolean {
+  return own.remote === true;
 }

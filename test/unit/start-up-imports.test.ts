@@ -66,9 +66,12 @@ test("a --remote run loads no engine: not the gate, the pool, the exec path, nor
   expect(engine.filter((m) => graph.has(m))).toEqual([]);
 });
 
-test("run and exec decide local or remote before either's code loads: the command itself reaches neither", () => {
+test("run and exec decide local or remote before either's code loads: the command itself reaches neither, nor the early runtime's", () => {
   const graph = reached("cmd/script-command.ts");
   expect(graph.has("cmd/own-flags.ts")).toBe(true);
   const either = ["cmd/script-local.ts", "cmd/script-remote.ts", "lib/session/engine.ts", "lib/exec/execute.ts", "lib/daemon/client.ts"];
-  expect(either.filter((m) => graph.has(m))).toEqual([]);
+  // a run with --remote on its command line starts no runtime early (main.ts), so it loads none of that code
+  const early = ["cmd/early-runtime.ts", "lib/runtime/runtime-sources.ts", "lib/runtime/launcher-files.ts"];
+  expect([...either, ...early].filter((m) => graph.has(m))).toEqual([]);
+  expect(early.filter((m) => reached("cmd/script-remote.ts").has(m))).toEqual([]);
 });
