@@ -192,6 +192,27 @@ describe("the client and the socket", () => {
     expect(await d2.stop()).toBe(0);
   });
 
+  test("a run remote by setting (MCPX_REMOTE=1) runs on the daemon, and the runtime the client started before its config said so is ended", async () => {
+    const marker = uniqueMarker("remote-by-setting");
+    // the marker is in the client's environment only: a runtime started by the client inherits it, the daemon's never does
+    const r = await mcpx(sb, ["exec", "console.log(process.ppid)"], { env: { MCPX_REMOTE: "1", MCPX_TRACE: "1", MCPX_E2E_MARK: marker } });
+    expectExit(r, 0);
+    expect(r.stdout).toBe(`${d.proc.pid}\n`);
+    // it could not know before reading config that the run was not its own
+    expect(r.stderr).toContain("mcpx trace");
+    expect(r.stderr).toMatch(/ runtime spawned\n/);
+    expect(r.stderr).not.toMatch(/ run handed over\n/);
+    expect(await leftoverProcesses(marker)).toEqual([]);
+  });
+
+  test("with --remote on the command line the client starts no runtime of its own", async () => {
+    const r = await mcpx(sb, ["exec", "--remote", "console.log(process.ppid)"], { env: { MCPX_TRACE: "1" } });
+    expectExit(r, 0);
+    expect(r.stdout).toBe(`${d.proc.pid}\n`);
+    expect(r.stderr).toContain("mcpx trace");
+    expect(r.stderr).not.toMatch(/ runtime spawned\n/);
+  });
+
   test("with no daemon at the address and daemon.autoStart off, --remote exits 2 and says how to start one", async () => {
     const nowhere = join(sb.dir, "nobody-here.sock");
     const r = await mcpx(sb, ["exec", "--remote", "--daemon-address", nowhere, "console.log(1)"], { env: { MCPX_DAEMON_AUTO_START: "false" } });
