@@ -31,29 +31,24 @@ const INTERRUPTED: Frame = {
 export async function* postExec(address: DaemonAddress, token: string, opts: ExecOptions, signal?: AbortSignal): AsyncIterable<Frame> {
   const where = formatAddress(address);
   const started = performance.now();
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/x-ndjson" };
-  if (token !== "") headers.authorization = `Bearer ${token}`;
   let res: Response;
   try {
-    res = await fetch(routeUrl(address, "/v1/exec"), {
+    res = await daemonFetch(address, token, "/v1/exec", {
       method: "POST",
-      headers,
+      headers: { "content-type": "application/json", accept: "application/x-ndjson" },
       // the frames, whatever the caller renders from them
       body: JSON.stringify({ ...opts, output: "stream" } satisfies ExecOptions),
       signal,
-      // Bun's fetch gives up on a connection idle for 5 minutes; a run may be quiet for longer
-      timeout: false,
-      ...(address.kind === "unix" ? { unix: address.path } : {}),
-    } as RequestInit);
+    });
   } catch (e) {
-    if (signal?.aborted) {
+    // cancelled before the daemon answered (a refusal it did answer, with its status, stays the error it is)
+    if (signal?.aborted && !(e instanceof DaemonClientError && e.status !== undefined)) {
       yield INTERRUPTED;
       yield { type: "end", exitCode: exitCodeOf("INTERRUPTED"), durationMs: Math.round(performance.now() - started) };
       return;
     }
-    throw unreachable(e, where);
+    throw e;
   }
-  if (!res.ok) throw await refusal(res, where);
 
   let final = false;
   let ended = false;
@@ -138,7 +133,7 @@ async function daemonFetch(
     res = await fetch(routeUrl(address, path), {
       ...init,
       headers,
-      // a tool call may be quiet for longer than Bun's 5-minute idle limit
+      // a tool call or a run may be quiet for longer than Bun's 5-minute idle limit
       timeout: false,
       ...(address.kind === "unix" ? { unix: address.path } : {}),
     } as RequestInit);
