@@ -36,17 +36,23 @@ export function readiness(states: ReadonlyArray<[string, ServerStartState]>, dra
   return { ready: false, draining, servers, why: `not up: ${notUp.join(", ")} (${advice})` };
 }
 
-/** the daemon's readiness now, as the pool and the drain say (no server is started by asking) */
-export function readinessOf(deps: Parameters<Handler>[1]["deps"]): Readiness {
+type Deps = Parameters<Handler>[1]["deps"];
+
+/** each configured server's start state in the daemon's pool */
+function serverStates(deps: Deps): Array<[string, ServerStartState]> {
   const pool = deps.engine.pool;
-  const states = pool.names().map((name) => [name, pool.startState(name)] as [string, ServerStartState]);
-  return readiness(states, deps.runs.draining, deps.session.get("daemon.startServers"));
+  return pool.names().map((name) => [name, pool.startState(name)]);
+}
+
+/** the daemon's readiness now, as the pool and the drain say (no server is started by asking) */
+export function readinessOf(deps: Deps): Readiness {
+  return readiness(serverStates(deps), deps.runs.draining, deps.session.get("daemon.startServers"));
 }
 
 /** 200 when ready, 503 otherwise; with daemon.startServers, a down or failed server is started again after the answer is made */
 export const readyRoute: Handler = (_req, { deps }) => {
   const pool = deps.engine.pool;
-  const states = pool.names().map((name) => [name, pool.startState(name)] as [string, ServerStartState]);
+  const states = serverStates(deps);
   const startServers = deps.session.get("daemon.startServers");
   const answer = readiness(states, deps.runs.draining, startServers);
   // after the answer: a failed server's reason is shown at each check rather than hidden by its retry's "starting"
