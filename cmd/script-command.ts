@@ -4,6 +4,7 @@
 
 import { DELIVERY_MODES, OUTPUT_MODES, type OutputMode } from "../lib/exec/options.ts";
 import { checkArtifactDir, type ArtifactTarget } from "../lib/render/artifact-files.ts";
+import type { RenderOptions } from "../lib/render/frames-to-cli.ts";
 import type { ExecOptions } from "../lib/exec/options-schema.ts";
 import { isSkillPath, resolveScriptPath } from "../lib/paths/script-path.ts";
 import { UsageError } from "../lib/errors/usage-error.ts";
@@ -72,14 +73,21 @@ async function runScriptCommand(kind: "run" | "exec", argv: string[]): Promise<n
     opts.stdin = "";
   } else opts.source = target;
   const artifacts = artifactTarget(parsed.own);
+  // how either way's frames are shown: one rendering, so a remote run prints what a local one does
+  const render: RenderOptions = {
+    mode: opts.output!,
+    format: session.get("logging.format"),
+    level: session.get("logging.level"),
+    ...(artifacts ? { artifacts } : {}),
+  };
   // each way loads only its own code: a remote run needs no engine, a local one no daemon client
   if (remote) {
     // a runtime was started early only when --remote was not on the command line (main.ts); the run is the daemon's
     const early = remoteByFlag(parsed.own) ? undefined : await import("./early-runtime.ts");
     await early?.endEarlyRuntime();
-    return (await import("./script-remote.ts")).runRemote(opts, session, kind, artifacts, early?.commandHandlesSignals);
+    return (await import("./script-remote.ts")).runRemote(opts, session, kind, render, early?.commandHandlesSignals);
   }
-  return (await import("./script-local.ts")).runLocal(opts, session, artifacts);
+  return (await import("./script-local.ts")).runLocal(opts, session, render);
 }
 
 function outputMode(json: boolean, output: string | undefined): OutputMode {

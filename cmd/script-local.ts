@@ -3,20 +3,17 @@
 
 import { execute } from "../lib/exec/execute.ts";
 import { runLimits, sandboxContext } from "../lib/exec/door-policy.ts";
-import type { ArtifactTarget } from "../lib/render/artifact-files.ts";
 import type { ExecOptions } from "../lib/exec/options-schema.ts";
 import { settingsPhaseOrigins } from "../lib/exec/phase-origins.ts";
-import { renderFrames } from "../lib/render/frames-to-cli.ts";
+import { renderFrames, type RenderOptions } from "../lib/render/frames-to-cli.ts";
+import { abortOnSignals } from "../lib/process/interruption.ts";
 import type { Session } from "../lib/session/session.ts";
 import { trace } from "../lib/util/trace.ts";
 import { commandHandlesSignals, earlyRuntime } from "./early-runtime.ts";
 import { terminalEngine } from "./terminal-engine.ts";
 
-export async function runLocal(opts: ExecOptions, session: Session, artifacts: ArtifactTarget | undefined): Promise<number> {
-  const abort = new AbortController();
-  const onSignal = () => abort.abort();
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+export async function runLocal(opts: ExecOptions, session: Session, render: RenderOptions): Promise<number> {
+  const signals = abortOnSignals();
   commandHandlesSignals();
   const engine = await terminalEngine(session);
   trace("engine");
@@ -29,18 +26,13 @@ export async function runLocal(opts: ExecOptions, session: Session, artifacts: A
       sockDir: session.sockDir,
       inheritStdin: true,
       cwd: session.cwd,
-      signal: abort.signal,
+      signal: signals.signal,
       sandbox: sandboxContext(session, "cli"),
       limits: runLimits(session, "cli"),
       phaseOrigins: settingsPhaseOrigins(session.settings),
       runtimes: earlyRuntime(),
     });
-    const code = await renderFrames(frames, {
-      mode: opts.output!,
-      format: session.get("logging.format"),
-      level: session.get("logging.level"),
-      ...(artifacts ? { artifacts } : {}),
-    });
+    const code = await renderFrames(frames, render);
     // loaded only here: type generation is not on the way to the script's first output
     if (opts.file)
       await import("../lib/codegen/globals-file.ts")
@@ -48,8 +40,7 @@ export async function runLocal(opts: ExecOptions, session: Session, artifacts: A
         .catch((e) => session.log("debug", `mcpx-globals.d.ts not written: ${e?.message ?? e}`));
     return code;
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    signals.stop();
     await engine.close();
   }
 }

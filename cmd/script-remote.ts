@@ -2,9 +2,9 @@
 // no engine, and loading one would be most of its start-up.
 
 import { join } from "node:path";
-import type { ArtifactTarget } from "../lib/render/artifact-files.ts";
 import type { ExecOptions } from "../lib/exec/options-schema.ts";
-import { renderFrames } from "../lib/render/frames-to-cli.ts";
+import { renderFrames, type RenderOptions } from "../lib/render/frames-to-cli.ts";
+import { abortOnSignals } from "../lib/process/interruption.ts";
 import type { Session } from "../lib/session/session.ts";
 import { sessionAddress } from "../lib/daemon/address.ts";
 import { streamWithDaemon } from "../lib/daemon/on-demand.ts";
@@ -22,33 +22,24 @@ export async function runRemote(
   opts: ExecOptions,
   session: Session,
   kind: "run" | "exec",
-  artifacts: ArtifactTarget | undefined,
+  render: RenderOptions,
   handOverSignals?: () => void,
 ): Promise<number> {
   refuseStayingFlags(session, kind);
   const address = sessionAddress(session);
   const remote: ExecOptions = { ...opts, cwd: session.cwd, hooks: remoteHooks(session), settings: remoteRunSettings(session) };
-  const abort = new AbortController();
-  const onSignal = () => abort.abort();
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  const signals = abortOnSignals();
   handOverSignals?.();
   try {
     const token = session.get("daemon.token");
     const frames = withLocalArtifacts(
-      streamWithDaemon(session, address, () => postExec(address, token, remote, abort.signal)),
-      (path) => daemonGet(address, token, path, abort.signal),
+      streamWithDaemon(session, address, () => postExec(address, token, remote, signals.signal)),
+      (path) => daemonGet(address, token, path, signals.signal),
       join(session.cacheDir, "artifacts"),
       (message) => session.log("warn", message),
     );
-    return await renderFrames(frames, {
-      mode: opts.output!,
-      format: session.get("logging.format"),
-      level: session.get("logging.level"),
-      ...(artifacts ? { artifacts } : {}),
-    });
+    return await renderFrames(frames, render);
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    signals.stop();
   }
 }

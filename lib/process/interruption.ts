@@ -12,6 +12,24 @@ export interface Interruption {
   stop(): void;
 }
 
+/**
+ * SIGINT and SIGTERM as an abort: a run given `signal` ends its own way (its process group ended,
+ * exit 130) and says so in its frames; `stop` stops handling the signals.
+ */
+export function abortOnSignals(): { signal: AbortSignal; stop(): void } {
+  const abort = new AbortController();
+  const onSignal = () => abort.abort();
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  return {
+    signal: abort.signal,
+    stop() {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    },
+  };
+}
+
 /** @param what what the signal ended, for the message ("the call was cancelled and its server ended") */
 export function interruption(what: string): Interruption {
   let reject!: (e: Error) => void;
