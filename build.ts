@@ -27,12 +27,18 @@ export const RELEASE_TARGETS: Record<string, string> = {
   "darwin-x64": "bun-darwin-x64",
 };
 const RELEASE_DIR = "dist/release";
+/**
+ * JavaScriptCore's tier-up thresholds, scaled, that the binary starts with: a one-shot command's code
+ * runs once, and JIT-compiling it costs CPU its runtime or server needs. Serving code resets it
+ * (lib/util/jit-policy.ts). Env MCPX_JIT_POLICY overrides, for measuring (decision 0030).
+ */
+const JIT_POLICY = Number(process.env.MCPX_JIT_POLICY ?? 8);
 
 if (pkg.version !== VERSION) throw new Error(`lib/version.ts says ${VERSION} but package.json says ${pkg.version}`);
 
 async function compile(outfile: string, target?: string): Promise<void> {
   const targetFlag = target ? [`--target=${target}`] : [];
-  const fast = ["--bytecode", "--format=esm", "--splitting", "--minify-syntax", "--minify-whitespace"];
+  const fast = ["--bytecode", "--format=esm", "--splitting", "--minify-syntax", "--minify-whitespace", `--compile-jit-policy=${JIT_POLICY}`];
   const notLoaded = ["--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig"];
   await $`bun build --compile ${fast} ${notLoaded} ${targetFlag} --outfile ${outfile} cmd/main.ts`;
 }

@@ -31,6 +31,7 @@ import { artifactsFor } from "./kept-artifacts.ts";
 import { keepAliveMs } from "./sse.ts";
 import { hookCalls } from "../exec/hook-calls.ts";
 import { telemetryTaps } from "../telemetry/otel-load.ts";
+import { servingCalls } from "../util/jit-policy.ts";
 
 /** how long shutdown waits for cancelled runs to end their process groups (the runner's kill grace is 1.5 s) */
 const SHUTDOWN_WAIT_MS = 5_000;
@@ -133,6 +134,8 @@ export async function startDaemon(session: Session): Promise<Daemon> {
   if (files) writePidFile(files.pid, process.pid);
   void primeRuntime(session, deps.runtimes);
   if (startServers) startEveryServer(engine);
+  // it serves calls and runs from here on: its code tiers up as usual (the binary starts reluctant)
+  servingCalls();
   err(`mcpx daemon listening on ${address}\n`);
   tellReady(session.env, address);
   const unsandboxed = unsandboxedWarning(session, "mcpx daemon (/mcp)");

@@ -14,9 +14,12 @@ import { createMcpServer, type ServeDeps } from "./server.ts";
 import { createModernServer } from "./server-modern.ts";
 import { StdioLineServerTransport } from "./stdio-transport.ts";
 import { newAgentSession } from "./agent-session.ts";
+import { servingCalls } from "../util/jit-policy.ts";
 
 /** resolves once the client has gone and everything is closed */
 export async function serveStdio(given: ServeDeps): Promise<void> {
+  // it serves calls from here on: its code tiers up as usual (the binary starts reluctant)
+  servingCalls();
   // one agent, one session: the process's (its workspace ends when the process does)
   const agent = newAgentSession(given.session);
   const deps: ServeDeps = { ...given, agent };

@@ -10,6 +10,7 @@ import { closeFds } from "../process/fd-pairs.ts";
 import { Lineage } from "../process/lineage.ts";
 import { privateSocketDir } from "../paths/socket-dir.ts";
 import { trace } from "../util/trace.ts";
+import { servingCalls } from "../util/jit-policy.ts";
 // type-only: the wire's code is evaluated from the runtime's own text (loadWire, launcher-files.ts says why)
 import type { Handoff } from "../../launcher/wire.ts";
 import { handoffFile, openChannel } from "./channel.ts";
@@ -22,6 +23,8 @@ import { watchRun, type Spawned, type Wire } from "./run-watch.ts";
 export type { CallAnswer, RunHandlers, RunOutcome, RunSpec } from "./run-spec.ts";
 
 export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutcome> {
+  // the host answers the run's calls from here on: those paths tier up as usual
+  servingCalls();
   const nonce = randomToken(9);
   const token = randomToken(24);
   const runtimeFile = await runtimeBundle(spec.cacheDir, spec.sandbox?.engine === "quickjs" ? "quickjs" : "any");
