@@ -12,17 +12,18 @@ import * as v from "valibot";
 import { collectEnvelope, emptyEnvelope, foldFrame } from "../exec/envelope.ts";
 import { execute } from "../exec/execute.ts";
 import { runLimits, sandboxContext } from "../exec/door-policy.ts";
-import type { Frame } from "../exec/frames.ts";
 import { ExecOptionsSchema, type ExecOptions } from "../exec/options-schema.ts";
 import { serverDefaultOrigins, spliceRequestPhases, withServerDefaults } from "../exec/server-defaults.ts";
 import { perRunHooks } from "../hooks/declared-hooks.ts";
 import type { Hook } from "../hooks/hook.ts";
 import { textModeStdout } from "../render/frames-to-cli.ts";
 import { stableStringify } from "../util/stable-json.ts";
+import { trace } from "../util/trace.ts";
 import { refusedField } from "../trust/door-authority.ts";
 import { artifactPath } from "./artifacts-route.ts";
 import type { Handler } from "./context.ts";
 import { errorResponse, readJson, refusedRun, wantsNdjson } from "./http.ts";
+import { ndjsonFrames } from "./ndjson-frames.ts";
 import { describeIssues, issuesSummary } from "./validate.ts";
 
 /** with output "text", the body is only stdout: how the run ended travels in these */
@@ -31,6 +32,7 @@ const RUN_ID_HEADER = "x-mcpx-run-id";
 
 export const execRoute: Handler = async (req, { deps }) => {
   const body = await readJson(req, deps.maxBody);
+  trace("exec request read");
   if (!body.ok) return body.response;
   if (body.value === null || typeof body.value !== "object" || Array.isArray(body.value)) {
     return errorResponse(
@@ -123,29 +125,7 @@ export const execRoute: Handler = async (req, { deps }) => {
       run.done();
     }
   }
-  const it = frames[Symbol.asyncIterator]();
-  const enc = new TextEncoder();
-  let finished = false;
-  const finish = () => {
-    if (finished) return;
-    finished = true;
-    run.done();
-  };
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const r = await it.next();
-      if (r.done) {
-        finish();
-        controller.close();
-      } else controller.enqueue(enc.encode(JSON.stringify(r.value satisfies Frame) + "\n"));
-    },
-    async cancel() {
-      // the client went away: end the run, then let its last frames drain so the run counts as done
-      run.abort();
-      while (!(await it.next()).done);
-      finish();
-    },
-  });
+  const stream = ndjsonFrames(frames, run, opts.delivery === "stream");
   return new Response(stream, { headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" } });
 };
 
