@@ -9,7 +9,7 @@
 import type { Frame } from "../exec/frames.ts";
 import { trace } from "../util/trace.ts";
 
-/** the run behind a body: cancelled when its client goes away, told once when its frames are all taken */
+/** the run behind a body: cancelled when its client goes away; told once it is over for its caller (its end frame sent, or, cancelled, its frames drained) */
 export interface StreamedRun {
   abort(): void;
   done(): void;
@@ -25,7 +25,7 @@ export function ndjsonFrames(frames: AsyncIterable<Frame>, run: StreamedRun, aft
     finished = true;
     run.done();
   };
-  /** the rest of the frames taken, so the run's stream finishes (and what it does then is done) */
+  /** the rest of the frames taken, so that what the run does after its end frame (runDelivered: execute.ts) still happens */
   const drain = async () => {
     while (!(await it.next()).done);
   };
