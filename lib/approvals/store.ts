@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { stateDir } from "../paths/dirs.ts";
 import type { CallAnswer } from "../runtime/runner.ts";
-import { randomHex } from "../util/random-hex.ts";
+import { randomHex } from "../util/random-bytes.ts";
 
 type Env = Record<string, string | undefined>;
 

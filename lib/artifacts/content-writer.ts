@@ -7,7 +7,7 @@
 
 import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { randomHex } from "../util/random-hex.ts";
+import { randomHex } from "../util/random-bytes.ts";
 
 export interface ContentWriter {
   write(bytes: Uint8Array): void;

@@ -10,7 +10,7 @@ import type { Session } from "../session/session.ts";
 import { artifactLink } from "./artifact-content.ts";
 import { newWorkspace, type Workspace } from "../workspace/workspace.ts";
 import { running } from "../process/proc-table.ts";
-import { randomHex } from "../util/random-hex.ts";
+import { randomHex } from "../util/random-bytes.ts";
 
 export interface AgentSession {
   /** random and never shown to an agent: the owner of the approvals this session's runs paused */

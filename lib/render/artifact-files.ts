@@ -8,7 +8,7 @@ import { chmodSync, constants, copyFileSync, existsSync, lstatSync, renameSync, 
 import { join } from "node:path";
 import { UsageError } from "../errors/usage-error.ts";
 import type { Frame } from "../exec/frames.ts";
-import { randomHex } from "../util/random-hex.ts";
+import { randomHex } from "../util/random-bytes.ts";
 
 export interface ArtifactTarget {
   dir: string;

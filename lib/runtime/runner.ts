@@ -11,6 +11,7 @@ import { Lineage } from "../process/lineage.ts";
 import { privateSocketDir } from "../paths/socket-dir.ts";
 import { trace } from "../util/trace.ts";
 import { servingCalls } from "../util/jit-policy.ts";
+import { randomBase64url } from "../util/random-bytes.ts";
 // type-only: the wire's code is evaluated from the runtime's own text (loadWire, launcher-files.ts says why)
 import type { Handoff } from "../../launcher/wire.ts";
 import { handoffFile, openChannel } from "./channel.ts";
@@ -25,8 +26,8 @@ export type { CallAnswer, RunHandlers, RunOutcome, RunSpec } from "./run-spec.ts
 export async function runScript(spec: RunSpec, h: RunHandlers): Promise<RunOutcome> {
   // the host answers the run's calls from here on: those paths tier up as usual
   servingCalls();
-  const nonce = randomToken(9);
-  const token = randomToken(24);
+  const nonce = randomBase64url(9);
+  const token = randomBase64url(24);
   const runtimeFile = await runtimeBundle(spec.cacheDir, spec.sandbox?.engine === "quickjs" ? "quickjs" : "any");
   const files = { cacheDir: spec.cacheDir, runtimeFile, scriptPath: spec.scriptPath };
   const launcher = writeLauncher(files, spec.phases);
@@ -173,9 +174,4 @@ async function spawnWithHandoffFile(
   }
   lineage.track(spawned.child.pid);
   return { ...spawned, lineage, channel, handoffPath: spec.sandbox ? handoffPath : undefined };
-}
-
-/** n random bytes as base64url (web crypto: node:crypto costs start-up time) */
-function randomToken(n: number): string {
-  return Buffer.from(crypto.getRandomValues(new Uint8Array(n))).toString("base64url");
 }

@@ -15,7 +15,7 @@ import type { CallAnswer } from "../runtime/run-spec.ts";
 import type { WorkspaceOp } from "../../launcher/wire.ts";
 import { badFileName } from "../paths/file-name.ts";
 import { running } from "../process/proc-table.ts";
-import { randomHex } from "../util/random-hex.ts";
+import { randomHex } from "../util/random-bytes.ts";
 
 export interface Workspace {
   /** the directory; it exists once something was written */
