@@ -25,6 +25,29 @@ export interface Spawned extends SpawnedRuntime {
   handoffPath?: string;
 }
 
+/**
+ * The run's stdin, written and closed. A runtime that ended without reading it (a fast script that
+ * never asks, its runtime already handed the run) makes the write fail with EPIPE, synchronously or
+ * later: that is the script's choice, as with `| head`, and its exit still decides the run. Under load
+ * this race failed one module hook in about a dozen runs of its suite.
+ */
+export function writeRunStdin(sink: Pick<import("bun").FileSink, "write" | "end">, text: string): void {
+  const unread = (err: unknown) => {
+    if ((err as { code?: string }).code !== "EPIPE") throw err;
+  };
+  // each on its own: a write refused still closes the pipe
+  const attempt = (op: () => unknown) => {
+    try {
+      const r = op();
+      if (r instanceof Promise) r.catch(unread);
+    } catch (err) {
+      unread(err);
+    }
+  };
+  attempt(() => sink.write(text));
+  attempt(() => sink.end());
+}
+
 /** the run, from its runtime's start to its end: stdin, frames, calls, timeout and cancel, the outcome */
 export async function watchRun(
   spec: RunSpec,
@@ -33,11 +56,7 @@ export async function watchRun(
   nonce: string,
   { child, stdout: stdoutFd, lineage, channel, handoffPath }: Spawned,
 ): Promise<RunOutcome> {
-  if (spec.stdin !== "inherit") {
-    const sink = child.stdin as import("bun").FileSink;
-    sink.write(spec.stdin);
-    sink.end();
-  }
+  if (spec.stdin !== "inherit") writeRunStdin(child.stdin as import("bun").FileSink, spec.stdin);
 
   const output = launcherOutput(h, wire, nonce, channel);
   const onStdout = output.push;
